@@ -1,0 +1,169 @@
+import { WgprimError } from './runtime/errors.js';
+import { roundUp } from './runtime/dispatch.js';
+import { type Operator } from './wgsl/operators.js';
+import { type ElementType, typeInfo } from './wgsl/types.js';
+import { f16Value } from './wgsl/values.js';
+import { type ScanConfig } from './device/scan/config.js';
+import { type ReduceConfig } from './device/reduce/config.js';
+import { type TransformConfig } from './device/transform/config.js';
+import type { Prim } from './prim.js';
+
+/** Typed arrays the array-level API takes; Uint16Array holds f16 bits and needs `{ type: 'f16' }`. */
+export type PrimTypedArray = Uint32Array | Int32Array | Float32Array | Uint16Array | BigUint64Array | BigInt64Array;
+
+/** The element type a typed array holds. */
+export function typeOfArray(data: unknown, explicit?: ElementType): ElementType {
+  let type: ElementType | undefined;
+  if (data instanceof Uint32Array) type = 'u32';
+  else if (data instanceof Int32Array) type = 'i32';
+  else if (data instanceof Float32Array) type = 'f32';
+  else if (data instanceof BigUint64Array) type = 'u64';
+  else if (data instanceof BigInt64Array) type = 'i64';
+  else if (data instanceof Uint16Array) {
+    if (explicit !== 'f16') throw new WgprimError('unsupported-type', 'a Uint16Array is read as f16 bits: pass { type: "f16" }');
+    type = 'f16';
+  }
+  if (!type) {
+    throw new WgprimError('unsupported-type', 'pass a Uint32Array, Int32Array, Float32Array, BigUint64Array, BigInt64Array, or a Uint16Array of f16 bits with { type: "f16" }');
+  }
+  if (explicit !== undefined && explicit !== type) {
+    throw new WgprimError('unsupported-type', `a ${data!.constructor.name} holds ${type}, not ${explicit}`);
+  }
+  return type;
+}
+
+function arrayOfType(type: ElementType, buffer: ArrayBuffer, count: number): PrimTypedArray {
+  switch (type) {
+    case 'u32': return new Uint32Array(buffer, 0, count);
+    case 'i32': return new Int32Array(buffer, 0, count);
+    case 'f32': return new Float32Array(buffer, 0, count);
+    case 'f16': return new Uint16Array(buffer, 0, count);
+    case 'u64': return new BigUint64Array(buffer, 0, count);
+    case 'i64': return new BigInt64Array(buffer, 0, count);
+  }
+}
+
+export interface ArrayScanOptions {
+  readonly op?: Operator;
+  /** Needed only for f16 (Uint16Array). */
+  readonly type?: ElementType;
+  readonly initialValue?: number | bigint;
+  readonly config?: Partial<ScanConfig>;
+}
+export interface ArrayReduceOptions {
+  readonly op?: Operator;
+  readonly type?: ElementType;
+  readonly initialValue?: number | bigint;
+  readonly config?: Partial<ReduceConfig>;
+}
+export interface ArrayTransformOptions {
+  /** WGSL expression over `a` (and `b` when `b` is given). */
+  readonly expression: string;
+  readonly b?: PrimTypedArray;
+  readonly type?: ElementType;
+  readonly type2?: ElementType;
+  readonly outputType?: ElementType;
+  readonly config?: Partial<TransformConfig>;
+}
+
+/**
+ * Array-level API: typed arrays in, typed arrays (or a value) out. Each call uploads, runs,
+ * reads back and frees its buffers: for scripts, docs and tests, not for hot loops.
+ */
+export class ArrayApi {
+  constructor(private readonly prim: Prim) {}
+
+  inclusiveScan<A extends PrimTypedArray>(data: A, options: ArrayScanOptions = {}): Promise<A> {
+    return this.scan(data, options, false);
+  }
+  exclusiveScan<A extends PrimTypedArray>(data: A, options: ArrayScanOptions = {}): Promise<A> {
+    return this.scan(data, options, true);
+  }
+
+  async reduce(data: PrimTypedArray, options: ArrayReduceOptions = {}): Promise<number | bigint> {
+    const type = typeOfArray(data, options.type);
+    const input = this.upload(data);
+    const output = this.buffer(8);
+    try {
+      const result = await this.run(output, 8, (enc) => this.prim.reduce(enc, { input, output, count: data.length, type, op: options.op, initialValue: options.initialValue, config: options.config }));
+      const value = arrayOfType(type, result, 1)[0]!;
+      return type === 'f16' ? f16Value(value as number) : value;
+    } finally {
+      input.destroy();
+      output.destroy();
+    }
+  }
+
+  async transform(data: PrimTypedArray, options: ArrayTransformOptions): Promise<PrimTypedArray> {
+    const type = typeOfArray(data, options.type);
+    const type2 = options.b ? typeOfArray(options.b, options.type2 ?? (options.b instanceof Uint16Array ? 'f16' : undefined)) : undefined;
+    if (options.b && options.b.length !== data.length) {
+      throw new WgprimError('invalid-argument', `transform inputs differ in length (${data.length} and ${options.b.length})`);
+    }
+    const outputType = options.outputType ?? type;
+    const outBytes = data.length * typeInfo(outputType).bytes;
+    const input = this.upload(data);
+    const input2 = options.b ? this.upload(options.b) : undefined;
+    const output = this.buffer(outBytes);
+    try {
+      const result = await this.run(output, outBytes, (enc) =>
+        this.prim.transform(enc, { input, input2, output, count: data.length, type, type2, outputType, expression: options.expression, config: options.config }));
+      return arrayOfType(outputType, result, data.length);
+    } finally {
+      input.destroy();
+      input2?.destroy();
+      output.destroy();
+    }
+  }
+
+  private async scan<A extends PrimTypedArray>(data: A, options: ArrayScanOptions, exclusive: boolean): Promise<A> {
+    const type = typeOfArray(data, options.type);
+    const input = this.upload(data);
+    const output = this.buffer(data.byteLength);
+    try {
+      const args = { input, output, count: data.length, type, op: options.op, initialValue: options.initialValue, config: options.config };
+      const result = await this.run(output, data.byteLength, (enc) => (exclusive ? this.prim.exclusiveScan(enc, args) : this.prim.inclusiveScan(enc, args)));
+      return arrayOfType(type, result, data.length) as A;
+    } finally {
+      input.destroy();
+      output.destroy();
+    }
+  }
+
+  private buffer(bytes: number): GPUBuffer {
+    return this.prim.device.createBuffer({ label: 'wgprim.arrays', size: roundUp(Math.max(bytes, 4), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  }
+
+  private upload(data: PrimTypedArray): GPUBuffer {
+    const buf = this.prim.device.createBuffer({ label: 'wgprim.arrays', size: roundUp(Math.max(data.byteLength, 4), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST, mappedAtCreation: true });
+    new Uint8Array(buf.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    buf.unmap();
+    return buf;
+  }
+
+  /** Records `record` into a fresh encoder, submits it, and reads back `bytes` of `output`. */
+  private async run(output: GPUBuffer, bytes: number, record: (enc: GPUCommandEncoder) => Promise<void>): Promise<ArrayBuffer> {
+    const device = this.prim.device;
+    const size = roundUp(Math.max(bytes, 4), 4);
+    const staging = device.createBuffer({ label: 'wgprim.readback', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    try {
+      device.pushErrorScope('validation');
+      const enc = device.createCommandEncoder({ label: 'wgprim.arrays' });
+      let recordError: unknown;
+      try {
+        await record(enc);
+        enc.copyBufferToBuffer(output, 0, staging, 0, size);
+        device.queue.submit([enc.finish()]);
+      } catch (err) {
+        recordError = err;
+      }
+      const gpuError = await device.popErrorScope();
+      if (recordError) throw recordError;
+      if (gpuError) throw new WgprimError('invalid-argument', `WebGPU rejected the work: ${gpuError.message}`);
+      await staging.mapAsync(GPUMapMode.READ);
+      return staging.getMappedRange().slice(0);
+    } finally {
+      staging.destroy();
+    }
+  }
+}

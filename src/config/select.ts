@@ -1,0 +1,41 @@
+import { type Target } from '../runtime/target.js';
+import { type TypeClass } from '../wgsl/types.js';
+import { type ConfigSource, type SelectedConfig, type TargetMatch, type TunedEntry } from './types.js';
+
+/** How specific a match is (3 device, 2 architecture, 1 vendor), or -1 when it does not match. */
+export function matchLevel(m: TargetMatch, t: Target): number {
+  const eq = (a: string | undefined, b: string): boolean => a === undefined || a.toLowerCase() === b;
+  if (!eq(m.vendor, t.vendor) || !eq(m.architecture, t.architecture) || !eq(m.device, t.device)) return -1;
+  if (m.device) return 3;
+  if (m.architecture) return 2;
+  if (m.vendor) return 1;
+  return 0;
+}
+
+const SOURCES: Record<number, ConfigSource> = { 3: 'tuned:device', 2: 'tuned:architecture', 1: 'tuned:vendor' };
+
+/**
+ * The most specific tuned entry for this target and type class that the device can run;
+ * otherwise the heuristic. `invalidReason` returns why a config cannot run here, or undefined.
+ */
+export function selectConfig<C>(
+  tables: readonly (readonly TunedEntry<C>[])[],
+  target: Target,
+  typeClass: TypeClass,
+  invalidReason: (c: C) => string | undefined,
+  heuristic: () => C,
+): SelectedConfig<C> {
+  let best: { level: number; entry: TunedEntry<C> } | undefined;
+  // Earlier tables (user-supplied ones) win ties against later ones (the built-in tables).
+  for (const table of tables) {
+    for (const entry of table) {
+      if (entry.typeClass.float !== typeClass.float || entry.typeClass.bytes !== typeClass.bytes) continue;
+      const level = matchLevel(entry.target, target);
+      if (level <= 0 || (best && best.level >= level)) continue;
+      if (invalidReason(entry.config) !== undefined) continue;
+      best = { level, entry };
+    }
+  }
+  if (best) return { config: best.entry.config, source: SOURCES[best.level]!, entry: best.entry };
+  return { config: heuristic(), source: 'heuristic' };
+}

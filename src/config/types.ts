@@ -1,0 +1,40 @@
+import { type TypeClass } from '../wgsl/types.js';
+
+/** Which GPUs a tuned entry is for: every field given must match; more fields, more specific. */
+export interface TargetMatch {
+  readonly vendor?: string;
+  readonly architecture?: string;
+  readonly device?: string;
+}
+
+/** What a tuned entry was chosen on. */
+export interface TuningEvidence {
+  /** Score it won with: items per second (geometric mean over sizes where several were measured). */
+  readonly itemsPerSecond: number;
+  /** Coefficient of variation of its timings. */
+  readonly cv: number;
+  /** Input size(s) measured. */
+  readonly size: number | readonly number[];
+  /** ISO date of the measurement. */
+  readonly date: string;
+  /** wgprim version that measured it. */
+  readonly version: string;
+  readonly note?: string;
+}
+
+/** One row of a tuned table: for this target and type class, use this config. */
+export interface TunedEntry<C> {
+  readonly target: TargetMatch;
+  readonly typeClass: TypeClass;
+  readonly config: C;
+  readonly evidence: TuningEvidence;
+}
+
+/** Where a selected config came from. */
+export type ConfigSource = 'user' | 'tuned:device' | 'tuned:architecture' | 'tuned:vendor' | 'heuristic';
+
+export interface SelectedConfig<C> {
+  readonly config: C;
+  readonly source: ConfigSource;
+  readonly entry?: TunedEntry<C>;
+}

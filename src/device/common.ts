@@ -1,0 +1,45 @@
+import { type DeviceContext } from '../runtime/context.js';
+import { WgprimError } from '../runtime/errors.js';
+import { type TypeInfo } from '../wgsl/types.js';
+
+/** The launch shape every algorithm's config has. */
+export interface LaunchShape {
+  /** Invocations per workgroup: a power of two. */
+  readonly workgroupSize: number;
+  /** Elements each invocation handles per tile: a multiple of 4 (one quad = one 16-byte load for 32-bit types). */
+  readonly itemsPerThread: number;
+}
+
+export const isPowerOfTwo = (n: number): boolean => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+
+/** Why this launch shape cannot run on this device, or undefined. */
+export function launchShapeProblem(ctx: DeviceContext, c: LaunchShape): string | undefined {
+  if (!isPowerOfTwo(c.workgroupSize) || c.workgroupSize < 32) return `workgroupSize ${c.workgroupSize} is not a power of two >= 32`;
+  if (c.workgroupSize > ctx.limits.maxComputeInvocationsPerWorkgroup || c.workgroupSize > ctx.limits.maxComputeWorkgroupSizeX) {
+    return `workgroupSize ${c.workgroupSize} exceeds this device's maxComputeInvocationsPerWorkgroup ${ctx.limits.maxComputeInvocationsPerWorkgroup}`;
+  }
+  if (!Number.isInteger(c.itemsPerThread) || c.itemsPerThread < 4 || c.itemsPerThread > 64 || c.itemsPerThread % 4 !== 0) {
+    return `itemsPerThread ${c.itemsPerThread} is not a multiple of 4 in [4, 64]`;
+  }
+  return undefined;
+}
+
+/** Why a subgroup-based workgroup method cannot run here, or undefined. */
+export function subgroupProblem(ctx: DeviceContext, workgroupSize: number): string | undefined {
+  if (!ctx.hasSubgroups) return 'the device was created without the "subgroups" feature';
+  if (workgroupSize % ctx.target.subgroupMaxSize !== 0) {
+    return `workgroupSize ${workgroupSize} is not a multiple of the adapter's largest subgroup size ${ctx.target.subgroupMaxSize}`;
+  }
+  return undefined;
+}
+
+export function workgroupMemoryProblem(ctx: DeviceContext, bytes: number): string | undefined {
+  const max = ctx.limits.maxComputeWorkgroupStorageSize;
+  return bytes > max ? `needs ${bytes} bytes of workgroup memory, over this device's ${max}` : undefined;
+}
+
+/** Validates a config passed to a call: a bad one is a typed error, never a silent fix. */
+export function checkConfig(algorithm: string, problem: string | undefined): void {
+  if (problem !== undefined) throw new WgprimError('invalid-config', `${algorithm} config cannot run on this device: ${problem}`);
+}
+

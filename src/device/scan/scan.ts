@@ -1,0 +1,93 @@
+import { type DeviceContext, checkCount } from '../../runtime/context.js';
+import { ceilDiv } from '../../runtime/dispatch.js';
+import { fail } from '../../runtime/errors.js';
+import { type Operator, resolveOperator } from '../../wgsl/operators.js';
+import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
+import { encodeValue } from '../../wgsl/values.js';
+import { selectConfig } from '../../config/select.js';
+import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
+import { checkConfig } from '../common.js';
+import { type ScanConfig, scanConfigProblem, scanHeuristic } from './config.js';
+import { lookbackStateWords, scanKernel, type ScanMode } from './kernel.js';
+
+export interface ScanArgs {
+  readonly input: GPUBuffer;
+  /** May be the input buffer itself (in-place scan). */
+  readonly output: GPUBuffer;
+  readonly count: number;
+  readonly type: ElementType;
+  /** Defaults to `add`. */
+  readonly op?: Operator;
+  /** Combined before the first element (exclusive scan: the first output). */
+  readonly initialValue?: number | bigint;
+  /** Overrides the selected config, field by field. */
+  readonly config?: Partial<ScanConfig>;
+}
+
+export function selectScanConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ScanConfig>[])[], type: ElementType, override?: Partial<ScanConfig>): SelectedConfig<ScanConfig> {
+  const t = typeInfo(type);
+  const selected = selectConfig(tables, ctx.target, typeClassOf(type), (c) => scanConfigProblem(ctx, t, c), () => scanHeuristic(ctx, t));
+  if (!override) return selected;
+  const config = { ...selected.config, ...override };
+  checkConfig('scan', scanConfigProblem(ctx, t, config));
+  return { config, source: 'user' };
+}
+
+/** Records an inclusive or exclusive device-wide scan into `encoder`. */
+export async function recordScan(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ScanConfig>[])[], encoder: GPUCommandEncoder, args: ScanArgs, exclusive: boolean): Promise<void> {
+  ctx.assertAlive();
+  if (!args || typeof args !== 'object') fail('invalid-argument', 'scan needs an argument object { input, output, count, type }');
+  checkCount(args.count);
+  const t = typeInfo(args.type);
+  ctx.requireTypeFeature(t);
+  const op = resolveOperator(args.op ?? 'add', t);
+  ctx.checkBuffer('scan input', args.input, args.count, t);
+  ctx.checkBuffer('scan output', args.output, args.count, t);
+  const init = args.initialValue === undefined ? undefined : encodeValue(t, args.initialValue, 'initialValue');
+  const { config } = selectScanConfig(ctx, tables, args.type, args.config);
+  const { count } = args;
+  if (count === 0) return;
+
+  const inPlace = args.input === args.output;
+  const tile = config.workgroupSize * config.itemsPerThread;
+  const numTiles = ceilDiv(count, tile);
+  const base = { type: t, op, config, subgroupMinSize: ctx.target.subgroupMinSize };
+
+  const input = inPlace ? undefined : ctx.view(args.input, count, t, 1);
+  const output = ctx.view(args.output, count, t, inPlace ? 1 : 3);
+  const inTail = (input ?? output).tailStart;
+  const params = (n: number, tiles: number, inT: number, outT: number, withInit: [number, number] | undefined): GPUBufferBinding => ({
+    buffer: ctx.uniform(new Uint32Array([n, tiles, inT, outT, Math.min(inT, outT), withInit ? 1 : 0, withInit?.[0] ?? 0, withInit?.[1] ?? 0])),
+  });
+  const userViews = [...(input?.entries ?? []), ...output.entries];
+
+  const run = async (mode: ScanMode, entries: GPUBufferBinding[], workgroups: number, opts: { exclusive: boolean; inPlace: boolean }): Promise<void> => {
+    const kernel = scanKernel({ ...base, mode, exclusive: opts.exclusive, inPlace: opts.inPlace });
+    const pipeline = await ctx.pipeline(kernel);
+    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), workgroups);
+  };
+
+  if (numTiles === 1) {
+    // One tile: a single workgroup needs no look-back state.
+    await run('carry', [params(count, 1, inTail, output.tailStart, init), ...userViews], 1, { exclusive, inPlace });
+    return;
+  }
+  if (config.lookback === 'decoupled') {
+    const words = lookbackStateWords(numTiles, t);
+    const state = ctx.scratch('scan.lookback', words * 4);
+    encoder.clearBuffer(state, 0, words * 4);
+    await run('lookback', [params(count, numTiles, inTail, output.tailStart, init), ...userViews, { buffer: state, offset: 0, size: words * 4 }], numTiles, { exclusive, inPlace });
+    return;
+  }
+  // Reduce-then-scan: tile aggregates, an exclusive scan of them in one workgroup, then the tiles.
+  const partialBytes = numTiles * t.bytes;
+  const partials = ctx.scratch('scan.partials', partialBytes + 256);
+  const partialsBinding: GPUBufferBinding = { buffer: partials, offset: 0, size: Math.ceil(partialBytes / 4) * 4 };
+  // This pass only reads the input, so it binds it read-only even for an in-place scan.
+  const readView = input ?? ctx.view(args.input, count, t, 1);
+  await run('partials-out', [params(count, numTiles, readView.tailStart, readView.tailStart, undefined), ...readView.entries, partialsBinding], numTiles, { exclusive, inPlace: false });
+  const pv = ctx.view(partials, numTiles, t, 1);
+  const partialTiles = ceilDiv(numTiles, tile);
+  await run('carry', [params(numTiles, partialTiles, pv.tailStart, pv.tailStart, undefined), ...pv.entries], 1, { exclusive: true, inPlace: true });
+  await run('partials-in', [params(count, numTiles, inTail, output.tailStart, init), ...userViews, partialsBinding], numTiles, { exclusive, inPlace });
+}

@@ -1,0 +1,18 @@
+// wgprim core: runs wherever a GPUDevice exists; imports nothing from Node.
+export { createPrim, Prim, type PrimOptions, type TunedTables, type AlgorithmName } from './prim.js';
+export { ArrayApi, typeOfArray, type PrimTypedArray, type ArrayScanOptions, type ArrayReduceOptions, type ArrayTransformOptions } from './arrays.js';
+export { WgprimError, type WgprimErrorCode } from './runtime/errors.js';
+export { type Target, type AdapterInfoLike, targetFromAdapterInfo, hasForwardProgress, describeTarget } from './runtime/target.js';
+export { DeviceContext } from './runtime/context.js';
+export { gridFor } from './runtime/dispatch.js';
+export { type ElementType, ELEMENT_TYPES, typeInfo, typeClassOf, type TypeClass } from './wgsl/types.js';
+export { type Operator, type BuiltinOperator, type CustomOperator, BUILTIN_OPERATORS } from './wgsl/operators.js';
+export { f16Bits, f16Value } from './wgsl/values.js';
+export { type TunedEntry, type TargetMatch, type TuningEvidence, type ConfigSource, type SelectedConfig } from './config/types.js';
+export { selectConfig, matchLevel } from './config/select.js';
+export { type ScanConfig, scanSpace } from './device/scan/config.js';
+export { type ScanArgs } from './device/scan/scan.js';
+export { type ReduceConfig, reduceSpace } from './device/reduce/config.js';
+export { type ReduceArgs } from './device/reduce/reduce.js';
+export { type TransformConfig, transformSpace } from './device/transform/config.js';
+export { type TransformArgs } from './device/transform/transform.js';

@@ -1,0 +1,81 @@
+import { type TypeInfo } from './types.js';
+
+/**
+ * An array parameter of a kernel, seen through two bindings of one buffer: a vector view
+ * (`<name>_v`, 16-byte loads, covering the buffer up to an aligned tail start) and a scalar
+ * view of the rest (`<name>_t`). WebGPU forbids overlapping writable bindings and a vector
+ * view cannot end inside a vector, so the split lets every full quad of 4 elements move as
+ * 16-byte (or 2x16-byte) accesses while the last few elements stay exact.
+ */
+export interface ViewSpec {
+  readonly name: string;
+  readonly type: TypeInfo;
+  readonly access: 'read' | 'read_write';
+  /** WGSL expression of the first element index that lives in the scalar view. */
+  readonly tailStart: string;
+}
+
+export type BindingKind = 'read-only-storage' | 'storage' | 'uniform';
+
+/** WGSL for the two bindings of a view plus its quad and element accessors. */
+export function viewWgsl(v: ViewSpec, firstBinding: number): string {
+  const { name, type: t, access, tailStart } = v;
+  const T = t.wgsl;
+  const lines = [
+    `@group(0) @binding(${firstBinding}) var<storage, ${access}> ${name}_v: array<${t.vecWgsl}>;`,
+    `@group(0) @binding(${firstBinding + 1}) var<storage, ${access}> ${name}_t: array<${T}>;`,
+  ];
+  const wide = t.vecsPerQuad === 2;
+  // Quad accessors: only for quads that end at or before the tail start.
+  lines.push(wide
+    ? `fn ${name}_quad(q: u32) -> array<${T}, 4> {
+  let a = ${name}_v[2u * q]; let b = ${name}_v[2u * q + 1u];
+  return array<${T}, 4>(a.xy, a.zw, b.xy, b.zw);
+}`
+    : `fn ${name}_quad(q: u32) -> array<${T}, 4> {
+  let a = ${name}_v[q];
+  return array<${T}, 4>(a.x, a.y, a.z, a.w);
+}`);
+  lines.push(wide
+    ? `fn ${name}_at(e: u32) -> ${T} {
+  let ts = ${tailStart};
+  if (e >= ts) { return ${name}_t[e - ts]; }
+  let w = ${name}_v[e >> 1u];
+  return select(w.zw, w.xy, (e & 1u) == 0u);
+}`
+    : `fn ${name}_at(e: u32) -> ${T} {
+  let ts = ${tailStart};
+  if (e >= ts) { return ${name}_t[e - ts]; }
+  return ${name}_v[e >> 2u][e & 3u];
+}`);
+  if (access === 'read_write') {
+    lines.push(wide
+      ? `fn ${name}_store_quad(q: u32, x: array<${T}, 4>) {
+  ${name}_v[2u * q] = vec4<u32>(x[0], x[1]);
+  ${name}_v[2u * q + 1u] = vec4<u32>(x[2], x[3]);
+}`
+      : `fn ${name}_store_quad(q: u32, x: array<${T}, 4>) {
+  ${name}_v[q] = ${t.vecWgsl}(x[0], x[1], x[2], x[3]);
+}`);
+    lines.push(wide
+      ? `fn ${name}_store(e: u32, x: ${T}) {
+  let ts = ${tailStart};
+  if (e >= ts) { ${name}_t[e - ts] = x; return; }
+  let c = 2u * (e & 1u);
+  ${name}_v[e >> 1u][c] = x.x;
+  ${name}_v[e >> 1u][c + 1u] = x.y;
+}`
+      : `fn ${name}_store(e: u32, x: ${T}) {
+  let ts = ${tailStart};
+  if (e >= ts) { ${name}_t[e - ts] = x; return; }
+  ${name}_v[e >> 2u][e & 3u] = x;
+}`);
+  }
+  return lines.join('\n');
+}
+
+/** Binding kinds of a view's two bindings. */
+export function viewBindings(v: Pick<ViewSpec, 'access'>): BindingKind[] {
+  const kind: BindingKind = v.access === 'read' ? 'read-only-storage' : 'storage';
+  return [kind, kind];
+}
