@@ -1,0 +1,235 @@
+// Benchmarks one device algorithm on seeded random data: browser-safe.
+import { WgprimError } from '../runtime/errors.js';
+import { roundUp } from '../runtime/dispatch.js';
+import { type ElementType, type TypeInfo, typeInfo } from '../wgsl/types.js';
+import { f16Bits } from '../wgsl/values.js';
+import { type ScanConfig } from '../device/scan/config.js';
+import { type ReduceConfig } from '../device/reduce/config.js';
+import { type TransformConfig } from '../device/transform/config.js';
+import type { Prim } from '../prim.js';
+import { type SelectedConfig } from '../config/types.js';
+import { type BenchRecord, formatName, type NameFields } from './gbench.js';
+import { type RecordCall, timeGpu } from './timing.js';
+
+/** What `bench --algorithm` takes; `scan` means both scans. */
+export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform';
+/** One timed algorithm: the names the CUB anchors use. */
+export type SingleAlgorithm = Exclude<BenchAlgorithm, 'scan'>;
+export const SINGLE_ALGORITHMS: readonly SingleAlgorithm[] = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform'];
+
+export function expandAlgorithm(a: BenchAlgorithm | 'all'): SingleAlgorithm[] {
+  if (a === 'all') return [...SINGLE_ALGORITHMS];
+  if (a === 'scan') return ['inclusive_scan', 'exclusive_scan'];
+  if (!SINGLE_ALGORITHMS.includes(a)) throw new WgprimError('invalid-argument', `unknown algorithm "${String(a)}": use scan, inclusive_scan, exclusive_scan, reduce, transform or all`);
+  return [a];
+}
+
+/** The config family (and `Prim.selectedConfig` key) of an algorithm. */
+export function configFamily(a: SingleAlgorithm): 'scan' | 'reduce' | 'transform' {
+  return a === 'reduce' || a === 'transform' ? a : 'scan';
+}
+
+export type AnyConfig = ScanConfig | ReduceConfig | TransformConfig;
+
+/** `Prim.selectedConfig` for a family named at run time. */
+export function selectedFor(prim: Prim, family: 'scan' | 'reduce' | 'transform', type: ElementType): SelectedConfig<AnyConfig> {
+  switch (family) {
+    case 'scan': return prim.selectedConfig('scan', type);
+    case 'reduce': return prim.selectedConfig('reduce', type);
+    case 'transform': return prim.selectedConfig('transform', type);
+  }
+}
+
+export interface BenchmarkOptions {
+  readonly algorithm: BenchAlgorithm;
+  readonly type: ElementType;
+  /** Elements per call. */
+  readonly size: number;
+  readonly seed: number;
+  /** Overrides the selected config, field by field. */
+  readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig>;
+  readonly warmup: number;
+  readonly batches: number;
+  readonly batchSize: number;
+  readonly forceWallClock?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names in rocPRIM's grammar; the grammar allows no '-', so reduce-then-scan becomes reduce_then_scan.
+
+export function scanName(exclusive: boolean, type: string, c: ScanConfig): string {
+  return formatName({ lvl: 'device', algo: 'scan', exclusive, value_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, lookback: c.lookback.replace(/-/g, '_'), method: c.workgroupScan } });
+}
+export function reduceName(type: string, c: ReduceConfig): string {
+  return formatName({ lvl: 'device', algo: 'reduce', key_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, max_wg: c.maxWorkgroups, method: c.workgroupReduce } });
+}
+export function transformName(type: string, c: TransformConfig): string {
+  return formatName({ lvl: 'device', algo: 'transform', value_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread } });
+}
+
+/** The config a parsed name's `cfg` describes (the inverse of the names above). */
+export function configFromName(algo: string, cfg: NameFields): AnyConfig {
+  const num = (k: string): number => {
+    const v = cfg[k];
+    if (typeof v !== 'number') throw new WgprimError('invalid-argument', `benchmark name cfg lacks numeric "${k}"`);
+    return v;
+  };
+  const str = (k: string): string => String(cfg[k] ?? '');
+  switch (algo) {
+    case 'scan':
+      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), lookback: str('lookback').replace(/_/g, '-') as ScanConfig['lookback'], workgroupScan: str('method') as ScanConfig['workgroupScan'] };
+    case 'reduce':
+      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), maxWorkgroups: num('max_wg'), workgroupReduce: str('method') as ReduceConfig['workgroupReduce'] };
+    case 'transform':
+      return { workgroupSize: num('bs'), itemsPerThread: num('ipt') };
+    default:
+      throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+/** Elements generated at random; the rest of a buffer repeats this block (as rocPRIM does). */
+export const RANDOM_BLOCK = 1 << 20;
+// Writes between queue drains, so staging memory for a 1 GiB upload stays bounded.
+const DRAIN_BYTES = 256 << 20;
+
+/** std::minstd_rand (Park-Miller, multiplier 48271), seeded through a splitmix32 scramble. */
+export function minstd(seed: number): () => number {
+  let z = (seed >>> 0) + 0x9e3779b9;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  let state = ((z ^ (z >>> 16)) >>> 0) % 2147483647 || 1;
+  return () => (state = (state * 48271) % 2147483647);
+}
+
+/** `count` random values of `t` in [0, 1000] (rocPRIM's scan/reduce range) as raw bytes. */
+export function randomBlock(t: TypeInfo, count: number, seed: number): Uint8Array {
+  const next = minstd(seed);
+  const value = (): number => next() % 1001;
+  // Whole words, so every chunk of it is a valid writeBuffer size.
+  const bytes = new Uint8Array(roundUp(count * t.bytes, 4));
+  const words = new Uint32Array(bytes.buffer, 0, (count * t.bytes) >> 2);
+  switch (t.name) {
+    case 'u32': case 'i32':
+      for (let i = 0; i < count; i++) words[i] = value();
+      break;
+    case 'f32': {
+      const f = new Float32Array(bytes.buffer);
+      for (let i = 0; i < count; i++) f[i] = value();
+      break;
+    }
+    case 'f16': {
+      const h = new Uint16Array(bytes.buffer);
+      for (let i = 0; i < count; i++) h[i] = f16Bits(value());
+      break;
+    }
+    case 'u64': case 'i64':
+      for (let i = 0; i < count; i++) words[2 * i] = value(); // high word stays 0
+      break;
+  }
+  return bytes;
+}
+
+/** A STORAGE buffer of `count` elements filled with the seeded random block, repeated. */
+export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number, seed: number, label = 'wgprim.bench.input'): Promise<GPUBuffer> {
+  const byteLength = count * t.bytes;
+  const buffer = device.createBuffer({ label, size: roundUp(Math.max(byteLength, 4), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  const block = randomBlock(t, Math.min(count, RANDOM_BLOCK), seed);
+  let pending = 0;
+  for (let off = 0; off < byteLength; off += block.byteLength) {
+    const len = Math.min(block.byteLength, buffer.size - off);
+    device.queue.writeBuffer(buffer, off, block.buffer, 0, len);
+    pending += len;
+    if (pending >= DRAIN_BYTES) {
+      await device.queue.onSubmittedWorkDone();
+      pending = 0;
+    }
+  }
+  await device.queue.onSubmittedWorkDone();
+  return buffer;
+}
+
+/** A transform expression that costs one ALU op and needs no helper functions. */
+export function transformExpression(type: ElementType): string {
+  switch (type) {
+    case 'u32': return 'a + 1u';
+    case 'i32': return 'a + 1i';
+    case 'f32': return 'a + 1.0f';
+    case 'f16': return 'a + 1.0h';
+    case 'u64': case 'i64': return 'a ^ vec2<u32>(1u, 0u)';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Times one algorithm on `size` seeded random elements. `scan` runs both scans, so the result
+ * is a list: one record per timed algorithm. Buffers are destroyed before it returns.
+ */
+export async function benchmarkAlgorithm(prim: Prim, options: BenchmarkOptions): Promise<BenchRecord[]> {
+  const records: BenchRecord[] = [];
+  for (const algorithm of expandAlgorithm(options.algorithm)) records.push(await benchmarkOne(prim, algorithm, options));
+  return records;
+}
+
+async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: BenchmarkOptions): Promise<BenchRecord> {
+  const { type, size, seed } = options;
+  if (!Number.isInteger(size) || size < 1) throw new WgprimError('invalid-argument', `size must be a positive integer, got ${size}`);
+  const t = typeInfo(type);
+  prim.context.requireTypeFeature(t);
+  const family = configFamily(algorithm);
+  const selected = selectedFor(prim, family, type);
+  const config: AnyConfig = options.config ? { ...selected.config, ...options.config } as AnyConfig : selected.config;
+  const source = options.config ? 'user' : selected.source;
+  const device = prim.device;
+  const dataBytes = size * t.bytes;
+  // Checked before allocating: an oversized createBuffer is only a deferred device error.
+  const maxBinding = prim.context.limits.maxStorageBufferBindingSize;
+  if (dataBytes > maxBinding) {
+    throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's maxStorageBufferBindingSize (${maxBinding} bytes)`);
+  }
+
+  const input = await randomBuffer(device, t, size, seed);
+  const output = device.createBuffer({ label: 'wgprim.bench.output', size: algorithm === 'reduce' ? 16 : roundUp(dataBytes, 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  try {
+    let record: RecordCall;
+    let name: string;
+    let bytesPerCall: number;
+    switch (algorithm) {
+      case 'inclusive_scan':
+      case 'exclusive_scan': {
+        const exclusive = algorithm === 'exclusive_scan';
+        const args = { input, output, count: size, type, config: config as Partial<ScanConfig> };
+        record = (enc) => (exclusive ? prim.exclusiveScan(enc, args) : prim.inclusiveScan(enc, args));
+        name = scanName(exclusive, type, config as ScanConfig);
+        bytesPerCall = 2 * dataBytes;
+        break;
+      }
+      case 'reduce': {
+        const args = { input, output, count: size, type, config: config as Partial<ReduceConfig> };
+        record = (enc) => prim.reduce(enc, args);
+        name = reduceName(type, config as ReduceConfig);
+        bytesPerCall = dataBytes;
+        break;
+      }
+      case 'transform': {
+        const args = { input, output, count: size, type, expression: transformExpression(type), config: config as Partial<TransformConfig> };
+        record = (enc) => prim.transform(enc, args);
+        name = transformName(type, config as TransformConfig);
+        bytesPerCall = 2 * dataBytes;
+        break;
+      }
+    }
+    const timing = await timeGpu(prim, record, options);
+    return {
+      name, algorithm, type, size, bytesPerCall,
+      times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
+      configSource: source, config,
+    };
+  } finally {
+    input.destroy();
+    output.destroy();
+  }
+}

@@ -1,0 +1,186 @@
+// GPU timing of one recorded call, repeated: browser-safe (no Node imports).
+import { WgprimError } from '../runtime/errors.js';
+
+/** Records exactly one call of the code under test into `encoder`. */
+export type RecordCall = (encoder: GPUCommandEncoder) => Promise<void> | void;
+
+export interface TimingOptions {
+  /** Untimed calls first (pipeline compile, caches, clocks). */
+  readonly warmup: number;
+  /** Timed batches; each is one submit. */
+  readonly batches: number;
+  /** Calls per batch. */
+  readonly batchSize: number;
+  /** Ignore 'timestamp-query' even where the device has it. */
+  readonly forceWallClock?: boolean;
+}
+
+export type TimingMethod = 'timestamp-query' | 'wall-clock';
+
+export interface TimingResult {
+  readonly method: TimingMethod;
+  /**
+   * Milliseconds per call. With timestamps: one sample per call (batches × batchSize).
+   * With the wall clock: one sample per batch (its time divided by batchSize), since calls
+   * inside a submit cannot be told apart.
+   */
+  readonly times: readonly number[];
+  /** Host milliseconds per batch from submit to `onSubmittedWorkDone` (both methods). */
+  readonly wallBatchMs: readonly number[];
+  /** Host milliseconds for the timed part, recording included (GBench's cpu_time source). */
+  readonly hostMs: number;
+  readonly calls: number;
+  readonly stats: TimingStats;
+}
+
+export interface TimingStats {
+  readonly mean: number;
+  readonly median: number;
+  /** Sample standard deviation (n - 1), as rocPRIM's executor reports it. */
+  readonly stddev: number;
+  /** stddev / mean; 0 with fewer than 2 samples. */
+  readonly cv: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export function timingStats(samples: readonly number[]): TimingStats {
+  const n = samples.length;
+  if (n === 0) return { mean: 0, median: 0, stddev: 0, cv: 0, min: 0, max: 0 };
+  const mean = samples.reduce((s, x) => s + x, 0) / n;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = n >> 1;
+  const median = n % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const stddev = n > 1 ? Math.sqrt(samples.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean, median, stddev, cv: n > 1 && mean > 0 ? stddev / mean : 0, min: sorted[0]!, max: sorted[n - 1]! };
+}
+
+/** A device, or anything holding one (a `Prim`). */
+export type DeviceSource = GPUDevice | { readonly device: GPUDevice };
+
+function deviceOf(src: DeviceSource): GPUDevice {
+  return 'createBuffer' in src ? src : src.device;
+}
+
+// WebGPU caps a query set at 4096 queries; each call takes two.
+const MAX_BATCH_SIZE = 2048;
+
+/**
+ * Times `record` on the GPU: `warmup` untimed calls, then `batches` submits of `batchSize`
+ * calls each. With 'timestamp-query' every call sits between an empty pass that writes a
+ * timestamp at its beginning and an empty pass that writes one at its end, so each call gets
+ * its own GPU time (the rocPRIM v2025 executor's per-call event pairs). Without it, the host
+ * clock around submit + `onSubmittedWorkDone` times each batch.
+ */
+export async function timeGpu(src: DeviceSource, record: RecordCall, options: TimingOptions): Promise<TimingResult> {
+  const device = deviceOf(src);
+  const { warmup, batches, batchSize } = options;
+  for (const [k, v] of Object.entries({ warmup, batches, batchSize })) {
+    if (!Number.isInteger(v) || v < (k === 'warmup' ? 0 : 1)) throw new WgprimError('invalid-argument', `${k} must be an integer >= ${k === 'warmup' ? 0 : 1}, got ${v}`);
+  }
+  const useTimestamps = !options.forceWallClock && device.features.has('timestamp-query');
+  if (useTimestamps && batchSize > MAX_BATCH_SIZE) {
+    throw new WgprimError('invalid-argument', `batchSize ${batchSize} is over ${MAX_BATCH_SIZE} (a query set holds 4096 timestamps)`);
+  }
+
+  if (warmup > 0) {
+    await checked(device, async () => {
+      const enc = device.createCommandEncoder({ label: 'wgprim.bench.warmup' });
+      for (let i = 0; i < warmup; i++) await record(enc);
+      device.queue.submit([enc.finish()]);
+    });
+    await device.queue.onSubmittedWorkDone();
+  }
+
+  const times: number[] = [];
+  const wallBatchMs: number[] = [];
+  const queries = useTimestamps ? new TimestampReader(device, batchSize) : undefined;
+  const hostStart = performance.now();
+  try {
+    for (let b = 0; b < batches; b++) {
+      let submitted = 0;
+      await checked(device, async () => {
+        const enc = device.createCommandEncoder({ label: 'wgprim.bench.batch' });
+        for (let i = 0; i < batchSize; i++) {
+          if (queries) queries.mark(enc, 2 * i, 'begin');
+          await record(enc);
+          if (queries) queries.mark(enc, 2 * i + 1, 'end');
+        }
+        queries?.resolve(enc);
+        const cmd = enc.finish();
+        submitted = performance.now();
+        device.queue.submit([cmd]);
+      });
+      await device.queue.onSubmittedWorkDone();
+      const wall = performance.now() - submitted;
+      wallBatchMs.push(wall);
+      if (queries) times.push(...(await queries.read()));
+      else times.push(wall / batchSize);
+    }
+  } finally {
+    queries?.destroy();
+  }
+  const hostMs = performance.now() - hostStart;
+  return { method: queries ? 'timestamp-query' : 'wall-clock', times, wallBatchMs, hostMs, calls: batches * batchSize, stats: timingStats(times) };
+}
+
+/** Runs `body` inside validation and out-of-memory error scopes; throws what either caught. */
+async function checked(device: GPUDevice, body: () => Promise<void>): Promise<void> {
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  let thrown: unknown;
+  try {
+    await body();
+  } catch (err) {
+    thrown = err;
+  }
+  const validation = await device.popErrorScope();
+  const oom = await device.popErrorScope();
+  if (thrown) throw thrown;
+  const err = validation ?? oom;
+  if (err) throw new WgprimError(oom && !validation ? 'limit-exceeded' : 'invalid-argument', `WebGPU rejected the benchmark work: ${err.message}`);
+}
+
+/** One query set of begin/end pairs, resolved and read back once per batch. */
+class TimestampReader {
+  private readonly set: GPUQuerySet;
+  private readonly resolveBuf: GPUBuffer;
+  private readonly readBuf: GPUBuffer;
+  private readonly count: number;
+
+  constructor(private readonly device: GPUDevice, calls: number) {
+    this.count = 2 * calls;
+    this.set = device.createQuerySet({ label: 'wgprim.bench.timestamps', type: 'timestamp', count: this.count });
+    const size = this.count * 8;
+    this.resolveBuf = device.createBuffer({ label: 'wgprim.bench.resolve', size, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+    this.readBuf = device.createBuffer({ label: 'wgprim.bench.readback', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  }
+
+  /** An empty compute pass whose only job is to write one timestamp. */
+  mark(enc: GPUCommandEncoder, index: number, at: 'begin' | 'end'): void {
+    const timestampWrites: GPUComputePassTimestampWrites =
+      at === 'begin' ? { querySet: this.set, beginningOfPassWriteIndex: index } : { querySet: this.set, endOfPassWriteIndex: index };
+    enc.beginComputePass({ label: `wgprim.bench.${at}`, timestampWrites }).end();
+  }
+
+  resolve(enc: GPUCommandEncoder): void {
+    enc.resolveQuerySet(this.set, 0, this.count, this.resolveBuf, 0);
+    enc.copyBufferToBuffer(this.resolveBuf, 0, this.readBuf, 0, this.count * 8);
+  }
+
+  /** Milliseconds per call, from the nanosecond ticks of the last resolved batch. */
+  async read(): Promise<number[]> {
+    await this.readBuf.mapAsync(GPUMapMode.READ);
+    const ticks = new BigInt64Array(this.readBuf.getMappedRange().slice(0));
+    this.readBuf.unmap();
+    const out: number[] = [];
+    for (let i = 0; i < this.count; i += 2) out.push(Number(ticks[i + 1]! - ticks[i]!) / 1e6);
+    return out;
+  }
+
+  destroy(): void {
+    this.set.destroy();
+    this.resolveBuf.destroy();
+    this.readBuf.destroy();
+  }
+}

@@ -1,0 +1,112 @@
+// `wgprim bench`: times algorithms, writes Google Benchmark JSON, prints a table.
+import fs from 'node:fs';
+import path from 'node:path';
+import { benchmarkAlgorithm, configFamily, expandAlgorithm, type BenchAlgorithm, type BenchmarkOptions, type SingleAlgorithm } from '../bench/run.js';
+import { gbenchFile, type BenchRecord } from '../bench/gbench.js';
+import { type ElementType } from '../wgsl/types.js';
+import { type Prim } from '../prim.js';
+import { type CliDevice, hostFacts, openDevice } from './device.js';
+import { benchTable, loadAnchors } from './table.js';
+import { formatCount } from './parse.js';
+
+export interface BenchCommandOptions {
+  readonly algorithm: (BenchAlgorithm | 'all')[];
+  readonly type: ElementType[];
+  readonly size: number[];
+  readonly seed: number;
+  readonly warmup: number;
+  readonly batches: number;
+  readonly batchSize: number;
+  readonly config?: string;
+  readonly benchmark_out?: string;
+  readonly benchmark_out_format?: string;
+  readonly anchors?: string;
+  readonly wallClock?: boolean;
+  readonly quiet?: boolean;
+}
+
+type ConfigOverride = BenchmarkOptions['config'];
+
+/**
+ * `--config` JSON: either one partial config for every algorithm, or one per config family:
+ * `{"scan": {...}, "reduce": {...}, "transform": {...}}`.
+ */
+export function configOverrides(json: string | undefined): (a: SingleAlgorithm) => ConfigOverride {
+  if (json === undefined) return () => undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (err) {
+    throw new Error(`--config is not JSON: ${(err as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--config must be a JSON object');
+  const obj = parsed as Record<string, unknown>;
+  const perFamily = ['scan', 'reduce', 'transform'].some((k) => k in obj);
+  return (a) => (perFamily ? (obj[configFamily(a)] as ConfigOverride) : (obj as ConfigOverride));
+}
+
+/** Runs every (size, type, algorithm) benchmark; one that fails is reported and skipped. */
+export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: (line: string, isError?: boolean) => void): Promise<{ records: BenchRecord[]; failures: number }> {
+  const algorithms = [...new Set(opts.algorithm.flatMap(expandAlgorithm))];
+  const override = configOverrides(opts.config);
+  const total = opts.size.length * opts.type.length * algorithms.length;
+  const records: BenchRecord[] = [];
+  let failures = 0;
+  let done = 0;
+  for (const size of opts.size) {
+    for (const type of opts.type) {
+      for (const algorithm of algorithms) {
+        log(`[${++done}/${total}] ${algorithm} ${type} ${formatCount(size)}`);
+        try {
+          records.push(...(await benchmarkAlgorithm(prim, {
+            algorithm, type, size, seed: opts.seed, config: override(algorithm),
+            warmup: opts.warmup, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock,
+          })));
+        } catch (err) {
+          failures++;
+          log(`${algorithm} ${type} ${formatCount(size)} failed: ${(err as Error).message}`, true);
+        }
+      }
+    }
+  }
+  return { records, failures };
+}
+
+export function writeBenchmarkFile(file: string, dev: CliDevice, records: readonly BenchRecord[], opts: BenchCommandOptions): void {
+  const timing = records[0]?.method ?? (!opts.wallClock && dev.device.features.has('timestamp-query') ? 'timestamp-query' : 'wall-clock');
+  const out = gbenchFile(records, {
+    adapterInfo: dev.adapterInfo,
+    size: opts.size.length === 1 ? opts.size[0]! : opts.size,
+    seed: opts.seed,
+    batchIterations: opts.batchSize,
+    warmupIterations: opts.warmup,
+    batches: opts.batches,
+    timing,
+  }, hostFacts());
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+}
+
+/** The table, with the CUB ratio column only on an H200 and only if the anchors file exists. */
+export function printTable(dev: CliDevice, records: readonly BenchRecord[], anchorsFile: string | undefined): void {
+  const onH200 = dev.prim.target.device.includes('h200');
+  const anchors = onH200 ? loadAnchors(path.resolve(anchorsFile ?? '../shared/anchors/cub-h200.json')) : undefined;
+  console.log(benchTable(records, anchors));
+}
+
+export async function benchCommand(opts: BenchCommandOptions): Promise<number> {
+  if (opts.benchmark_out_format !== undefined && opts.benchmark_out_format !== 'json') {
+    throw new Error(`--benchmark_out_format ${opts.benchmark_out_format}: only json is written`);
+  }
+  const dev = await openDevice();
+  const log = (line: string, isError = false): void => {
+    if (isError || !opts.quiet) process.stderr.write(line + '\n');
+  };
+  const { records, failures } = await runBenchmarks(dev.prim, opts, log);
+  if (opts.benchmark_out) {
+    writeBenchmarkFile(opts.benchmark_out, dev, records, opts);
+    log(`wrote ${opts.benchmark_out}`);
+  }
+  if (records.length) printTable(dev, records, opts.anchors);
+  return failures ? 1 : 0;
+}

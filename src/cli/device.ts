@@ -1,0 +1,37 @@
+// Opens the Node (Dawn) device the CLI runs on, and gathers host facts for benchmark files.
+import os from 'node:os';
+import path from 'node:path';
+import { requestDevice, type NodeDevice } from '../node/index.js';
+import { createPrim, type Prim } from '../prim.js';
+import { type HostFacts } from '../bench/gbench.js';
+import { type Target } from '../runtime/target.js';
+
+export interface CliDevice extends NodeDevice {
+  readonly prim: Prim;
+}
+
+// Dawn crashes if its instance is collected while a device lives: hold it for the process.
+let held: CliDevice | undefined;
+
+export async function openDevice(): Promise<CliDevice> {
+  if (held) return held;
+  const nd = await requestDevice();
+  held = { ...nd, prim: createPrim(nd.device, { adapterInfo: nd.adapterInfo }) };
+  return held;
+}
+
+/** A CPU or emulated adapter (lavapipe, SwiftShader, WARP): benchmarks there use small sizes. */
+export function isSoftwareAdapter(t: Target): boolean {
+  return t.architecture === 'software' || t.architecture === 'swiftshader' || /llvmpipe|lavapipe|swiftshader|warp/i.test(`${t.device} ${t.description}`);
+}
+
+export function hostFacts(): HostFacts {
+  const cpus = os.cpus();
+  return {
+    hostName: os.hostname(),
+    executable: process.argv[1] ? path.resolve(process.argv[1]) : 'wgprim',
+    numCpus: cpus.length,
+    mhzPerCpu: cpus[0]?.speed ?? 0,
+    loadAvg: os.loadavg(),
+  };
+}

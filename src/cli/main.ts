@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The `wgprim` command.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { WGPRIM_VERSION } from '../bench/gbench.js';
+import { benchCommand, type BenchCommandOptions } from './bench.js';
+import { demoCommand } from './demo.js';
+import { infoCommand } from './info.js';
+import { parseCount, parseInteger, parseList, parseType } from './parse.js';
+
+const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'all'];
+
+/** Wraps a value parser so commander reports its error as a usage error, not a crash. */
+function arg<T>(parse: (s: string) => T): (s: string) => T {
+  return (s) => {
+    try {
+      return parse(s);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+  };
+}
+
+function parseAlgorithm(a: string): string {
+  if (!ALGORITHMS.includes(a)) throw new Error(`unknown algorithm "${a}": use ${ALGORITHMS.join(', ')}`);
+  return a;
+}
+
+/** Runs a command and exits with its code: Dawn keeps the process alive otherwise. */
+function action<A extends unknown[]>(fn: (...args: A) => Promise<number>): (...args: A) => Promise<void> {
+  return async (...args) => {
+    let code: number;
+    try {
+      code = await fn(...args);
+    } catch (err) {
+      console.error(`wgprim: ${(err as Error).message}`);
+      code = 2;
+    }
+    process.exit(code);
+  };
+}
+
+const program = new Command('wgprim')
+  .description('WebGPU device-wide parallel primitives: device info, benchmarks, demo')
+  .version(WGPRIM_VERSION);
+
+program.command('info')
+  .description('adapter, target identity, features, limits, and the config each algorithm selects per type')
+  .option('--json', 'print JSON')
+  .action(action((opts: { json?: boolean }) => infoCommand(opts)));
+
+program.command('bench')
+  .description('time algorithms on seeded random data; write Google Benchmark JSON (rocPRIM names)')
+  .addOption(new Option('--algorithm <list>', `${ALGORITHMS.join('|')}, comma-separated; scan = both scans`)
+    .argParser(arg((s) => parseList(s, parseAlgorithm))).default(['all'], 'all'))
+  .addOption(new Option('--type <list>', 'element types, comma-separated').argParser(arg((s) => parseList(s, parseType))).default(['u32'], 'u32'))
+  .addOption(new Option('--size <list>', 'elements per call, comma-separated (1048576, 2^20, 1e6, 4Mi)')
+    .argParser(arg((s) => parseList(s, parseCount))).default([2 ** 20], '2^20'))
+  .option('--seed <n>', 'data seed (rocPRIM CI uses 82589933)', arg(parseInteger('seed', 0)), 82589933)
+  .option('--warmup <n>', 'untimed calls before timing', arg(parseInteger('warmup', 0)), 5)
+  .option('--batches <n>', 'timed batches (one submit each)', arg(parseInteger('batches', 1)), 10)
+  .option('--batch-size <n>', 'calls per batch, each timed on its own', arg(parseInteger('batch-size', 1)), 10)
+  .option('--config <json>', 'config override: {"workgroupSize":128,...} for all, or {"scan":{...},"reduce":{...}}')
+  .option('--benchmark_out <file>', 'write Google Benchmark JSON here')
+  .option('--benchmark_out_format <fmt>', 'json (the only format written)')
+  .option('--anchors <file>', 'CUB anchors JSON for the ratio column on an H200', '../shared/anchors/cub-h200.json')
+  .option('--wall-clock', 'time batches with the host clock even if timestamp-query exists')
+  .option('-q, --quiet', 'no progress lines on stderr')
+  .action(action((opts: BenchCommandOptions) => benchCommand(opts)));
+
+program.command('demo')
+  .description('check every algorithm against the CPU on 1e6 random elements, then a short benchmark')
+  .action(action(() => demoCommand()));
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,60 @@
+// The benchmark table, and the ratio to CUB's anchors on the H200.
+import fs from 'node:fs';
+import { type BenchRecord } from '../bench/gbench.js';
+import { formatCount } from './parse.js';
+
+export interface Anchor {
+  readonly algo: string;
+  readonly type: string;
+  readonly n: number;
+  readonly ms: number;
+  readonly gitems_per_s: number;
+}
+
+/** The anchors file's results, or undefined (quietly) when it is absent or unreadable. */
+export function loadAnchors(file: string): Anchor[] | undefined {
+  try {
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { results?: Anchor[] };
+    return Array.isArray(data.results) ? data.results : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Our items/s over CUB's at the same algorithm, type and size. */
+export function anchorRatio(anchors: readonly Anchor[] | undefined, r: BenchRecord): number | undefined {
+  const a = anchors?.find((x) => x.algo === r.algorithm && x.type === r.type && x.n === r.size);
+  if (!a || !(r.stats.median > 0)) return undefined;
+  return r.size / (r.stats.median / 1e3) / (a.gitems_per_s * 1e9);
+}
+
+/**
+ * Rows use the median per-call time (robust to outliers, and what the CUB anchors report);
+ * the GBench file's real_time and items_per_second use the mean, as GBench does.
+ */
+export function benchTable(records: readonly BenchRecord[], anchors?: readonly Anchor[]): string {
+  const header = ['algorithm', 'type', 'size', 'cfg', 'median ms', 'GB/s', 'Gitems/s', 'cv', 'timing'];
+  if (anchors) header.push('vs CUB');
+  const rows = records.map((r) => {
+    const s = r.stats.median / 1e3;
+    const cfg = /cfg:(\{[^}]*\})/.exec(r.name)?.[1] ?? '';
+    const row = [
+      r.algorithm, r.type, formatCount(r.size), `${cfg}${r.configSource === 'heuristic' ? '' : ` (${r.configSource})`}`,
+      r.stats.median.toFixed(4), (r.bytesPerCall / s / 1e9).toFixed(2), (r.size / s / 1e9).toFixed(3),
+      r.stats.cv.toFixed(3), r.method === 'timestamp-query' ? 'gpu' : 'wall',
+    ];
+    if (anchors) {
+      const ratio = anchorRatio(anchors, r);
+      row.push(ratio === undefined ? '-' : `${ratio.toFixed(2)}x`);
+    }
+    return row;
+  });
+  return renderTable(header, rows, new Set([2, 4, 5, 6, 7, 9]));
+}
+
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned = new Set<number>()): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,175 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestDevice, type NodeDevice } from '../src/node/index.js';
+import { createPrim, type Prim } from '../src/prim.js';
+import { formatName, gbenchFile, nameToJson, parseName, type GBenchFile } from '../src/bench/gbench.js';
+import { benchmarkAlgorithm, configFromName, randomBlock, reduceName, scanName, transformName } from '../src/bench/run.js';
+import { timeGpu, timingStats } from '../src/bench/timing.js';
+import { typeInfo } from '../src/wgsl/types.js';
+
+const root = path.resolve(__dirname, '..');
+
+describe('benchmark names (rocPRIM grammar)', () => {
+  it('converts rocPRIM\'s documented example to its json form', () => {
+    expect(nameToJson('{lvl:device,algo:reduce,key_type:int,cfg:{bs:256,ipt:8,method:using_warp_reduce}}'))
+      .toBe('{"lvl":"device","algo":"reduce","key_type":"int","cfg":{"bs":256,"ipt":8,"method":"using_warp_reduce"}}');
+  });
+
+  it('round-trips format -> parse -> format, with /manual_time, nesting and custom_type<a,b>', () => {
+    const fields = {
+      lvl: 'device', algo: 'radix_sort_onesweep', key_type: 'custom_type<char,double>', value_type: 'empty_type',
+      cfg: { histogram: { bs: 256, ipt: 8 }, sort: { bs: 512, ipt: 16 }, bits_per_place: 8, algorithm: 'block_radix_rank_algorithm::match' },
+    };
+    const raw = formatName(fields);
+    const parsed = parseName(`${raw}/manual_time`);
+    expect(parsed).toEqual(fields);
+    expect(formatName(parsed)).toBe(raw);
+  });
+
+  it('names each algorithm from its config and maps the cfg back', () => {
+    const scan = { workgroupSize: 256, itemsPerThread: 16, lookback: 'reduce-then-scan', workgroupScan: 'subgroup' } as const;
+    const sName = scanName(true, 'u32', scan);
+    expect(sName).toBe('{lvl:device,algo:scan,exclusive:true,value_type:u32,cfg:{bs:256,ipt:16,lookback:reduce_then_scan,method:subgroup}}');
+    const sp = parseName(sName);
+    expect(sp.exclusive).toBe('true');
+    expect(configFromName('scan', sp.cfg as never)).toEqual(scan);
+    const reduce = { workgroupSize: 128, itemsPerThread: 8, maxWorkgroups: 1024, workgroupReduce: 'shared' } as const;
+    expect(configFromName('reduce', parseName(reduceName('f32', reduce)).cfg as never)).toEqual(reduce);
+    expect(parseName(transformName('u64', { workgroupSize: 64, itemsPerThread: 4 }))).toEqual({ lvl: 'device', algo: 'transform', value_type: 'u64', cfg: { bs: 64, ipt: 4 } });
+  });
+
+  it('rejects names rocPRIM rejects', () => {
+    expect(() => parseName('{lvl:device,algo:reduce}')).toThrow(/cfg/);
+    expect(() => parseName('no braces')).toThrow();
+    expect(() => formatName({ lvl: 'device', algo: 'a-b' })).toThrow();
+  });
+});
+
+describe('timing statistics', () => {
+  it('uses the sample standard deviation and cv = stddev / mean', () => {
+    const s = timingStats([1, 2, 3, 4]);
+    expect(s.mean).toBe(2.5);
+    expect(s.median).toBe(2.5);
+    expect(s.stddev).toBeCloseTo(Math.sqrt(5 / 3), 12);
+    expect(s.cv).toBeCloseTo(Math.sqrt(5 / 3) / 2.5, 12);
+    expect(timingStats([7]).cv).toBe(0);
+  });
+
+  it('generates the same seeded data every time, in [0, 1000]', () => {
+    const a = randomBlock(typeInfo('u32'), 1000, 42);
+    expect(randomBlock(typeInfo('u32'), 1000, 42)).toEqual(a);
+    expect(randomBlock(typeInfo('u32'), 1000, 43)).not.toEqual(a);
+    expect(Math.max(...new Uint32Array(a.buffer))).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('on a device', () => {
+  let nd: NodeDevice;
+  let prim: Prim;
+  beforeAll(async () => {
+    nd = await requestDevice();
+    prim = createPrim(nd.device, { adapterInfo: nd.adapterInfo });
+  });
+  afterAll(() => nd?.device.destroy());
+
+  it('times each call with timestamps, plausibly against the wall clock, and falls back to the wall clock', async () => {
+    const n = 1 << 18;
+    const input = nd.device.createBuffer({ size: n * 4, usage: GPUBufferUsage.STORAGE });
+    const output = nd.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
+    const record = (enc: GPUCommandEncoder): Promise<void> => prim.reduce(enc, { input, output, count: n, type: 'u32' });
+    try {
+      const gpu = await timeGpu(prim, record, { warmup: 1, batches: 3, batchSize: 4 });
+      expect(gpu.method).toBe(nd.device.features.has('timestamp-query') ? 'timestamp-query' : 'wall-clock');
+      if (gpu.method === 'timestamp-query') {
+        expect(gpu.times).toHaveLength(12);
+        // A batch's GPU time cannot much exceed the host time from its submit to its completion.
+        for (let b = 0; b < 3; b++) {
+          const sum = gpu.times.slice(4 * b, 4 * b + 4).reduce((s, x) => s + x, 0);
+          expect(sum).toBeLessThanOrEqual(gpu.wallBatchMs[b]! * 1.5 + 0.5);
+        }
+      }
+      const wall = await timeGpu(prim, record, { warmup: 0, batches: 2, batchSize: 3, forceWallClock: true });
+      expect(wall.method).toBe('wall-clock');
+      expect(wall.times).toHaveLength(2);
+      for (const r of [gpu, wall]) {
+        for (const t of r.times) expect(t).toBeGreaterThan(0);
+        expect(Number.isFinite(r.stats.cv)).toBe(true);
+        expect(r.stats.cv).toBeGreaterThanOrEqual(0);
+        expect(r.stats.median).toBeGreaterThan(0);
+      }
+    } finally {
+      input.destroy();
+      output.destroy();
+    }
+  });
+
+  it('writes a complete Google Benchmark file', async () => {
+    const common = { type: 'u32' as const, size: 5000, seed: 1, warmup: 1, batches: 2, batchSize: 2 };
+    const records = [
+      ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'scan' })),
+      ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'reduce', config: { maxWorkgroups: 64 } })),
+      ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'transform', type: 'u64' })),
+    ];
+    expect(records.map((r) => r.algorithm)).toEqual(['inclusive_scan', 'exclusive_scan', 'reduce', 'transform']);
+    expect(records[2]!.configSource).toBe('user');
+    expect(records.map((r) => r.bytesPerCall)).toEqual([40000, 40000, 20000, 80000]);
+    const file = gbenchFile(records, { adapterInfo: nd.adapterInfo, size: 5000, seed: 1, batchIterations: 2, warmupIterations: 1, batches: 2, timing: records[0]!.method });
+    validateFile(JSON.parse(JSON.stringify(file)) as GBenchFile);
+    expect(file.benchmarks.map((b) => b.family_index)).toEqual([0, 1, 2, 3]);
+    expect(parseName(file.benchmarks[2]!.name)).toMatchObject({ algo: 'reduce', key_type: 'u32', cfg: { max_wg: 64 } });
+    expect(file.benchmarks[3]!.items_per_second).toBeCloseTo(5000 / (file.benchmarks[3]!.real_time / 1e3), 3);
+  });
+});
+
+describe('wgprim CLI', () => {
+  it('bench --benchmark_out=FILE writes a valid file', () => {
+    const main = path.join(root, 'dist/cli/main.js');
+    if (!fs.existsSync(main)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-bench-')), 'reduce.json');
+    const run = spawnSync('node', [main, 'bench', '--algorithm', 'reduce', '--type', 'u32', '--size', '65536', '--batches', '2', `--benchmark_out=${out}`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/reduce\s+u32\s+2\^16/);
+    const file = JSON.parse(fs.readFileSync(out, 'utf8')) as GBenchFile;
+    validateFile(file);
+    expect(file.context.size).toBe('65536');
+    expect(file.benchmarks).toHaveLength(1);
+    expect(file.benchmarks[0]!.iterations).toBe(20);
+    expect(parseName(file.benchmarks[0]!.name)).toMatchObject({ lvl: 'device', algo: 'reduce', key_type: 'u32' });
+  });
+});
+
+function validateFile(file: GBenchFile): void {
+  const ctx = file.context as unknown as Record<string, unknown>;
+  for (const k of ['date', 'host_name', 'executable', 'library_build_type', 'adapter_vendor', 'adapter_architecture', 'adapter_device',
+    'adapter_description', 'adapter_subgroup_min_size', 'adapter_subgroup_max_size', 'wgprim_version', 'size', 'seed', 'batch_iterations', 'warmup_iterations']) {
+    expect(typeof ctx[k], k).toBe('string');
+  }
+  expect(ctx.library_build_type).toBe('release');
+  expect(typeof ctx.num_cpus).toBe('number');
+  expect(ctx.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+  expect(file.benchmarks.length).toBeGreaterThan(0);
+  for (const b of file.benchmarks) {
+    const e = b as unknown as Record<string, unknown>;
+    for (const k of ['name', 'run_name', 'run_type', 'time_unit']) expect(typeof e[k], k).toBe('string');
+    for (const k of ['family_index', 'per_family_instance_index', 'repetitions', 'repetition_index', 'threads', 'iterations', 'real_time', 'cpu_time',
+      'bytes_per_second', 'items_per_second', 'mean', 'median', 'stddev', 'cv']) {
+      expect(typeof e[k], k).toBe('number');
+      expect(Number.isFinite(e[k]), k).toBe(true);
+    }
+    expect(b.name).toMatch(/^\{.*\}\/manual_time$/);
+    expect(b.run_name).toBe(b.name);
+    expect(b.run_type).toBe('iteration');
+    expect(b.time_unit).toBe('ms');
+    expect([b.repetitions, b.repetition_index, b.threads]).toEqual([1, 0, 1]);
+    expect(b.real_time).toBeGreaterThan(0);
+    expect(b.items_per_second).toBeGreaterThan(0);
+    expect(b.bytes_per_second).toBeGreaterThan(0);
+    expect(b.mean).toBe(b.real_time);
+    expect(b.cv).toBeCloseTo(b.stddev / b.mean, 12);
+    // rocPRIM's scripts: greedy {.*} then json.loads.
+    expect(() => JSON.parse(nameToJson(b.name))).not.toThrow();
+  }
+}
