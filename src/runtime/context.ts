@@ -86,7 +86,7 @@ export class DeviceContext {
         .filter((m) => m.type === 'error')
         .map((m) => `  line ${m.lineNum}:${m.linePos}: ${m.message}`);
       throw new WgprimError(
-        'compile-failed',
+        kernel.userCode ? 'invalid-operator' : 'compile-failed',
         `kernel ${kernel.label} did not compile${messages.length ? ':\n' + messages.join('\n') : ` (${String((err as Error)?.message ?? err)})`}\n` +
           'If it uses a custom operator or expression, check its WGSL.',
         { cause: err },
@@ -214,11 +214,11 @@ export class DeviceContext {
       fail('buffer-usage', `${what} needs GPUBufferUsage.STORAGE (its usage is 0x${buffer.usage.toString(16)})`);
     }
     const need = roundUp(count * t.bytes, 4);
-    if (buffer.size < need) {
-      fail('buffer-size', `${what} holds ${buffer.size} bytes but ${count} elements of ${t.name} need ${need}`);
-    }
     if (need > this.limits.maxStorageBufferBindingSize) {
       fail('limit-exceeded', `${count} elements of ${t.name} (${need} bytes) exceed this device's maxStorageBufferBindingSize of ${this.limits.maxStorageBufferBindingSize} bytes; request a larger limit when creating the device, or split the work`);
+    }
+    if (buffer.size < need) {
+      fail('buffer-size', `${what} holds ${buffer.size} bytes but ${count} elements of ${t.name} need ${need}`);
     }
   }
 }

@@ -8,6 +8,8 @@ export interface Kernel {
   readonly code: string;
   readonly bindings: readonly BindingKind[];
   readonly workgroupSize: number;
+  /** It embeds caller-written WGSL (a custom operator or expression): compile errors are the caller's. */
+  readonly userCode?: boolean;
 }
 
 /** Uniform parameter block: every field is one u32, in declaration order. */

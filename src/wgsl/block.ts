@@ -1,4 +1,4 @@
-import { type ResolvedOperator } from './operators.js';
+import { FLOAT_LIMIT_BITS, type ResolvedOperator } from './operators.js';
 import { INT64_HELPERS, type TypeInfo, typeEnables } from './types.js';
 
 /**
@@ -14,6 +14,7 @@ export function prelude(t: TypeInfo, op: ResolvedOperator | undefined, useSubgro
   }
   if (t.is64) lines.push(INT64_HELPERS);
   if (op) {
+    if (t.isFloat) lines.push(FLOAT_LIMIT_BITS);
     lines.push(`fn op(a: ${t.wgsl}, b: ${t.wgsl}) -> ${t.wgsl} { ${op.combine} }`);
     lines.push(`fn identity() -> ${t.wgsl} { return ${op.identity}; }`);
   }

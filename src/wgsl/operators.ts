@@ -29,12 +29,19 @@ export interface ResolvedOperator {
   readonly subgroupReduce?: string;
   /** Native subgroup inclusive scan, when one exists for this type. */
   readonly subgroupInclusive?: string;
+  /** Caller-written WGSL. */
+  readonly custom?: boolean;
 }
 
-const F32_INF = 'bitcast<f32>(0x7f800000u)';
-const F32_NEG_INF = 'bitcast<f32>(0xff800000u)';
-const F16_INF = 'bitcast<vec2<f16>>(0x7c00u).x';
-const F16_NEG_INF = 'bitcast<vec2<f16>>(0xfc00u).x';
+// WGSL rejects constant expressions that evaluate to infinity, so the bits come from a
+// module-scope private variable (see FLOAT_LIMIT_BITS) and the bitcast happens at run time.
+const F32_INF = 'bitcast<f32>(F32_INF_BITS)';
+const F32_NEG_INF = 'bitcast<f32>(F32_INF_BITS | 0x80000000u)';
+const F16_INF = 'bitcast<vec2<f16>>(F16_INF_BITS).x';
+const F16_NEG_INF = 'bitcast<vec2<f16>>(F16_INF_BITS | 0x8000u).x';
+
+/** Declarations the float identities above refer to. */
+export const FLOAT_LIMIT_BITS = 'var<private> F32_INF_BITS: u32 = 0x7f800000u;\nvar<private> F16_INF_BITS: u32 = 0x7c00u;';
 
 function limits(t: TypeInfo): { lowest: string; highest: string } {
   switch (t.name) {
@@ -67,7 +74,7 @@ export function resolveOperator(op: Operator, t: TypeInfo): ResolvedOperator {
       throw new WgprimError('invalid-operator', 'a custom operator needs non-empty `wgsl` (an expression over a and b) and `identity` strings');
     }
     const name = op.name ?? 'custom';
-    return { key: `custom(${name}:${op.wgsl}|${op.identity})`, combine: `return ${op.wgsl};`, identity: op.identity };
+    return { key: `custom(${name}:${op.wgsl}|${op.identity})`, combine: `return ${op.wgsl};`, identity: op.identity, custom: true };
   }
   if (!isBuiltinOperator(op)) {
     throw new WgprimError('invalid-operator', `unknown operator ${JSON.stringify(op)}: use one of ${BUILTIN_OPERATORS.join(', ')} or { wgsl, identity }`);

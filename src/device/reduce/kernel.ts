@@ -86,5 +86,5 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 }
 `;
   const key = ['reduce', t.name, op.key, WG, c.itemsPerThread, c.workgroupReduce].join(':');
-  return { key, label: `wgprim.reduce.${t.name}`, code, bindings, workgroupSize: WG };
+  return { key, label: `wgprim.reduce.${t.name}`, code, bindings, workgroupSize: WG, userCode: op.custom };
 }

@@ -258,5 +258,5 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 }
 `;
   const key = ['scan', mode, t.name, op.key, o.exclusive ? 'ex' : 'in', o.inPlace ? 'inplace' : 'copy', WG, c.itemsPerThread, c.workgroupScan, sub ? o.subgroupMinSize : 0].join(':');
-  return { key, label: `wgprim.scan.${mode}.${t.name}`, code, bindings, workgroupSize: WG };
+  return { key, label: `wgprim.scan.${mode}.${t.name}`, code, bindings, workgroupSize: WG, userCode: op.custom };
 }

@@ -72,5 +72,5 @@ ${b ? '      qb[k] = b_quad(base + k * WG);\n' : ''}    }
 }
 `;
   const key = ['transform', a.name, b?.name ?? '-', out.name, o.inPlace ? 'inplace' : 'copy', WG, c.itemsPerThread, o.expression].join(':');
-  return { key, label: `wgprim.transform.${a.name}.${out.name}`, code, bindings, workgroupSize: WG };
+  return { key, label: `wgprim.transform.${a.name}.${out.name}`, code, bindings, workgroupSize: WG, userCode: true };
 }
