@@ -67,3 +67,12 @@ export const SUBGROUP_ID = `
 export function quadReduce(T: string): string {
   return `fn quad_reduce(q: array<${T}, 4>) -> ${T} { return op(op(op(q[0], q[1]), q[2]), q[3]); }`;
 }
+
+/**
+ * `count` copies of `body`, each in its own block with `name` bound to a constant index.
+ * Per-thread arrays indexed this way stay in registers: some compilers leave a loop over
+ * them rolled and move the arrays to local memory (seen on the H200 past 5 quads).
+ */
+export function unroll(count: number, name: string, body: string): string {
+  return Array.from({ length: count }, (_, i) => `{ const ${name} = ${i}u;\n${body}\n}`).join('\n');
+}

@@ -1,5 +1,5 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { prelude, quadReduce, SUBGROUP_ID, subgroupInclusiveFn } from '../../wgsl/block.js';
+import { prelude, quadReduce, SUBGROUP_ID, subgroupInclusiveFn, unroll } from '../../wgsl/block.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { fromWords, toWords, type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
@@ -85,10 +85,9 @@ export function scanKernel(o: ScanKernelOptions): Kernel {
       pre[k] = run;
       run = op(run, t);`;
 
-  // Exclusive scan of the per-subgroup totals in sh_sg; leaves the tile aggregate in sh_agg.
-  const acrossSubgroups = sub
-    ? `
-    if (sgid == 0u) {
+  // Exclusive scan of the per-subgroup totals in sh_sg by the first subgroup; `acc` ends as
+  // the tile aggregate. With look-back the same subgroup goes on to the look-back, saving a barrier.
+  const scanTotals = `
       var acc = identity();
       for (var c = 0u; c < ns; c += sg_size) {
         let i = c + sg_lane;
@@ -100,12 +99,19 @@ export function scanKernel(o: ScanKernelOptions): Kernel {
         if (i < ns) { sh_sg[i] = op(acc, ex); }
         acc = op(acc, subgroupShuffle(incl, sg_size - 1u));
       }
-      if (sg_lane == 0u) { sh_agg = acc; }
+      let agg = acc;`;
+  const fusedLookback = sub && mode === 'lookback';
+  const acrossSubgroups = fusedLookback
+    ? '' // done inside the look-back block below
+    : sub
+      ? `
+    if (sgid == 0u) {${scanTotals}
+      if (sg_lane == 0u) { sh_agg = agg; }
     }
     workgroupBarrier();
     let agg = sh_agg;
     let sg_prefix = sh_sg[sgid];`
-    : `
+      : `
     for (var d = 1u; d < WG; d <<= 1u) {
       var y = identity();
       if (lid >= d) { y = sh_sg[lid - d]; }
@@ -128,16 +134,29 @@ ${Array.from({ length: t.words }, (_, i) => `  atomicStore(&${words(2 * i)}, f |
   atomicStore(&${words(2 * i + 1)}, f | (w[${i}] >> 16u));`).join('\n')}
 }
 struct TileState { flag: u32, value: ${T} }
+// One look at tile p's state: flag 0 while it is unpublished or its halves disagree.
+fn peek_state(p: u32) -> TileState {
+${Array.from({ length: parts }, (_, i) => `  let s${i} = atomicLoad(&${words(i)});`).join('\n')}
+  let f = s0 >> 30u;
+  if (f != 0u${Array.from({ length: parts - 1 }, (_, i) => ` && (s${i + 1} >> 30u) == f`).join('')}) {
+    let w = vec2<u32>(${Array.from({ length: 2 }, (_, i) => (i < t.words ? `(s${2 * i} & 0xffffu) | (s${2 * i + 1} << 16u)` : '0u')).join(', ')});
+    return TileState(f, ${fromWords(t, 'w')});
+  }
+  return TileState(0u, identity());
+}
 fn read_state(p: u32) -> TileState {
   loop {
-${Array.from({ length: parts }, (_, i) => `    let s${i} = atomicLoad(&${words(i)});`).join('\n')}
-    let f = s0 >> 30u;
-    if (f != 0u${Array.from({ length: parts - 1 }, (_, i) => ` && (s${i + 1} >> 30u) == f`).join('')}) {
-      let w = vec2<u32>(${Array.from({ length: 2 }, (_, i) => (i < t.words ? `(s${2 * i} & 0xffffu) | (s${2 * i + 1} << 16u)` : '0u')).join(', ')});
-      return TileState(f, ${fromWords(t, 'w')});
-    }
+    let s = peek_state(p);
+    if (s.flag != 0u) { return s; }
   }
-}`;
+}
+${sub ? `fn first_lane(b: vec4<u32>) -> u32 {
+  if (b.x != 0u) { return countTrailingZeros(b.x); }
+  if (b.y != 0u) { return 32u + countTrailingZeros(b.y); }
+  if (b.z != 0u) { return 64u + countTrailingZeros(b.z); }
+  if (b.w != 0u) { return 96u + countTrailingZeros(b.w); }
+  return 128u;
+}` : ''}`;
 
   const tileHead = {
     lookback: `
@@ -153,8 +172,52 @@ ${Array.from({ length: parts }, (_, i) => `    let s${i} = atomicLoad(&${words(i
     carry: '',
   }[mode];
 
+  // Look-back by the first subgroup: each lane inspects one predecessor (lane 0 the nearest),
+  // so a window of sg_size tiles costs one round trip; stops at the nearest inclusive prefix.
+  const subgroupLookback = `
+    if (sgid == 0u) {${scanTotals}
+      var prefix = identity();
+      if (tile == 0u) {
+        if (sg_lane == 0u) { publish(0u, ${FLAG_INCLUSIVE}u, agg); }
+      } else {
+        if (sg_lane == 0u) { publish(tile, ${FLAG_AGGREGATE}u, agg); }
+        // Poll only the nearest predecessor until it has published: it is usually the last of
+        // the window to do so, and one polling lane keeps the spin's memory traffic low.
+        loop {
+          var f = 0u;
+          if (sg_lane == 0u) { f = peek_state(tile - 1u).flag; }
+          if (subgroupBroadcastFirst(f) != 0u) { break; }
+        }
+        var end = tile;
+        loop {
+          let back = sg_lane + 1u;
+          let has = back <= end;
+          var s = TileState(${FLAG_INCLUSIVE}u, identity());
+          if (has) { s.flag = 0u; }
+          loop {
+            if (s.flag == 0u) { s = peek_state(end - back); }
+            if (subgroupAll(s.flag != 0u)) { break; }
+          }
+          let k = first_lane(subgroupBallot(s.flag == ${FLAG_INCLUSIVE}u));
+          var v = s.value;
+          if (sg_lane > k) { v = identity(); }
+          // Combine in tile order: reverse the lanes, scan, take the last lane.
+          let rev = subgroupShuffle(v, sg_size - 1u - sg_lane);
+          let window = subgroupShuffle(sg_inclusive(rev, sg_lane, sg_size), sg_size - 1u);
+          prefix = op(window, prefix);
+          if (k < sg_size) { break; }
+          end -= sg_size;
+        }
+        if (sg_lane == 0u) { publish(tile, ${FLAG_INCLUSIVE}u, op(prefix, agg)); }
+      }
+      if (sg_lane == 0u) { sh_prefix = prefix; }
+    }
+    workgroupBarrier();
+    let tile_prefix = sh_prefix;
+    let sg_prefix = sh_sg[sgid];`;
+
   const tilePrefix = {
-    lookback: `
+    lookback: sub ? subgroupLookback : `
     if (lid == 0u) {
       var prefix = identity();
       if (tile == 0u) {
@@ -186,24 +249,20 @@ ${Array.from({ length: parts }, (_, i) => `    let s${i} = atomicLoad(&${words(i
   const output = !writesOutput ? '' : `
     var head = op(tile_prefix, sg_prefix);
     if (P.has_init != 0u) { head = op(${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}, head); }
-    var outs: array<array<${T}, 4>, Q>;
-    for (var k = 0u; k < Q; k++) {
+    // Outputs are formed quad by quad as they are stored: no second array of registers.
+${unroll(Q, 'k', `
       var x = op(head, pre[k]);
-      for (var j = 0u; j < 4u; j++) {
-${o.exclusive ? '        outs[k][j] = x;\n        x = op(x, items[k][j]);' : '        x = op(x, items[k][j]);\n        outs[k][j] = x;'}
-      }
-    }
-    if (fast) {
-      for (var k = 0u; k < Q; k++) { out_store_quad(base + k * sg_size + sg_lane, outs[k]); }
-    } else {
-      for (var k = 0u; k < Q; k++) {
-        let q = base + k * sg_size + sg_lane;
+      var o: array<${T}, 4>;
+${unroll(4, 'j', o.exclusive ? '        o[j] = x;\n        x = op(x, items[k][j]);' : '        x = op(x, items[k][j]);\n        o[j] = x;')}
+      let q = base + k * sg_size + sg_lane;
+      if (fast) {
+        out_store_quad(q, o);
+      } else {
         for (var j = 0u; j < 4u; j++) {
           let e = q * 4u + j;
-          if (e < P.count) { out_store(e, outs[k][j]); }
+          if (e < P.count) { out_store(e, o[j]); }
         }
-      }
-    }`;
+      }`)}`;
 
   const code = `${prelude(t, op, sub)}
 ${paramsStruct(SCAN_PARAMS)}
@@ -233,7 +292,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let fast = (tile + 1u) * TILE <= P.fast_end;
     var items: array<array<${T}, 4>, Q>;
     if (fast) {
-      for (var k = 0u; k < Q; k++) { items[k] = ${inName}_quad(base + k * sg_size + sg_lane); }
+${unroll(Q, 'k', `      items[k] = ${inName}_quad(base + k * sg_size + sg_lane);`)}
     } else {
       for (var k = 0u; k < Q; k++) {
         let q = base + k * sg_size + sg_lane;
@@ -245,15 +304,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     }
     var pre: array<${T}, Q>;
     var run = identity();
-    for (var k = 0u; k < Q; k++) {
-      let t = quad_reduce(items[k]);${withinSubgroup}
-    }
+${unroll(Q, 'k', `      let t = quad_reduce(items[k]);${withinSubgroup}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
     ${acrossSubgroups}
     ${tilePrefix}
-    ${output}
-    workgroupBarrier();
+    ${output}${mode === 'carry' ? '\n    workgroupBarrier(); // the next tile reuses the workgroup arrays' : ''}
   }
 }
 `;
