@@ -1,11 +1,12 @@
-import { WgprimError } from './runtime/errors.js';
+import { WgprimError, fail } from './runtime/errors.js';
 import { roundUp } from './runtime/dispatch.js';
-import { type Operator } from './wgsl/operators.js';
+import { type Operator, resolveOperator } from './wgsl/operators.js';
 import { type ElementType, typeInfo } from './wgsl/types.js';
-import { f16Value } from './wgsl/values.js';
-import { type ScanConfig } from './device/scan/config.js';
-import { type ReduceConfig } from './device/reduce/config.js';
-import { type TransformConfig } from './device/transform/config.js';
+import { encodeValue, f16Value } from './wgsl/values.js';
+import { checkConfig } from './device/common.js';
+import { type ScanConfig, scanConfigProblem } from './device/scan/config.js';
+import { type ReduceConfig, reduceConfigProblem } from './device/reduce/config.js';
+import { type TransformConfig, transformConfigProblem } from './device/transform/config.js';
 import type { Prim } from './prim.js';
 
 /** Typed arrays the array-level API takes; Uint16Array holds f16 bits and needs `{ type: 'f16' }`. */
@@ -82,6 +83,7 @@ export class ArrayApi {
 
   async reduce(data: PrimTypedArray, options: ArrayReduceOptions = {}): Promise<number | bigint> {
     const type = typeOfArray(data, options.type);
+    this.precheck('reduce', type, options.op, options.initialValue, options.config);
     const input = this.upload(data);
     const output = this.buffer(8);
     try {
@@ -101,6 +103,8 @@ export class ArrayApi {
       throw new WgprimError('invalid-argument', `transform inputs differ in length (${data.length} and ${options.b.length})`);
     }
     const outputType = options.outputType ?? type;
+    this.precheck('transform', type, undefined, undefined, options.config, [type2, outputType]);
+    if (typeof options.expression !== 'string' || !options.expression.trim()) fail('invalid-operator', 'transform needs `expression`: a WGSL expression over a (and b)');
     const outBytes = data.length * typeInfo(outputType).bytes;
     const input = this.upload(data);
     const input2 = options.b ? this.upload(options.b) : undefined;
@@ -118,6 +122,7 @@ export class ArrayApi {
 
   private async scan<A extends PrimTypedArray>(data: A, options: ArrayScanOptions, exclusive: boolean): Promise<A> {
     const type = typeOfArray(data, options.type);
+    this.precheck('scan', type, options.op, options.initialValue, options.config);
     const input = this.upload(data);
     const output = this.buffer(data.byteLength);
     try {
@@ -127,6 +132,26 @@ export class ArrayApi {
     } finally {
       input.destroy();
       output.destroy();
+    }
+  }
+
+  /**
+   * The checks the buffer-level call makes before any GPU work, made here before anything is
+   * uploaded, so that a rejected call costs no allocation or copy. The buffer-level call
+   * repeats them (they are cheap); only the compile of caller-written WGSL comes later.
+   */
+  private precheck(algorithm: 'scan' | 'reduce' | 'transform', type: ElementType, op: Operator | undefined, initialValue: number | bigint | undefined, config: object | undefined, moreTypes: (ElementType | undefined)[] = []): void {
+    const ctx = this.prim.context;
+    ctx.assertAlive();
+    const t = typeInfo(type);
+    for (const x of [type, ...moreTypes]) if (x !== undefined) ctx.requireTypeFeature(typeInfo(x));
+    if (algorithm !== 'transform') resolveOperator(op ?? 'add', t);
+    if (initialValue !== undefined) encodeValue(t, initialValue, 'initialValue');
+    if (config === undefined) return;
+    switch (algorithm) {
+      case 'scan': return checkConfig('scan', scanConfigProblem(ctx, t, { ...this.prim.selectedConfig('scan', type).config, ...config }));
+      case 'reduce': return checkConfig('reduce', reduceConfigProblem(ctx, t, { ...this.prim.selectedConfig('reduce', type).config, ...config }));
+      case 'transform': return checkConfig('transform', transformConfigProblem(ctx, { ...this.prim.selectedConfig('transform', type).config, ...config }));
     }
   }
 

@@ -73,18 +73,23 @@ export class DeviceContext {
   }
 
   private async compile(kernel: Kernel): Promise<GPUComputePipeline> {
+    // A module that does not parse raises a validation error on the device; catch it in a scope
+    // of our own (pushed and popped synchronously, so concurrent calls cannot interleave with
+    // it) so that it is reported once, as a WgprimError, and never reaches the caller's error
+    // scopes or the device's uncapturederror handler.
+    this.device.pushErrorScope('validation');
     const module = this.device.createShaderModule({ label: kernel.label, code: kernel.code });
+    const layout = this.device.createPipelineLayout({ bindGroupLayouts: [this.layout(kernel.bindings)] });
+    const moduleError = this.device.popErrorScope().catch(() => null);
     try {
-      return await this.device.createComputePipelineAsync({
-        label: kernel.label,
-        layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.layout(kernel.bindings)] }),
-        compute: { module, entryPoint: 'main' },
-      });
+      return await this.device.createComputePipelineAsync({ label: kernel.label, layout, compute: { module, entryPoint: 'main' } });
     } catch (err) {
+      const scoped = await moduleError;
       const info = await module.getCompilationInfo().catch(() => undefined);
       const messages = (info?.messages ?? [])
         .filter((m) => m.type === 'error')
         .map((m) => `  line ${m.lineNum}:${m.linePos}: ${m.message}`);
+      if (!messages.length && scoped) messages.push(`  ${scoped.message}`);
       throw new WgprimError(
         kernel.userCode ? 'invalid-operator' : 'compile-failed',
         `kernel ${kernel.label} did not compile${messages.length ? ':\n' + messages.join('\n') : ` (${String((err as Error)?.message ?? err)})`}\n` +

@@ -32,9 +32,20 @@ export function transformKernel(o: TransformKernelOptions): Kernel {
   if (!o.inPlace) view('a', a, 'read', 'P.a_tail');
   if (b) view('b', b, 'read', 'P.b_tail');
   view('out', out, 'read_write', 'P.out_tail');
+  // In place, `a` is read through the output's view. The output type may differ from the
+  // input type when both have one size (u32 / i32 / f32): the bits are reinterpreted.
   const A = o.inPlace ? 'out' : 'a';
+  const reinterpret = o.inPlace && a.wgsl !== out.wgsl;
+  const loadA = reinterpret
+    ? `fn load_a_quad(q: u32) -> array<${a.wgsl}, 4> {
+  let x = out_quad(q);
+  return array<${a.wgsl}, 4>(bitcast<${a.wgsl}>(x[0]), bitcast<${a.wgsl}>(x[1]), bitcast<${a.wgsl}>(x[2]), bitcast<${a.wgsl}>(x[3]));
+}
+fn load_a(e: u32) -> ${a.wgsl} { return bitcast<${a.wgsl}>(out_at(e)); }`
+    : `fn load_a_quad(q: u32) -> array<${a.wgsl}, 4> { return ${A}_quad(q); }
+fn load_a(e: u32) -> ${a.wgsl} { return ${A}_at(e); }`;
   const args = b ? `a: ${a.wgsl}, b: ${b.wgsl}` : `a: ${a.wgsl}`;
-  const callAt = b ? `f(${A}_at(e), b_at(e))` : `f(${A}_at(e))`;
+  const callAt = b ? 'f(load_a(e), b_at(e))' : 'f(load_a(e))';
 
   const code = `${[...new Set(types.flatMap(typeEnables))].join('\n')}
 ${types.some((t) => t.is64) ? INT64_HELPERS : ''}
@@ -45,6 +56,7 @@ const WG = ${WG}u;
 const Q = ${Q}u;
 const TILE = ${WG * c.itemsPerThread}u;
 fn f(${args}) -> ${out.wgsl} { return ${o.expression}; }
+${loadA}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -54,7 +66,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if ((tile + 1u) * TILE <= P.fast_end) {
     var qa: array<array<${a.wgsl}, 4>, Q>;
 ${b ? `    var qb: array<array<${b.wgsl}, 4>, Q>;\n` : ''}    for (var k = 0u; k < Q; k++) {
-      qa[k] = ${A}_quad(base + k * WG);
+      qa[k] = load_a_quad(base + k * WG);
 ${b ? '      qb[k] = b_quad(base + k * WG);\n' : ''}    }
     for (var k = 0u; k < Q; k++) {
       var r: array<${out.wgsl}, 4>;

@@ -12,7 +12,10 @@ export interface TransformArgs {
   readonly input: GPUBuffer;
   /** Second input, for a binary transform (`b` in the expression). */
   readonly input2?: GPUBuffer;
-  /** May be `input` itself when the output type equals the input type. */
+  /**
+   * May be `input` itself (in place) when the output type has the input type's size; the
+   * expression still sees `a` as the input type.
+   */
   readonly output: GPUBuffer;
   readonly count: number;
   /** Element type of `input` (`a`). */
