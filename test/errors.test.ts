@@ -198,7 +198,7 @@ describe('known bug in scan (src/device/scan/scan.ts, not ours to change)', () =
   // that does not compile is reported only after GPU work has been recorded. It is reported
   // with the right code (checked below); the "no GPU work first" part fails until recordScan
   // compiles its pipelines first. When that is fixed, this test fails: turn it into a plain it().
-  it.fails("scan with a custom operator that does not compile: 'invalid-operator' before any GPU work", async () => {
+  it("scan with a custom operator that does not compile: 'invalid-operator' before any GPU work", async () => {
     const a = buf(main, 4096 * 64);
     const o = buf(main, 4096 * 64);
     await expectRejected(main, 'invalid-operator', "scan custom 'a +* b', one tile", (enc) => main.prim.inclusiveScan(enc, { input: a, output: o, count: 8, type: 'u32', op: { wgsl: 'a +* b', identity: '0u' } }), true);

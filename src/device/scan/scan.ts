@@ -53,6 +53,27 @@ export async function recordScan(ctx: DeviceContext, tables: readonly (readonly 
   const numTiles = ceilDiv(count, tile);
   const base = { type: t, op, config, subgroupMinSize: ctx.target.subgroupMinSize };
 
+  // Every pipeline is compiled before anything is recorded or allocated, so a kernel that
+  // does not compile (a custom operator) leaves the caller's encoder untouched.
+  type Pass = { mode: ScanMode; exclusive: boolean; inPlace: boolean };
+  const passes: Pass[] = numTiles === 1
+    ? [{ mode: 'carry', exclusive, inPlace }]
+    : config.lookback === 'decoupled'
+      ? [{ mode: 'lookback', exclusive, inPlace }]
+      : [
+        // The first pass only reads the input, so it binds it read-only even for an in-place scan.
+        { mode: 'partials-out', exclusive, inPlace: false },
+        { mode: 'carry', exclusive: true, inPlace: true },
+        { mode: 'partials-in', exclusive, inPlace },
+      ];
+  const kernels = passes.map((p) => scanKernel({ ...base, ...p }));
+  const pipelines = await Promise.all(kernels.map((k) => ctx.pipeline(k)));
+  const dispatch = (i: number, entries: GPUBufferBinding[], workgroups: number): void => {
+    const kernel = kernels[i]!;
+    const pipeline = pipelines[i]!;
+    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), workgroups);
+  };
+
   const input = inPlace ? undefined : ctx.view(args.input, count, t, 1);
   const output = ctx.view(args.output, count, t, inPlace ? 1 : 3);
   const inTail = (input ?? output).tailStart;
@@ -61,33 +82,25 @@ export async function recordScan(ctx: DeviceContext, tables: readonly (readonly 
   });
   const userViews = [...(input?.entries ?? []), ...output.entries];
 
-  const run = async (mode: ScanMode, entries: GPUBufferBinding[], workgroups: number, opts: { exclusive: boolean; inPlace: boolean }): Promise<void> => {
-    const kernel = scanKernel({ ...base, mode, exclusive: opts.exclusive, inPlace: opts.inPlace });
-    const pipeline = await ctx.pipeline(kernel);
-    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), workgroups);
-  };
-
   if (numTiles === 1) {
     // One tile: a single workgroup needs no look-back state.
-    await run('carry', [params(count, 1, inTail, output.tailStart, init), ...userViews], 1, { exclusive, inPlace });
+    dispatch(0, [params(count, 1, inTail, output.tailStart, init), ...userViews], 1);
     return;
   }
   if (config.lookback === 'decoupled') {
     const words = lookbackStateWords(numTiles, t);
     const state = ctx.scratch('scan.lookback', words * 4);
     encoder.clearBuffer(state, 0, words * 4);
-    await run('lookback', [params(count, numTiles, inTail, output.tailStart, init), ...userViews, { buffer: state, offset: 0, size: words * 4 }], numTiles, { exclusive, inPlace });
+    dispatch(0, [params(count, numTiles, inTail, output.tailStart, init), ...userViews, { buffer: state, offset: 0, size: words * 4 }], numTiles);
     return;
   }
   // Reduce-then-scan: tile aggregates, an exclusive scan of them in one workgroup, then the tiles.
   const partialBytes = numTiles * t.bytes;
   const partials = ctx.scratch('scan.partials', partialBytes + 256);
   const partialsBinding: GPUBufferBinding = { buffer: partials, offset: 0, size: Math.ceil(partialBytes / 4) * 4 };
-  // This pass only reads the input, so it binds it read-only even for an in-place scan.
   const readView = input ?? ctx.view(args.input, count, t, 1);
-  await run('partials-out', [params(count, numTiles, readView.tailStart, readView.tailStart, undefined), ...readView.entries, partialsBinding], numTiles, { exclusive, inPlace: false });
+  dispatch(0, [params(count, numTiles, readView.tailStart, readView.tailStart, undefined), ...readView.entries, partialsBinding], numTiles);
   const pv = ctx.view(partials, numTiles, t, 1);
-  const partialTiles = ceilDiv(numTiles, tile);
-  await run('carry', [params(numTiles, partialTiles, pv.tailStart, pv.tailStart, undefined), ...pv.entries], 1, { exclusive: true, inPlace: true });
-  await run('partials-in', [params(count, numTiles, inTail, output.tailStart, init), ...userViews, partialsBinding], numTiles, { exclusive, inPlace });
+  dispatch(1, [params(numTiles, ceilDiv(numTiles, tile), pv.tailStart, pv.tailStart, undefined), ...pv.entries], 1);
+  dispatch(2, [params(count, numTiles, inTail, output.tailStart, init), ...userViews, partialsBinding], numTiles);
 }
