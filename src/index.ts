@@ -10,6 +10,9 @@ export { type Operator, type BuiltinOperator, type CustomOperator, BUILTIN_OPERA
 export { f16Bits, f16Value } from './wgsl/values.js';
 export { type TunedEntry, type TargetMatch, type TuningEvidence, type ConfigSource, type SelectedConfig } from './config/types.js';
 export { selectConfig, matchLevel } from './config/select.js';
+export { normalizeTunedInput, TUNED_ALGORITHMS, TUNED_TABLE_FORMAT, type TunedAlgorithm, type TunedInput, type TunedTableFile } from './config/tables.js';
+export { createOptimization, renderTableModule, renderTableJson, type CreateOptimizationOptions, type CreateOptimizationResult, type GroupResult } from './tune/create-optimization.js';
+export { applyConfigImprovements, classifyImprovement, type ApplyImprovementsInput, type ApplyImprovementsResult, type ImprovementDecision, type ImprovementStatus } from './tune/apply-improvements.js';
 export { type ScanConfig, scanSpace } from './device/scan/config.js';
 export { type ScanArgs } from './device/scan/scan.js';
 export { type ReduceConfig, reduceSpace } from './device/reduce/config.js';

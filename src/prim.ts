@@ -2,6 +2,7 @@ import { DeviceContext } from './runtime/context.js';
 import { WgprimError } from './runtime/errors.js';
 import { type AdapterInfoLike, type Target, targetFromAdapterInfo } from './runtime/target.js';
 import { type TunedEntry, type SelectedConfig } from './config/types.js';
+import { normalizeTunedInput, type TunedInput, type TunedTables } from './config/tables.js';
 import { scanTuned } from './config/tuned/scan.js';
 import { reduceTuned } from './config/tuned/reduce.js';
 import { transformTuned } from './config/tuned/transform.js';
@@ -14,18 +15,20 @@ import { recordTransform, type TransformArgs, selectTransformConfig } from './de
 import { type ElementType } from './wgsl/types.js';
 import { ArrayApi } from './arrays.js';
 
-/** Tuned tables by algorithm: the built-in ones, or a user's, loaded at run time. */
-export interface TunedTables {
-  readonly scan?: readonly TunedEntry<ScanConfig>[];
-  readonly reduce?: readonly TunedEntry<ReduceConfig>[];
-  readonly transform?: readonly TunedEntry<TransformConfig>[];
-}
+export type { TunedTables, TunedInput } from './config/tables.js';
 
 export interface PrimOptions {
   /** Adapter identity; defaults to `device.adapterInfo`. Tuned configs are selected by it. */
   readonly adapterInfo?: AdapterInfoLike;
-  /** Extra tuned tables, consulted before the built-in ones. */
-  readonly configs?: TunedTables;
+  /**
+   * Tuned tables loaded at run time, consulted before the built-in ones: tables by algorithm
+   * (`{ scan: [...], reduce: [...] }`), a parsed `<algorithm>.json` that
+   * `wgprim create-optimization` writes, or a list of either (`loadTunedDir` in `wgprim/node`
+   * reads a folder of them). Validated: a malformed row throws `invalid-argument`.
+   */
+  readonly tuned?: TunedInput;
+  /** Alias of `tuned` (its rows come after those of `tuned`). */
+  readonly configs?: TunedInput;
 }
 
 export type AlgorithmName = 'scan' | 'reduce' | 'transform';
@@ -46,7 +49,13 @@ export class Prim {
     }
     const info = options.adapterInfo ?? (device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo;
     this.context = new DeviceContext(device, targetFromAdapterInfo(info));
-    const user = options.configs ?? {};
+    const fromTuned = normalizeTunedInput(options.tuned, 'tuned');
+    const fromConfigs = normalizeTunedInput(options.configs, 'configs');
+    const user: TunedTables = {
+      scan: [...(fromTuned.scan ?? []), ...(fromConfigs.scan ?? [])],
+      reduce: [...(fromTuned.reduce ?? []), ...(fromConfigs.reduce ?? [])],
+      transform: [...(fromTuned.transform ?? []), ...(fromConfigs.transform ?? [])],
+    };
     this.tables = {
       scan: [user.scan ?? [], scanTuned],
       reduce: [user.reduce ?? [], reduceTuned],

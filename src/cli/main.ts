@@ -6,6 +6,8 @@ import { benchCommand, type BenchCommandOptions } from './bench.js';
 import { demoCommand } from './demo.js';
 import { infoCommand } from './info.js';
 import { parseCount, parseInteger, parseList, parseType } from './parse.js';
+import { createOptimizationCommand, type CreateOptimizationCommandOptions } from './create-optimization.js';
+import { applyImprovementsCommand, type ApplyImprovementsCommandOptions } from './apply-config-improvements.js';
 
 const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'all'];
 
@@ -70,5 +72,28 @@ program.command('bench')
 program.command('demo')
   .description('check every algorithm against the CPU on 1e6 random elements, then a short benchmark')
   .action(action(() => demoCommand()));
+
+program.command('create-optimization')
+  .description('benchmark JSON in, tuned tables out: the best config per (target, algorithm, type class), one generated module (+ JSON) per algorithm')
+  .requiredOption('-b, --benchmark-files <files...>', 'Google Benchmark JSON files (or folders of them), one or more devices')
+  .option('-p, --out-basedir <dir>', 'output folder (default: src/config/tuned of this checkout)')
+  .option('--no-merge', 'do not keep the rows already in the output folder for targets the data does not cover')
+  .option('--no-vendor-level', 'no vendor-level rows (otherwise added where a vendor has 2+ measured devices)')
+  .option('--dry-run', 'print what would be written')
+  .action(action((opts: CreateOptimizationCommandOptions) => createOptimizationCommand(opts)));
+
+program.command('apply-config-improvements')
+  .description('keep a new tuned row only where it is faster than the old one by more than max(P, 1.96*sqrt(cv_old^2+cv_new^2)*100) percent')
+  .requiredOption('--old-json-dir <dir>', 'benchmark JSON measured with the old configs')
+  .requiredOption('--new-json-dir <dir>', 'benchmark JSON measured with the new configs (may be the same folder)')
+  .requiredOption('--old-configs-dir <dir>', 'the old tables (<algorithm>.json; the package\'s src/config/tuned also works without)')
+  .requiredOption('--new-configs-dir <dir>', 'the new tables, as create-optimization wrote them')
+  .requiredOption('--improved-configs-dir <dir>', 'where the improved tables go')
+  .requiredOption('--improvement-threshold-percentage <P>', 'least improvement worth a change, in percent', arg((s) => {
+    const n = Number(s);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--improvement-threshold-percentage must be a number >= 0, got "${s}"`);
+    return n;
+  }))
+  .action(action((opts: ApplyImprovementsCommandOptions) => applyImprovementsCommand(opts)));
 
 await program.parseAsync(process.argv);

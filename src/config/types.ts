@@ -11,7 +11,7 @@ export interface TargetMatch {
 export interface TuningEvidence {
   /** Score it won with: items per second (geometric mean over sizes where several were measured). */
   readonly itemsPerSecond: number;
-  /** Coefficient of variation of its timings. */
+  /** Coefficient of variation of its timings (generated tables: the largest over the measured points). */
   readonly cv: number;
   /** Input size(s) measured. */
   readonly size: number | readonly number[];
@@ -20,6 +20,10 @@ export interface TuningEvidence {
   /** wgprim version that measured it. */
   readonly version: string;
   readonly note?: string;
+  /** The score it won with where that is not items/s (block-sort tile bias: items/s * (bs*ipt)^(1/4)). */
+  readonly score?: number;
+  /** Vendor-level rows: the devices (`vendor/architecture/device`) whose scores were combined. */
+  readonly devices?: readonly string[];
 }
 
 /** One row of a tuned table: for this target and type class, use this config. */

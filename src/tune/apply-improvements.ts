@@ -1,0 +1,205 @@
+// apply-config-improvements (rocPRIM's apply_config_improvements.py): accept a newly tuned row
+// only where a re-measurement shows it is faster than the row it replaces by more than
+// max(P, 1.96 * sqrt(cv_old^2 + cv_new^2) * 100) percent, or where there is no old row.
+// Browser-safe: tables and parsed benchmark files in, the improved tables and a report out.
+//
+// How a row is measured: in the old benchmark files for an old row, in the new files for a new
+// row; the runs of the row's own config (names carry the config), at the targets the row
+// matches (a vendor row: each measured target of that vendor) and its type class. Scores are
+// compared over the (target, point) pairs both sides measured; each side's score is the
+// geometric mean of items/s over its points per target, then over the targets; cv is the
+// largest. Where the files hold no run of a row's config, its table evidence stands in (marked
+// `evidence` in the report).
+import { type TargetMatch, type TunedEntry } from '../config/types.js';
+import { matchLevel } from '../config/select.js';
+import { configKey, rowKey, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
+import { type Target } from '../runtime/target.js';
+import { type TypeClass } from '../wgsl/types.js';
+import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
+import { renderTableJson, renderTableModule, sortRows, type OutputFile } from './create-optimization.js';
+
+export type ImprovementStatus =
+  /** No old row: the new one is taken. */
+  | 'new'
+  /** Faster by more than max(P, noise bound): the new row replaces the old. */
+  | 'accepted'
+  /** Not faster: the old row stays. */
+  | 'slower'
+  /** Faster, but by P percent or less: the old row stays. */
+  | 'marginal'
+  /** Faster by more than P, but within the noise bound: the old row stays. */
+  | 'noisy'
+  /** The same config as the old row: nothing to decide, the old row stays. */
+  | 'same';
+
+export interface ImprovementDecision {
+  readonly algorithm: TunedAlgorithm;
+  readonly target: TargetMatch;
+  readonly typeClass: TypeClass;
+  readonly status: ImprovementStatus;
+  readonly oldEntry?: TunedEntry<unknown>;
+  readonly newEntry: TunedEntry<unknown>;
+  readonly oldItemsPerSecond?: number;
+  readonly newItemsPerSecond?: number;
+  readonly oldCv?: number;
+  readonly newCv?: number;
+  /** (new - old) / old * 100 on the scores. */
+  readonly changePercent?: number;
+  /** max(P, 1.96 * sqrt(cv_old^2 + cv_new^2) * 100). */
+  readonly boundPercent?: number;
+  /** Where the figures came from: the benchmark files, or (no run of the config) the table's evidence. */
+  readonly oldFrom?: 'json' | 'evidence';
+  readonly newFrom?: 'json' | 'evidence';
+}
+
+export interface ApplyImprovementsInput {
+  readonly oldTables: TunedTables;
+  readonly newTables: TunedTables;
+  /** Benchmark files measured with the old configs. */
+  readonly oldJson: readonly BenchInput[];
+  /** Benchmark files measured with the new configs (may be the same files: a tuning campaign measures both). */
+  readonly newJson: readonly BenchInput[];
+  /** P: the least improvement, in percent, worth a change. */
+  readonly thresholdPercent: number;
+  /** For the rendered modules; see `CreateOptimizationOptions.importRoot`. */
+  readonly importRoot?: string;
+}
+
+export interface ApplyImprovementsResult {
+  readonly decisions: readonly ImprovementDecision[];
+  /** Old rows without a new row, kept as they are. */
+  readonly keptOldOnly: number;
+  /** The improved tables: every table in the old or the new folder. */
+  readonly tables: TunedTables;
+  /** `<algorithm>.ts` and `<algorithm>.json` for each improved table. */
+  readonly outputs: readonly OutputFile[];
+  readonly warnings: readonly string[];
+}
+
+/** The acceptance rule alone. */
+export function classifyImprovement(oldScore: number, newScore: number, oldCv: number, newCv: number, thresholdPercent: number): { status: 'accepted' | 'slower' | 'marginal' | 'noisy'; changePercent: number; boundPercent: number } {
+  const changePercent = ((newScore - oldScore) / oldScore) * 100;
+  const noise = 1.96 * Math.sqrt(oldCv * oldCv + newCv * newCv) * 100;
+  const boundPercent = Math.max(thresholdPercent, noise);
+  let status: 'accepted' | 'slower' | 'marginal' | 'noisy';
+  if (!(changePercent > 0)) status = 'slower';
+  else if (changePercent <= thresholdPercent) status = 'marginal';
+  else if (changePercent <= boundPercent) status = 'noisy';
+  else status = 'accepted';
+  return { status, changePercent, boundPercent };
+}
+
+const asTarget = (m: Measurement): Target => ({
+  vendor: m.target.vendor ?? '', architecture: m.target.architecture ?? '', device: m.target.device ?? '',
+  description: '', subgroupMinSize: 0, subgroupMaxSize: 0,
+});
+
+/** A row's runs: target key → point → value (its own config, type class, and targets it matches). */
+function runsOf(ms: readonly Measurement[], algorithm: TunedAlgorithm, e: TunedEntry<unknown>): Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>> {
+  const key = configKey(algorithm, e.config);
+  const mine = ms.filter((m) => m.algorithm === algorithm && m.configKey === key &&
+    m.typeClass.float === e.typeClass.float && m.typeClass.bytes === e.typeClass.bytes && matchLevel(e.target, asTarget(m)) > 0);
+  const out = new Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>>();
+  for (const [t, list] of groupBy(mine, (m) => m.targetKey)) {
+    const factor = tileFactor(list[0]!.benchAlgorithm, list[0]!.tile);
+    out.set(t, new Map([...pointsOf(list)].map(([p, v]) => [p, { ...v, factor }])));
+  }
+  return out;
+}
+
+/** Score over the given (target, point) pairs: geomean over points per target, then over targets. */
+function scoreRuns(runs: Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>>, keep: (t: string, p: string) => boolean): { score: number; cv: number } | undefined {
+  const perTarget: number[] = [];
+  let cv = 0;
+  for (const [t, pts] of runs) {
+    const values = [...pts].filter(([p]) => keep(t, p)).map(([, v]) => v);
+    if (!values.length) continue;
+    perTarget.push(geomean(values.map((v) => v.itemsPerSecond * v.factor)));
+    cv = Math.max(cv, ...values.map((v) => v.cv));
+  }
+  return perTarget.length ? { score: geomean(perTarget), cv } : undefined;
+}
+
+export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImprovementsResult {
+  const P = input.thresholdPercent;
+  const oldRead = readMeasurements(input.oldJson);
+  const newRead = input.newJson === input.oldJson ? oldRead : readMeasurements(input.newJson);
+  const warnings = [...oldRead.warnings, ...(newRead === oldRead ? [] : newRead.warnings)];
+  const decisions: ImprovementDecision[] = [];
+  const tables: Record<string, TunedEntry<unknown>[]> = {};
+  const outputs: OutputFile[] = [];
+  let keptOldOnly = 0;
+  const rowsOf = (t: TunedTables, a: TunedAlgorithm): readonly TunedEntry<unknown>[] | undefined => (t as Record<string, readonly TunedEntry<unknown>[] | undefined>)[a];
+
+  for (const a of TUNED_ALGORITHMS) {
+    const oldRows = rowsOf(input.oldTables, a);
+    const newRows = rowsOf(input.newTables, a);
+    if (!oldRows && !newRows) continue;
+    const result = new Map<string, TunedEntry<unknown>>();
+    for (const e of oldRows ?? []) result.set(rowKey(e), e);
+    const newKeys = new Set((newRows ?? []).map(rowKey));
+    keptOldOnly += (oldRows ?? []).filter((e) => !newKeys.has(rowKey(e))).length;
+    for (const n of newRows ?? []) {
+      const key = rowKey(n);
+      const o = result.get(key);
+      const base = { algorithm: a, target: n.target, typeClass: n.typeClass, newEntry: n };
+      if (!o) {
+        const ns = scoreRuns(runsOf(newRead.measurements, a, n), () => true);
+        decisions.push({ ...base, status: 'new', ...(ns ? { newItemsPerSecond: ns.score, newCv: ns.cv, newFrom: 'json' as const } : {}) });
+        result.set(key, n);
+        continue;
+      }
+      if (configKey(a, o.config) === configKey(a, n.config)) {
+        decisions.push({ ...base, oldEntry: o, status: 'same' });
+        continue;
+      }
+      const oldRuns = runsOf(oldRead.measurements, a, o);
+      const newRuns = runsOf(newRead.measurements, a, n);
+      const common = (t: string, p: string): boolean => !!oldRuns.get(t)?.has(p) && !!newRuns.get(t)?.has(p);
+      const anyCommon = [...oldRuns].some(([t, pts]) => [...pts.keys()].some((p) => common(t, p)));
+      const keep = anyCommon ? common : (): boolean => true;
+      if (!anyCommon && oldRuns.size && newRuns.size) {
+        warnings.push(`${a} ${rowKey(n)}: old and new runs share no (target, size) point: each side scored over its own`);
+      }
+      const fromJson = (runs: typeof oldRuns) => scoreRuns(runs, keep);
+      const os = fromJson(oldRuns) ?? { score: o.evidence.score ?? o.evidence.itemsPerSecond, cv: o.evidence.cv };
+      const ns = fromJson(newRuns) ?? { score: n.evidence.score ?? n.evidence.itemsPerSecond, cv: n.evidence.cv };
+      const oldFrom = oldRuns.size ? 'json' as const : 'evidence' as const;
+      const newFrom = newRuns.size ? 'json' as const : 'evidence' as const;
+      const c = classifyImprovement(os.score, ns.score, os.cv, ns.cv, P);
+      decisions.push({
+        ...base, oldEntry: o, status: c.status, oldItemsPerSecond: os.score, newItemsPerSecond: ns.score,
+        oldCv: os.cv, newCv: ns.cv, changePercent: c.changePercent, boundPercent: c.boundPercent, oldFrom, newFrom,
+      });
+      if (c.status === 'accepted') result.set(key, n);
+    }
+    const rows = sortRows([...result.values()]);
+    tables[a] = rows;
+    outputs.push({ name: `${a}.ts`, text: renderTableModule(a, rows, { importRoot: input.importRoot }) });
+    outputs.push({ name: `${a}.json`, text: renderTableJson(a, rows) });
+  }
+  return { decisions, keptOldOnly, tables: tables as TunedTables, outputs, warnings };
+}
+
+export const DECISION_HEADER = ['status', 'table', 'target', 'type', 'old config', 'new config', 'old Gitems/s', 'new Gitems/s', 'change %', 'bound %', 'cv old', 'cv new'];
+
+/** Rows of the report table (figures marked `*` come from a table's evidence, not from the files). */
+export function decisionRows(decisions: readonly ImprovementDecision[]): string[][] {
+  const g = (x: number | undefined, from?: string): string => (x === undefined ? '-' : `${(x / 1e9).toFixed(3)}${from === 'evidence' ? '*' : ''}`);
+  const pct = (x: number | undefined): string => (x === undefined ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(2)}`);
+  const target = (t: TargetMatch): string => `${t.vendor ?? ''}/${t.architecture ?? ''}/${t.device ?? ''}`;
+  return decisions.map((d) => [
+    d.status, d.algorithm, target(d.target), typeClassLabel(d.typeClass),
+    d.oldEntry ? configLabel(d.algorithm, d.oldEntry.config) : '-', configLabel(d.algorithm, d.newEntry.config),
+    g(d.oldItemsPerSecond, d.oldFrom), g(d.newItemsPerSecond, d.newFrom), pct(d.changePercent),
+    d.boundPercent === undefined ? '-' : d.boundPercent.toFixed(2),
+    d.oldCv === undefined ? '-' : d.oldCv.toFixed(4), d.newCv === undefined ? '-' : d.newCv.toFixed(4),
+  ]);
+}
+
+/** `accepted 1, new 1, slower 1, marginal 1, noisy 1, same 0; 2 old rows without a new row kept`. */
+export function decisionSummary(result: Pick<ApplyImprovementsResult, 'decisions' | 'keptOldOnly'>): string {
+  const order: ImprovementStatus[] = ['accepted', 'new', 'slower', 'marginal', 'noisy', 'same'];
+  const counts = order.map((s) => `${s} ${result.decisions.filter((d) => d.status === s).length}`);
+  return `${counts.join(', ')}; ${result.keptOldOnly} old row(s) without a new row kept`;
+}
