@@ -8,6 +8,7 @@ import { infoCommand } from './info.js';
 import { parseCount, parseInteger, parseList, parseType } from './parse.js';
 import { createOptimizationCommand, type CreateOptimizationCommandOptions } from './create-optimization.js';
 import { applyImprovementsCommand, type ApplyImprovementsCommandOptions } from './apply-config-improvements.js';
+import { reportCommand, type ReportCommandOptions } from './report.js';
 
 const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'all'];
 
@@ -72,6 +73,16 @@ program.command('bench')
 program.command('demo')
   .description('check every algorithm against the CPU on 1e6 random elements, then a short benchmark')
   .action(action(() => demoCommand()));
+
+program.command('report')
+  .description('a self-contained HTML page from Google Benchmark JSON: bs x ipt heatmaps, throughput against size, top configs, errors')
+  .requiredOption('-b, --benchmark <files...>', 'Google Benchmark JSON files (wgprim bench/tune --benchmark_out)')
+  .option('--out <file>', 'HTML file to write', 'report.html')
+  .option('--defaults <file>', 'JSON array of default configs to mark: [{"algo":"scan","type":"u32","cfg":{"bs":256,...},"source":"heuristic"}]')
+  .option('--no-device', 'do not open the local device to learn which configs are the defaults')
+  .option('--title <text>', 'page title')
+  .option('--top <n>', 'rows of the top-configs table', arg(parseInteger('top', 1)), 10)
+  .action(action((opts: ReportCommandOptions) => reportCommand(opts)));
 
 program.command('create-optimization')
   .description('benchmark JSON in, tuned tables out: the best config per (target, algorithm, type class), one generated module (+ JSON) per algorithm')
