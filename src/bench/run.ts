@@ -166,7 +166,8 @@ export function transformExpression(type: ElementType): string {
 
 /**
  * Times one algorithm on `size` seeded random elements. `scan` runs both scans, so the result
- * is a list: one record per timed algorithm. Buffers are destroyed before it returns.
+ * is a list: one record per timed algorithm. Its buffers are kept for the next call with the
+ * same type, size and seed (see `releaseBenchmarkBuffers`).
  */
 export async function benchmarkAlgorithm(prim: Prim, options: BenchmarkOptions): Promise<BenchRecord[]> {
   const records: BenchRecord[] = [];
@@ -191,9 +192,9 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
     throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's maxStorageBufferBindingSize (${maxBinding} bytes)`);
   }
 
-  const input = await randomBuffer(device, t, size, seed);
-  const output = device.createBuffer({ label: 'wgprim.bench.output', size: algorithm === 'reduce' ? 16 : roundUp(dataBytes, 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  try {
+  const { input, output } = await benchBuffers(device, t, size, seed);
+  {
+    // (a block, so the switch's locals stay scoped as they were around the old try/finally)
     let record: RecordCall;
     let name: string;
     let bytesPerCall: number;
@@ -228,8 +229,34 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
       times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
       configSource: source, config,
     };
-  } finally {
-    input.destroy();
-    output.destroy();
   }
+}
+
+/**
+ * Input and output buffers of the last benchmarked (type, size, seed), kept for the next call.
+ * Every config of a sweep then runs on the same allocations: on the H200, re-allocating 1 GiB
+ * buffers between configs made later configs up to 3x slower than the same kernel on the first
+ * allocation (2026-11-29), which would rank configs by their place in the sweep.
+ */
+const benchCache = new WeakMap<GPUDevice, { key: string; input: GPUBuffer; output: GPUBuffer }>();
+
+async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number, seed: number): Promise<{ input: GPUBuffer; output: GPUBuffer }> {
+  const key = `${t.name}:${size}:${seed}`;
+  const cached = benchCache.get(device);
+  if (cached?.key === key) return cached;
+  releaseBenchmarkBuffers(device);
+  const input = await randomBuffer(device, t, size, seed);
+  const output = device.createBuffer({ label: 'wgprim.bench.output', size: roundUp(Math.max(size * t.bytes, 16), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const entry = { key, input, output };
+  benchCache.set(device, entry);
+  return entry;
+}
+
+/** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device. */
+export function releaseBenchmarkBuffers(device: GPUDevice): void {
+  const cached = benchCache.get(device);
+  if (!cached) return;
+  cached.input.destroy();
+  cached.output.destroy();
+  benchCache.delete(device);
 }
