@@ -193,43 +193,40 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
   }
 
   const { input, output } = await benchBuffers(device, t, size, seed);
-  {
-    // (a block, so the switch's locals stay scoped as they were around the old try/finally)
-    let record: RecordCall;
-    let name: string;
-    let bytesPerCall: number;
-    switch (algorithm) {
-      case 'inclusive_scan':
-      case 'exclusive_scan': {
-        const exclusive = algorithm === 'exclusive_scan';
-        const args = { input, output, count: size, type, config: config as Partial<ScanConfig> };
-        record = (enc) => (exclusive ? prim.exclusiveScan(enc, args) : prim.inclusiveScan(enc, args));
-        name = scanName(exclusive, type, config as ScanConfig);
-        bytesPerCall = 2 * dataBytes;
-        break;
-      }
-      case 'reduce': {
-        const args = { input, output, count: size, type, config: config as Partial<ReduceConfig> };
-        record = (enc) => prim.reduce(enc, args);
-        name = reduceName(type, config as ReduceConfig);
-        bytesPerCall = dataBytes;
-        break;
-      }
-      case 'transform': {
-        const args = { input, output, count: size, type, expression: transformExpression(type), config: config as Partial<TransformConfig> };
-        record = (enc) => prim.transform(enc, args);
-        name = transformName(type, config as TransformConfig);
-        bytesPerCall = 2 * dataBytes;
-        break;
-      }
+  let record: RecordCall;
+  let name: string;
+  let bytesPerCall: number;
+  switch (algorithm) {
+    case 'inclusive_scan':
+    case 'exclusive_scan': {
+      const exclusive = algorithm === 'exclusive_scan';
+      const args = { input, output, count: size, type, config: config as Partial<ScanConfig> };
+      record = (enc) => (exclusive ? prim.exclusiveScan(enc, args) : prim.inclusiveScan(enc, args));
+      name = scanName(exclusive, type, config as ScanConfig);
+      bytesPerCall = 2 * dataBytes;
+      break;
     }
-    const timing = await timeGpu(prim, record, options);
-    return {
-      name, algorithm, type, size, bytesPerCall,
-      times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
-      configSource: source, config,
-    };
+    case 'reduce': {
+      const args = { input, output, count: size, type, config: config as Partial<ReduceConfig> };
+      record = (enc) => prim.reduce(enc, args);
+      name = reduceName(type, config as ReduceConfig);
+      bytesPerCall = dataBytes;
+      break;
+    }
+    case 'transform': {
+      const args = { input, output, count: size, type, expression: transformExpression(type), config: config as Partial<TransformConfig> };
+      record = (enc) => prim.transform(enc, args);
+      name = transformName(type, config as TransformConfig);
+      bytesPerCall = 2 * dataBytes;
+      break;
+    }
   }
+  const timing = await timeGpu(prim, record, options);
+  return {
+    name, algorithm, type, size, bytesPerCall,
+    times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
+    configSource: source, config,
+  };
 }
 
 /**
