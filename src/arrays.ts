@@ -3,10 +3,9 @@ import { roundUp } from './runtime/dispatch.js';
 import { type Operator, resolveOperator } from './wgsl/operators.js';
 import { type ElementType, typeInfo } from './wgsl/types.js';
 import { encodeValue, f16Value } from './wgsl/values.js';
-import { checkConfig } from './device/common.js';
-import { type ScanConfig, scanConfigProblem } from './device/scan/config.js';
-import { type ReduceConfig, reduceConfigProblem } from './device/reduce/config.js';
-import { type TransformConfig, transformConfigProblem } from './device/transform/config.js';
+import { type ScanConfig } from './device/scan/config.js';
+import { type ReduceConfig } from './device/reduce/config.js';
+import { type TransformConfig } from './device/transform/config.js';
 import type { Prim } from './prim.js';
 
 /** Typed arrays the array-level API takes; Uint16Array holds f16 bits and needs `{ type: 'f16' }`. */
@@ -147,12 +146,8 @@ export class ArrayApi {
     for (const x of [type, ...moreTypes]) if (x !== undefined) ctx.requireTypeFeature(typeInfo(x));
     if (algorithm !== 'transform') resolveOperator(op ?? 'add', t);
     if (initialValue !== undefined) encodeValue(t, initialValue, 'initialValue');
-    if (config === undefined) return;
-    switch (algorithm) {
-      case 'scan': return checkConfig('scan', scanConfigProblem(ctx, t, { ...this.prim.selectedConfig('scan', type).config, ...config }));
-      case 'reduce': return checkConfig('reduce', reduceConfigProblem(ctx, t, { ...this.prim.selectedConfig('reduce', type).config, ...config }));
-      case 'transform': return checkConfig('transform', transformConfigProblem(ctx, { ...this.prim.selectedConfig('transform', type).config, ...config }));
-    }
+    // With an override, selection merges and checks it (an `invalid-config` error if it cannot run).
+    if (config !== undefined) this.prim.selectedConfig(algorithm, type, config);
   }
 
   private buffer(bytes: number): GPUBuffer {

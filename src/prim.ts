@@ -89,14 +89,15 @@ export class Prim {
   }
 
   /** The config a call of `algorithm` on `type` would use here, and where it came from. */
-  selectedConfig(algorithm: 'scan', type: ElementType): SelectedConfig<ScanConfig>;
-  selectedConfig(algorithm: 'reduce', type: ElementType): SelectedConfig<ReduceConfig>;
-  selectedConfig(algorithm: 'transform', type: ElementType): SelectedConfig<TransformConfig>;
-  selectedConfig(algorithm: AlgorithmName, type: ElementType): SelectedConfig<unknown> {
+  selectedConfig(algorithm: 'scan', type: ElementType, override?: Partial<ScanConfig>): SelectedConfig<ScanConfig>;
+  selectedConfig(algorithm: 'reduce', type: ElementType, override?: Partial<ReduceConfig>): SelectedConfig<ReduceConfig>;
+  selectedConfig(algorithm: 'transform', type: ElementType, override?: Partial<TransformConfig>): SelectedConfig<TransformConfig>;
+  selectedConfig(algorithm: AlgorithmName, type: ElementType, override?: object): SelectedConfig<unknown>;
+  selectedConfig(algorithm: AlgorithmName, type: ElementType, override?: object): SelectedConfig<unknown> {
     switch (algorithm) {
-      case 'scan': return selectScanConfig(this.context, this.tables.scan, type);
-      case 'reduce': return selectReduceConfig(this.context, this.tables.reduce, type);
-      case 'transform': return selectTransformConfig(this.context, this.tables.transform, type);
+      case 'scan': return selectScanConfig(this.context, this.tables.scan, type, override as Partial<ScanConfig>);
+      case 'reduce': return selectReduceConfig(this.context, this.tables.reduce, type, override as Partial<ReduceConfig>);
+      case 'transform': return selectTransformConfig(this.context, this.tables.transform, type, override as Partial<TransformConfig>);
       default: throw new WgprimError('invalid-argument', `unknown algorithm "${String(algorithm)}"`);
     }
   }

@@ -1,3 +1,4 @@
+import { WgprimError } from '../runtime/errors.js';
 import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type ConfigSource, type SelectedConfig, type TargetMatch, type TunedEntry } from './types.js';
@@ -38,4 +39,25 @@ export function selectConfig<C>(
   }
   if (best) return { config: best.entry.config, source: SOURCES[best.level]!, entry: best.entry };
   return { config: heuristic(), source: 'heuristic' };
+}
+
+/**
+ * `selectConfig`, then a caller's partial config merged over the result. The merged config is
+ * checked: one the device cannot run is a typed error, never silently replaced.
+ */
+export function selectWithOverride<C>(
+  algorithm: string,
+  tables: readonly (readonly TunedEntry<C>[])[],
+  target: Target,
+  typeClass: TypeClass,
+  invalidReason: (c: C) => string | undefined,
+  heuristic: () => C,
+  override: Partial<C> | undefined,
+): SelectedConfig<C> {
+  const selected = selectConfig(tables, target, typeClass, invalidReason, heuristic);
+  if (!override) return selected;
+  const config = { ...selected.config, ...override };
+  const problem = invalidReason(config);
+  if (problem !== undefined) throw new WgprimError('invalid-config', `${algorithm} config cannot run on this device: ${problem}`);
+  return { config, source: 'user' };
 }

@@ -1,5 +1,4 @@
 import { type DeviceContext } from '../runtime/context.js';
-import { WgprimError } from '../runtime/errors.js';
 import { type TypeInfo } from '../wgsl/types.js';
 
 /** The launch shape every algorithm's config has. */
@@ -38,8 +37,4 @@ export function workgroupMemoryProblem(ctx: DeviceContext, bytes: number): strin
   return bytes > max ? `needs ${bytes} bytes of workgroup memory, over this device's ${max}` : undefined;
 }
 
-/** Validates a config passed to a call: a bad one is a typed error, never a silent fix. */
-export function checkConfig(algorithm: string, problem: string | undefined): void {
-  if (problem !== undefined) throw new WgprimError('invalid-config', `${algorithm} config cannot run on this device: ${problem}`);
-}
 

@@ -4,9 +4,8 @@ import { fail } from '../../runtime/errors.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
 import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
 import { encodeValue } from '../../wgsl/values.js';
-import { selectConfig } from '../../config/select.js';
+import { selectWithOverride } from '../../config/select.js';
 import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
-import { checkConfig } from '../common.js';
 import { type ReduceConfig, reduceConfigProblem, reduceHeuristic } from './config.js';
 import { reduceKernel } from './kernel.js';
 
@@ -25,11 +24,7 @@ export interface ReduceArgs {
 
 export function selectReduceConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ReduceConfig>[])[], type: ElementType, override?: Partial<ReduceConfig>): SelectedConfig<ReduceConfig> {
   const t = typeInfo(type);
-  const selected = selectConfig(tables, ctx.target, typeClassOf(type), (c) => reduceConfigProblem(ctx, t, c), () => reduceHeuristic(ctx, t));
-  if (!override) return selected;
-  const config = { ...selected.config, ...override };
-  checkConfig('reduce', reduceConfigProblem(ctx, t, config));
-  return { config, source: 'user' };
+  return selectWithOverride('reduce', tables, ctx.target, typeClassOf(type), (c) => reduceConfigProblem(ctx, t, c), () => reduceHeuristic(ctx, t), override);
 }
 
 export async function recordReduce(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ReduceConfig>[])[], encoder: GPUCommandEncoder, args: ReduceArgs): Promise<void> {

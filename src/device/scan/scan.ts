@@ -4,9 +4,8 @@ import { fail } from '../../runtime/errors.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
 import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
 import { encodeValue } from '../../wgsl/values.js';
-import { selectConfig } from '../../config/select.js';
+import { selectWithOverride } from '../../config/select.js';
 import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
-import { checkConfig } from '../common.js';
 import { type ScanConfig, scanConfigProblem, scanHeuristic } from './config.js';
 import { lookbackStateWords, scanKernel, type ScanMode } from './kernel.js';
 
@@ -26,11 +25,7 @@ export interface ScanArgs {
 
 export function selectScanConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ScanConfig>[])[], type: ElementType, override?: Partial<ScanConfig>): SelectedConfig<ScanConfig> {
   const t = typeInfo(type);
-  const selected = selectConfig(tables, ctx.target, typeClassOf(type), (c) => scanConfigProblem(ctx, t, c), () => scanHeuristic(ctx, t));
-  if (!override) return selected;
-  const config = { ...selected.config, ...override };
-  checkConfig('scan', scanConfigProblem(ctx, t, config));
-  return { config, source: 'user' };
+  return selectWithOverride('scan', tables, ctx.target, typeClassOf(type), (c) => scanConfigProblem(ctx, t, c), () => scanHeuristic(ctx, t), override);
 }
 
 /** Records an inclusive or exclusive device-wide scan into `encoder`. */

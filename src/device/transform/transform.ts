@@ -2,9 +2,8 @@ import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
-import { selectConfig } from '../../config/select.js';
+import { selectWithOverride } from '../../config/select.js';
 import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
-import { checkConfig } from '../common.js';
 import { type TransformConfig, transformConfigProblem, transformHeuristic } from './config.js';
 import { transformKernel } from './kernel.js';
 
@@ -30,11 +29,7 @@ export interface TransformArgs {
 }
 
 export function selectTransformConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<TransformConfig>[])[], type: ElementType, override?: Partial<TransformConfig>): SelectedConfig<TransformConfig> {
-  const selected = selectConfig(tables, ctx.target, typeClassOf(type), (c) => transformConfigProblem(ctx, c), transformHeuristic);
-  if (!override) return selected;
-  const config = { ...selected.config, ...override };
-  checkConfig('transform', transformConfigProblem(ctx, config));
-  return { config, source: 'user' };
+  return selectWithOverride('transform', tables, ctx.target, typeClassOf(type), (c) => transformConfigProblem(ctx, c), transformHeuristic, override);
 }
 
 export async function recordTransform(ctx: DeviceContext, tables: readonly (readonly TunedEntry<TransformConfig>[])[], encoder: GPUCommandEncoder, args: TransformArgs): Promise<void> {
