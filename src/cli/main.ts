@@ -9,6 +9,7 @@ import { parseCount, parseInteger, parseList, parseType } from './parse.js';
 import { createOptimizationCommand, type CreateOptimizationCommandOptions } from './create-optimization.js';
 import { applyImprovementsCommand, type ApplyImprovementsCommandOptions } from './apply-config-improvements.js';
 import { reportCommand, type ReportCommandOptions } from './report.js';
+import { tuneCommand, type TuneCommandOptions } from './tune.js';
 
 const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'all'];
 
@@ -73,6 +74,32 @@ program.command('bench')
 program.command('demo')
   .description('check every algorithm against the CPU on 1e6 random elements, then a short benchmark')
   .action(action(() => demoCommand()));
+
+program.command('tune')
+  .description('tuning campaign: enumerate config variants, compile, benchmark (Google Benchmark JSON, resumable), best config vs the default, then tables')
+  .addOption(new Option('--algorithms <list>', 'algorithms to tune, comma-separated (default: every tunable one)').argParser(arg((s) => parseList(s, (a) => a))))
+  .option('--settings <file>', 'settings: JSON, or a .js/.mjs module exporting settings or (deviceKind, device) => settings; merged over the defaults (--print-settings shows them)')
+  .addOption(new Option('--strategy <name>', 'search strategy (auto: exhaustive for small groups, local above)').choices(['auto', 'exhaustive', 'random', 'local']))
+  .option('--budget-seconds <n>', 'stop measuring after N seconds (resume later for the rest)', arg((s) => {
+    const n = Number(s);
+    if (!(n > 0)) throw new Error(`--budget-seconds must be a number > 0, got "${s}"`);
+    return n;
+  }))
+  .option('--shard <i/n>', 'run shard i of n (0-based): every variant falls in exactly one shard')
+  .option('--benchmark_out <file>', 'Google Benchmark JSON, written as it goes (default tune-results.json)')
+  .option('--benchmark_out_format <fmt>', 'json (the only format written)')
+  .option('--resume', 'skip what --benchmark_out already holds (the default when it exists)')
+  .option('--no-resume', 'start over even if --benchmark_out exists (it is overwritten)')
+  .option('--retry-errors', 'when resuming, measure again what failed')
+  .option('--max-measurements <n>', 'stop after N new measurements', arg(parseInteger('max-measurements', 1)))
+  .option('--plan', 'print the tuning plan (stages in dependency order) and exit')
+  .option('--print-settings', 'print the settings for this device (defaults merged with --settings) as JSON and exit')
+  .option('--print-schema', 'print the JSON schema of the settings file and exit')
+  .option('--out-basedir <dir>', 'write the tuned tables there (default: only show what would be written to src/config/tuned)')
+  .option('--no-apply', 'make no tables; only measure')
+  .option('--wall-clock', 'time batches with the host clock even if timestamp-query exists')
+  .option('-q, --quiet', 'no progress bars')
+  .action(action((opts: TuneCommandOptions) => tuneCommand(opts)));
 
 program.command('report')
   .description('a self-contained HTML page from Google Benchmark JSON: bs x ipt heatmaps, throughput against size, top configs, errors')

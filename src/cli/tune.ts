@@ -1,0 +1,275 @@
+// `wgprim tune`: the tuning campaign (settings -> variants -> build -> run), written as Google
+// Benchmark JSON after every measurement, then the best config per algorithm and type against
+// the configs used today, then tables through create-optimization.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import cliProgress, { type SingleBar } from 'cli-progress';
+import { describeTarget } from '../runtime/target.js';
+import { type CampaignResult, type CampaignStart, type ProgressEvent, type SummaryRow, runCampaign } from '../tune/campaign.js';
+import { formatPlan, planStages } from '../tune/plan.js';
+import { type ConfigObject, configText, tunable, tunableAlgorithms } from '../tune/registry.js';
+import { type DeviceKind, type StrategyName, type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, settingsJsonSchema } from '../tune/settings.js';
+import { type Shard, parseShard } from '../tune/variants.js';
+import { type TuneFile } from '../tune/results.js';
+import { createOptimization, GROUP_HEADER, summarizeGroups } from '../tune/create-optimization.js';
+import { defaultTunedDir, importRootFor, readTablesDir, writeOutputs } from '../node/tables.js';
+import { type CliDevice, hostFacts, openDevice } from './device.js';
+import { formatCount } from './parse.js';
+import { renderTable } from './table.js';
+
+export interface TuneCommandOptions {
+  readonly algorithms?: string[];
+  readonly settings?: string;
+  readonly strategy?: StrategyName | 'auto';
+  readonly budgetSeconds?: number;
+  readonly shard?: string;
+  readonly benchmark_out?: string;
+  readonly benchmark_out_format?: string;
+  /** true: --resume, false: --no-resume, undefined: resume when the file exists. */
+  readonly resume?: boolean;
+  readonly retryErrors?: boolean;
+  readonly maxMeasurements?: number;
+  readonly plan?: boolean;
+  readonly printSettings?: boolean;
+  readonly printSchema?: boolean;
+  readonly outBasedir?: string;
+  /** false with --no-apply. */
+  readonly apply?: boolean;
+  readonly wallClock?: boolean;
+  readonly quiet?: boolean;
+}
+
+/** The default output file: `tune-results.json`, or `tune-results-<i>of<n>.json` for a shard. */
+export function defaultOutFile(shard: Shard | undefined): string {
+  return shard && shard.count > 1 ? `tune-results-${shard.index}of${shard.count}.json` : 'tune-results.json';
+}
+
+/**
+ * A user's settings: a JSON file, or a .js/.mjs module whose default export (or `settings`
+ * export) is a settings object or a function `(deviceKind, device) => settings`. Merged over
+ * the defaults for this device.
+ */
+export async function loadSettings(file: string | undefined, kind: DeviceKind, dev: CliDevice): Promise<TuneSettings> {
+  const base = defaultSettings(kind);
+  if (!file) return base;
+  const abs = path.resolve(file);
+  if (!fs.existsSync(abs)) throw new Error(`--settings ${file}: no such file`);
+  let input: unknown;
+  if (/\.(m?js|cjs)$/.test(abs)) {
+    const mod = (await import(pathToFileURL(abs).href)) as { default?: unknown; settings?: unknown };
+    input = mod.default ?? mod.settings;
+    if (typeof input === 'function') {
+      input = await (input as (k: DeviceKind, d: unknown) => unknown)(kind, { target: dev.prim.target, features: [...dev.prim.context.features], limits: dev.prim.context.limits, defaults: base });
+    }
+    if (input === undefined) throw new Error(`--settings ${file}: the module exports neither a default nor "settings"`);
+  } else {
+    try {
+      input = JSON.parse(fs.readFileSync(abs, 'utf8'));
+    } catch (err) {
+      throw new Error(`--settings ${file}: ${(err as Error).message}`);
+    }
+  }
+  return mergeSettings(base, input);
+}
+
+/** Writes the file through a temporary file and a rename, so an interrupted write never leaves half a file. */
+function writeAtomic(file: string, data: TuneFile): void {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(data, null, 1) + '\n');
+  fs.renameSync(tmp, file);
+}
+
+/** The config as its benchmark name's cfg (`{bs:256,ipt:16,...}`): what `wgprim bench` prints. */
+function cfgText(algorithm: string, type: string, config: ConfigObject): string {
+  const alg = tunable(algorithm);
+  try {
+    return /cfg:(\{[^}]*\})/.exec(alg.benchmarkName(alg.benchmarks[0]!, type as never, config))?.[1] ?? configText(config);
+  } catch {
+    return configText(config);
+  }
+}
+
+export function summaryTable(rows: readonly SummaryRow[]): string {
+  const g = (x: number | undefined): string => (x === undefined ? '-' : (x / 1e9).toFixed(3));
+  const header = ['algorithm', 'type', 'strategy', 'configs', 'default (source)', 'Gitems/s', 'cv', 'best', 'Gitems/s', 'cv', 'best/default'];
+  const body = rows.map((r) => [
+    r.algorithm, r.type, r.strategy, `${r.measured}${r.failed ? ` (+${r.failed} failed)` : ''}`,
+    r.selected ? `${cfgText(r.algorithm, r.type, r.selected.config)} (${r.selected.source})` : '-', g(r.selected?.score), r.selected ? r.selected.cv.toFixed(3) : '-',
+    r.best ? cfgText(r.algorithm, r.type, r.best.config) : '-', g(r.best?.score), r.best ? r.best.cv.toFixed(3) : '-',
+    r.ratio === undefined ? '-' : `${r.ratio.toFixed(3)}x`,
+  ]);
+  return renderTable(header, body, new Set([3, 5, 6, 8, 9, 10]));
+}
+
+/** Two bars (build, run) with count, rate and ETA; on a non-terminal, a line every 10 s. */
+function progressBars(quiet: boolean | undefined): { update: (e: ProgressEvent) => void; stop: () => void } {
+  if (quiet) return { update: () => undefined, stop: () => undefined };
+  const multi = new cliProgress.MultiBar({
+    format: '{phase} |{bar}| {value}/{total} | {rate}/s | ETA {eta_formatted} | {group}',
+    barsize: 24,
+    hideCursor: true,
+    clearOnComplete: false,
+    stopOnComplete: false,
+    etaBuffer: 50,
+    noTTYOutput: true,
+    notTTYSchedule: 10_000,
+    stream: process.stderr,
+  }, cliProgress.Presets.shades_classic);
+  const bars = new Map<string, { bar: SingleBar; start: number }>();
+  return {
+    update: (e) => {
+      let b = bars.get(e.phase);
+      if (!b) {
+        b = { bar: multi.create(e.total, 0, { phase: e.phase.padEnd(5), rate: '0.0', group: e.group }), start: performance.now() };
+        bars.set(e.phase, b);
+      }
+      const seconds = (performance.now() - b.start) / 1e3;
+      b.bar.setTotal(e.total);
+      b.bar.update(e.done, { rate: seconds > 0 ? (e.done / seconds).toFixed(1) : '0.0', group: e.group });
+    },
+    stop: () => multi.stop(),
+  };
+}
+
+function printStart(info: CampaignStart): void {
+  const v = info.variants;
+  const lines = [`variants ${v.kept} kept of ${v.total} enumerated in ${v.groups.length} (algorithm, type) groups; ${v.dropped.length} dropped`];
+  for (const { reason, count } of v.reasons.slice(0, 8)) lines.push(`  dropped ${String(count).padStart(4)}: ${reason}`);
+  if (v.reasons.length > 8) lines.push(`  ... and ${v.reasons.length - 8} other reasons`);
+  for (const s of v.skipped) lines.push(`  skipped ${s}`);
+  const groups = info.groups.map((g) => `${g.label} ${g.variants}${g.strategy === 'local' ? '?' : ''}`).join(', ');
+  const strategies = [...new Set(info.groups.map((g) => g.strategy))].join('/');
+  lines.push(`measure  ${info.pending} measurements (${strategies}; the default and heuristic configs always included): ${groups}`);
+  if (info.existing) lines.push(`resume   ${info.existing} entries already in the file are not measured again`);
+  console.log(lines.join('\n'));
+}
+
+/** Tables from this run's file through create-optimization: written to --out-basedir, or only shown. */
+function applyTables(file: TuneFile, out: string, opts: TuneCommandOptions): void {
+  const target = opts.outBasedir ?? defaultTunedDir();
+  const result = createOptimization([{ data: file, label: path.basename(out) }], {
+    existing: target ? readTablesDir(target).tables : undefined,
+    importRoot: target ? importRootFor(target) : 'wgprim',
+  });
+  for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+  if (result.groups.length) console.log(`\ntuned rows from this run:\n${renderTable(GROUP_HEADER, summarizeGroups(result.groups), new Set([4, 5, 6, 7]))}`);
+  if (!result.outputs.length) {
+    console.log('no rows to write');
+    return;
+  }
+  if (!opts.outBasedir) {
+    const where = target ?? '<no src/config/tuned here>';
+    console.log(`would write ${result.outputs.map((o) => path.join(where, o.name)).join(', ')}`);
+    console.log(`(not written: pass --out-basedir DIR to write them, e.g. --out-basedir src/config/tuned; or run wgprim create-optimization -b ${out})`);
+    return;
+  }
+  for (const f of writeOutputs(opts.outBasedir, result.outputs)) console.log(`wrote ${f}`);
+}
+
+export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
+  if (opts.plan) {
+    console.log('tuning plan (stages in dependency order; pending = the algorithm does not exist yet):');
+    console.log(formatPlan(planStages()).join('\n'));
+    return 0;
+  }
+  if (opts.printSchema) {
+    console.log(JSON.stringify(settingsJsonSchema(), null, 2));
+    return 0;
+  }
+  if (opts.benchmark_out_format !== undefined && opts.benchmark_out_format !== 'json') {
+    throw new Error(`--benchmark_out_format ${opts.benchmark_out_format}: only json is written`);
+  }
+  const shard = opts.shard ? parseShard(opts.shard) : undefined;
+  const dev = await openDevice();
+  const kind = deviceKindOf(dev.prim.target);
+  const settings = await loadSettings(opts.settings, kind, dev);
+  if (opts.printSettings) {
+    console.log(JSON.stringify(settings, (_k, v: unknown) => (typeof v === 'function' ? `[function]` : v), 2));
+    return 0;
+  }
+  const known = tunableAlgorithms().map((a) => a.name);
+  for (const a of opts.algorithms ?? []) if (!known.includes(a)) throw new Error(`--algorithms: no tunable algorithm "${a}" (known: ${known.join(', ')})`);
+  const out = opts.benchmark_out ?? defaultOutFile(shard);
+  const exists = fs.existsSync(out);
+  const resume = opts.resume ?? exists;
+  if (opts.resume && !exists) process.stderr.write(`--resume: ${out} does not exist yet; starting a new campaign\n`);
+  let existing: unknown;
+  if (resume && exists) {
+    try {
+      existing = JSON.parse(fs.readFileSync(out, 'utf8'));
+    } catch (err) {
+      throw new Error(`cannot resume from ${out}: ${(err as Error).message} (move it away, or pass --no-resume to start over)`);
+    }
+  }
+
+  console.log(`adapter  ${describeTarget(dev.prim.target)}: ${kind === 'cpu' ? 'CPU adapter, small default space' : 'GPU, full default space'}${opts.settings ? `; settings ${opts.settings}` : ''}`);
+  const sizes = [...new Set(Object.entries(settings.algorithms).filter(([a]) => !opts.algorithms || opts.algorithms.includes(a)).flatMap(([, a]) => a.sizes))].sort((x, y) => x - y);
+  console.log(`output   ${out}${existing ? ' (resumed: what it holds is not measured again)' : ''}; sizes ${sizes.map(formatCount).join(', ')}; seed ${settings.seed}; ${settings.warmup} warm-up, ${settings.batches}x${settings.batchSize} timed calls${shard ? `; shard ${shard.index}/${shard.count}` : ''}`);
+
+  const bars = progressBars(opts.quiet);
+  const lines: string[] = [];
+  let lastWrite = 0;
+  let latest: TuneFile | undefined;
+  const flush = (): void => {
+    if (latest) writeAtomic(out, latest);
+    lastWrite = performance.now();
+  };
+  // An interrupt keeps what is measured: the last file is written before exiting.
+  const onSignal = (sig: NodeJS.Signals): void => {
+    bars.stop();
+    flush();
+    process.stderr.write(`\n${sig}: ${out} holds what was measured; run the same command again to resume\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let result: CampaignResult;
+  try {
+    result = await runCampaign(dev.prim, {
+      settings,
+      algorithms: opts.algorithms,
+      strategy: opts.strategy,
+      budgetSeconds: opts.budgetSeconds,
+      shard,
+      existing,
+      existingLabel: out,
+      retryErrors: opts.retryErrors,
+      maxMeasurements: opts.maxMeasurements,
+      adapterInfo: dev.adapterInfo,
+      host: hostFacts(),
+      forceWallClock: opts.wallClock,
+      onProgress: bars.update,
+      onStart: printStart,
+      onUpdate: (f) => {
+        latest = f;
+        // Every new entry is on disk within a quarter second (big files are not rewritten more often).
+        if (performance.now() - lastWrite > 250) flush();
+      },
+      log: (line) => lines.push(line),
+    });
+  } finally {
+    bars.stop();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+  latest = result.file;
+  flush();
+
+  for (const l of lines) console.log(`  ${l}`);
+  console.log(`measured ${result.measured} (${result.errors} errors), reused ${result.reused} from the file, in ${(result.elapsedMs / 1e3).toFixed(1)} s; wrote ${out}`);
+  if (result.stopped) console.log(`stopped early: ${result.stopped.message}; run the same command again to resume`);
+  console.log(`\nbest config found against the default (score: geometric mean of items/s over sizes and benchmarks; both measured in this file):`);
+  console.log(summaryTable(result.summary));
+
+  if (opts.apply === false) return result.stopped ? 1 : 0;
+  if (result.stopped) {
+    console.log('\ntables: not made from an unfinished campaign (resume it first)');
+  } else if (shard && shard.count > 1) {
+    console.log(`\ntables: one shard holds part of the campaign; when all are done: wgprim create-optimization -b ${defaultOutFile(shard).replace(/-\d+of/, '-*of')} --out-basedir DIR`);
+  } else {
+    applyTables(result.file, out, opts);
+  }
+  return result.stopped ? 1 : 0;
+}

@@ -1,0 +1,438 @@
+// `wgprim tune` as a library function: settings -> variants -> build -> run, with a search
+// strategy per (algorithm, type), sharding, resume from an earlier file, a time budget, and a
+// summary of the best config found against the configs used today. Browser-safe: the caller
+// reads and writes files (`onUpdate` hands over the whole file after every measurement).
+import { WgprimError } from '../runtime/errors.js';
+import { type AdapterInfoLike } from '../runtime/target.js';
+import { type ElementType, typeInfo } from '../wgsl/types.js';
+import { type Prim } from '../prim.js';
+import { type HostFacts, gbenchContext, parseName } from '../bench/gbench.js';
+import { type ConfigObject, configText, isTunable, parseBenchmarkName, tunable } from './registry.js';
+import { type StrategyName, type TuneSettings, resolveSettings } from './settings.js';
+import { type Shard, type Variant, type VariantGroup, type VariantSet, enumerateVariants, groupInShard, inShard } from './variants.js';
+import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strategyFor } from './strategy.js';
+import { planOrder } from './plan.js';
+import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, existingEntries, isErrorEntry } from './results.js';
+
+export interface ProgressEvent {
+  /** `build`: a variant's pipelines compiled and run once; `run`: one measurement done. */
+  readonly phase: 'build' | 'run';
+  readonly done: number;
+  /** Known or estimated total (local search grows it as it goes). */
+  readonly total: number;
+  /** `algorithm type` of the group at work. */
+  readonly group: string;
+}
+
+export interface CampaignOptions {
+  readonly settings: TuneSettings;
+  /** Algorithms to tune (default: every tunable one in the settings), run in plan order. */
+  readonly algorithms?: readonly string[];
+  /** Overrides the settings' strategy. */
+  readonly strategy?: StrategyName | 'auto';
+  /** Overrides the settings' budget: stop measuring after this many seconds. */
+  readonly budgetSeconds?: number;
+  readonly shard?: Shard;
+  /** A parsed earlier file of this campaign: what it holds is not measured again. */
+  readonly existing?: unknown;
+  /** Where `existing` came from, for messages. */
+  readonly existingLabel?: string;
+  /** Measure again what `existing` holds as an error (default: an error counts as done). */
+  readonly retryErrors?: boolean;
+  /** Stop after this many new measurements (each (variant, benchmark, size), errors included). */
+  readonly maxMeasurements?: number;
+  /** The adapter, for the file's context (and to refuse resuming another adapter's file). */
+  readonly adapterInfo: AdapterInfoLike;
+  readonly host?: HostFacts;
+  readonly forceWallClock?: boolean;
+  readonly onProgress?: (e: ProgressEvent) => void;
+  /** Called once the variants are enumerated and each group's strategy chosen, before anything is built. */
+  readonly onStart?: (info: CampaignStart) => void;
+  /** Called with the whole file after every new entry: write it, so an interrupted campaign keeps its work. */
+  readonly onUpdate?: (file: TuneFile) => void | Promise<void>;
+  readonly log?: (line: string) => void;
+  /** Milliseconds clock (default `performance.now`). */
+  readonly now?: () => number;
+}
+
+export interface CampaignStart {
+  readonly variants: VariantSet;
+  /** Per group: its strategy, and the variants this shard measures (local search: an estimate). */
+  readonly groups: readonly { readonly label: string; readonly strategy: StrategyName; readonly variants: number; readonly baselines: number }[];
+  /** Measurements to make (local search: an estimate), and those the existing file already holds. */
+  readonly pending: number;
+  readonly existing: number;
+}
+
+/** One config's figures in a group: geometric mean of items/s over every (benchmark, size). */
+export interface ConfigScore {
+  readonly config: ConfigObject;
+  readonly score: number;
+  /** Largest cv over its points. */
+  readonly cv: number;
+}
+
+export interface SummaryRow {
+  readonly algorithm: string;
+  readonly type: ElementType;
+  readonly strategy: StrategyName;
+  readonly sizes: readonly number[];
+  readonly benchmarks: readonly string[];
+  /** Configs measured at every point of the group. */
+  readonly measured: number;
+  /** Configs with an error at some point. */
+  readonly failed: number;
+  /** The config a call selects today, and where it comes from. */
+  readonly selected?: ConfigScore & { readonly source: string };
+  /** The heuristic's config (the same as `selected` where no tuned row applies). */
+  readonly heuristic?: ConfigScore;
+  readonly best?: ConfigScore;
+  /** best / selected, both measured in this file. */
+  readonly ratio?: number;
+}
+
+export type StopReason = 'budget' | 'limit' | 'device-lost';
+
+export interface CampaignResult {
+  readonly file: TuneFile;
+  readonly variants: VariantSet;
+  readonly summary: readonly SummaryRow[];
+  /** New measurements (errors included). */
+  readonly measured: number;
+  /** New error entries. */
+  readonly errors: number;
+  /** Measurements found in `existing` and not repeated. */
+  readonly reused: number;
+  /** Why the campaign stopped before the end, if it did. */
+  readonly stopped?: { readonly reason: StopReason; readonly message: string };
+  readonly elapsedMs: number;
+}
+
+/** Thrown inside a campaign to end it early; `runCampaign` catches it and reports `stopped`. */
+export class StopCampaign extends Error {
+  constructor(readonly reason: StopReason, message: string) {
+    super(message);
+  }
+}
+
+const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+const groupLabel = (g: { algorithm: string; type: string }): string => `${g.algorithm} ${g.type}`;
+const message = (err: unknown): string => String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 500) || 'unknown error';
+
+/** Runs `fn` over `items`, at most `limit` at a time, in order of start. */
+async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<CampaignResult> {
+  const now = o.now ?? (() => performance.now());
+  const started = now();
+  const log = o.log ?? (() => undefined);
+  const s = o.settings;
+  const strategyName = o.strategy ?? s.strategy;
+  const budget = o.budgetSeconds ?? s.budgetSeconds;
+  const deadline = budget !== undefined ? started + budget * 1000 : Infinity;
+  const algorithms = planOrder((o.algorithms ?? Object.keys(s.algorithms)).filter((a) => {
+    if (!isTunable(a)) throw new WgprimError('invalid-argument', `no tunable algorithm "${a}"`);
+    return true;
+  }));
+  const resolved = resolveSettings(s, prim.context, algorithms);
+  const set = enumerateVariants(prim, resolved);
+  const label = o.existingLabel ?? 'the existing benchmark file';
+  if (o.existing !== undefined) checkSameAdapter(o.existing, o.adapterInfo, label);
+  const store = new ResultStore(o.existing !== undefined ? existingEntries(o.existing, label) : []);
+  const device = prim.device;
+
+  let measured = 0;
+  let errors = 0;
+  let reused = 0;
+  const progress = { build: { done: 0, total: 0 }, run: { done: 0, total: 0 } };
+  const report = (phase: 'build' | 'run', g: VariantGroup): void => {
+    const p = progress[phase];
+    p.total = Math.max(p.total, p.done);
+    o.onProgress?.({ phase, done: p.done, total: p.total, group: groupLabel(g) });
+  };
+
+  const file = (): TuneFile => {
+    const sizes = store.sizes;
+    const context = gbenchContext({
+      adapterInfo: o.adapterInfo,
+      size: sizes.length === 1 ? sizes[0]! : sizes,
+      seed: s.seed,
+      batchIterations: s.batchSize,
+      warmupIterations: s.warmup,
+      batches: s.batches,
+      timing: !o.forceWallClock && device.features.has('timestamp-query') ? 'timestamp-query' : 'wall-clock',
+    }, o.host);
+    return {
+      context: { ...context, tune_strategy: strategyName, tune_shard: o.shard ? `${o.shard.index}/${o.shard.count}` : '0/1', tune_algorithms: algorithms.join(',') },
+      benchmarks: store.entries,
+    };
+  };
+
+  // The (benchmark, size) points of a variant, and whether each still needs measuring.
+  const pointsOf = (g: VariantGroup, v: Variant): { benchmark: string; size: number; name: string }[] => {
+    const alg = tunable(g.algorithm);
+    return g.sizes.flatMap((size) => g.benchmarks.map((benchmark) => ({ benchmark, size, name: alg.benchmarkName(benchmark, g.type, v.config) })));
+  };
+  const needs = (name: string, size: number): boolean => {
+    const e = store.get(name, size);
+    return !e || (o.retryErrors === true && isErrorEntry(e));
+  };
+  const pendingOf = (g: VariantGroup, v: Variant): number => pointsOf(g, v).filter((p) => needs(p.name, p.size)).length;
+  const scoreOf = (g: VariantGroup, v: Variant): Score => {
+    const xs: number[] = [];
+    for (const p of pointsOf(g, v)) {
+      const e = store.get(p.name, p.size);
+      if (!e || isErrorEntry(e) || !(e.items_per_second > 0)) return undefined;
+      xs.push(e.items_per_second);
+    }
+    return xs.length ? geomean(xs) : undefined;
+  };
+
+  const checkBudget = (): void => {
+    if (now() > deadline) throw new StopCampaign('budget', `the budget of ${budget} s is spent`);
+  };
+  const checkLimit = (): void => {
+    if (o.maxMeasurements !== undefined && measured >= o.maxMeasurements) throw new StopCampaign('limit', `stopped after ${measured} measurements (the limit)`);
+  };
+  const updated = async (): Promise<void> => {
+    await o.onUpdate?.(file());
+  };
+
+  // Small buffers for the build step's calls, per type.
+  const small = new Map<ElementType, { input: GPUBuffer; output: GPUBuffer; count: number }>();
+  const smallBuffers = (type: ElementType, count: number): { input: GPUBuffer; output: GPUBuffer; count: number } => {
+    const have = small.get(type);
+    if (have && have.count >= count) return { ...have, count };
+    have?.input.destroy();
+    have?.output.destroy();
+    const bytes = Math.ceil((count * typeInfo(type).bytes) / 4) * 4;
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const b = { input: device.createBuffer({ label: 'wgprim.tune.build.input', size: bytes, usage }), output: device.createBuffer({ label: 'wgprim.tune.build.output', size: bytes, usage }), count };
+    small.set(type, b);
+    return b;
+  };
+
+  /**
+   * Build: compile the variants' pipelines, `buildConcurrency` at a time (recording a call
+   * compiles every pipeline it needs), then run one small call of each with error scopes
+   * around it (drivers that compile at first use, as lavapipe does, compile here). Returns the
+   * variants that failed, with why.
+   */
+  const build = async (g: VariantGroup, vs: readonly Variant[]): Promise<Map<string, string>> => {
+    const alg = tunable(g.algorithm);
+    const failed = new Map<string, string>();
+    if (!vs.length) return failed;
+    const count = Math.max(...vs.map((v) => alg.fullCoverageCount(v.config)));
+    const buffers = smallBuffers(g.type, count);
+    const at = (v: Variant): { input: GPUBuffer; output: GPUBuffer; count: number } => ({ ...buffers, count: alg.fullCoverageCount(v.config) });
+    await pool(vs, s.buildConcurrency, async (v) => {
+      try {
+        for (const b of g.benchmarks) await alg.record(prim, device.createCommandEncoder({ label: 'wgprim.tune.compile' }), at(v), g.type, v.config, b);
+      } catch (err) {
+        failed.set(v.key, message(err));
+      }
+    });
+    for (const v of vs) {
+      if (!failed.has(v.key)) {
+        checkBudget();
+        device.pushErrorScope('internal');
+        device.pushErrorScope('out-of-memory');
+        device.pushErrorScope('validation');
+        let thrown: unknown;
+        try {
+          const enc = device.createCommandEncoder({ label: 'wgprim.tune.build' });
+          for (const b of g.benchmarks) await alg.record(prim, enc, at(v), g.type, v.config, b);
+          device.queue.submit([enc.finish()]);
+          await device.queue.onSubmittedWorkDone();
+        } catch (err) {
+          thrown = err;
+        }
+        const scoped = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()].find((e) => e);
+        if (thrown || scoped) failed.set(v.key, thrown ? message(thrown) : `WebGPU error: ${message(scoped)}`);
+        if ((thrown as WgprimError)?.code === 'device-lost') throw new StopCampaign('device-lost', message(thrown));
+      }
+      progress.build.done++;
+      report('build', g);
+    }
+    return failed;
+  };
+
+  // The (type, size) measured last. The first measurement after new buffers or a build step
+  // ran slower than the same config measured again (lavapipe, 2026-11-29: up to 3x for the
+  // whole measurement, not only its first calls), and the first is always a baseline: so one
+  // untimed measurement settles the device before the first timed one.
+  let warm: string | undefined;
+  const settle = async (g: VariantGroup, v: Variant, size: number): Promise<void> => {
+    const key = `${g.type}@${size}`;
+    if (warm === key) return;
+    warm = key;
+    try {
+      await tunable(g.algorithm).measure(prim, { benchmark: g.benchmarks[0]!, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: 1, batchSize: s.batchSize, forceWallClock: o.forceWallClock });
+    } catch {
+      // Its own measurement reports the error.
+    }
+  };
+
+  /** Builds and measures what `vs` still lacks (sizes outermost: every config of a size runs on the same buffers), then scores them. */
+  const evaluate = async (g: VariantGroup, vs: readonly Variant[]): Promise<Score[]> => {
+    const alg = tunable(g.algorithm);
+    const todo = vs.filter((v) => pendingOf(g, v) > 0);
+    reused += vs.reduce((n, v) => n + pointsOf(g, v).length, 0) - todo.reduce((n, v) => n + pendingOf(g, v), 0);
+    const failed = await build(g, todo);
+    if (todo.length) warm = undefined;
+    for (const v of todo) {
+      const why = failed.get(v.key);
+      if (why === undefined) continue;
+      for (const p of pointsOf(g, v)) {
+        if (!needs(p.name, p.size)) continue;
+        checkLimit();
+        store.addError(p.name, p.size, `build failed: ${why}`);
+        measured++;
+        errors++;
+        progress.run.done++;
+        report('run', g);
+        await updated();
+      }
+      log(`${groupLabel(g)} ${configText(v.config)}: ${why}`);
+    }
+    for (const size of g.sizes) {
+      for (const v of todo) {
+        if (failed.has(v.key)) continue;
+        for (const benchmark of g.benchmarks) {
+          const name = alg.benchmarkName(benchmark, g.type, v.config);
+          if (!needs(name, size)) continue;
+          checkBudget();
+          checkLimit();
+          await settle(g, v, size);
+          try {
+            store.addRecord(await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock }));
+          } catch (err) {
+            if ((err as WgprimError)?.code === 'device-lost') throw new StopCampaign('device-lost', message(err));
+            store.addError(name, size, message(err));
+            errors++;
+            log(`${groupLabel(g)} ${configText(v.config)} at ${size}: ${message(err)}`);
+          }
+          measured++;
+          progress.run.done++;
+          report('run', g);
+          await updated();
+        }
+      }
+    }
+    return vs.map((v) => scoreOf(g, v));
+  };
+
+  // What each group runs, and the progress totals.
+  const groups = set.groups;
+  const plans = groups.map((g, gi) => {
+    const strategy = strategyFor(strategyName, g.variants.length, s.exhaustiveLimit);
+    if (strategy === 'local') {
+      const mine = groupInShard(gi, o.shard);
+      const estimate = mine ? Math.min(s.localEvaluations, g.variants.length + g.baselines.length) : 0;
+      return { g, strategy, mine, candidates: [] as Variant[], estimate };
+    }
+    const all = strategy === 'random' ? randomCandidates(g, s.seed, s.randomSamples) : exhaustiveCandidates(g);
+    const candidates = all.filter((v) => inShard(v, o.shard));
+    return { g, strategy, mine: candidates.length > 0, candidates, estimate: candidates.length };
+  });
+  for (const p of plans) {
+    if (p.strategy === 'local') {
+      progress.build.total += p.estimate;
+      progress.run.total += p.estimate * p.g.sizes.length * p.g.benchmarks.length;
+    } else {
+      const pending = p.candidates.map((v) => pendingOf(p.g, v));
+      progress.build.total += pending.filter((n) => n > 0).length;
+      progress.run.total += pending.reduce((a, b) => a + b, 0);
+    }
+  }
+
+  o.onStart?.({
+    variants: set,
+    groups: plans.filter((p) => p.mine).map((p) => ({ label: groupLabel(p.g), strategy: p.strategy, variants: p.strategy === 'local' ? p.estimate : p.candidates.length, baselines: p.g.baselines.length })),
+    pending: progress.run.total,
+    existing: store.entries.length,
+  });
+
+  let stopped: CampaignResult['stopped'];
+  try {
+    for (let i = 0; i < plans.length; i++) {
+      const { g, strategy, mine, candidates } = plans[i]!;
+      if (!mine) continue;
+      if (strategy === 'local') {
+        // The rest of the budget, shared by the groups still to search.
+        const left = plans.slice(i).filter((p) => p.mine).length;
+        const groupDeadline = deadline === Infinity ? Infinity : now() + (deadline - now()) / left;
+        const r = await localSearch(g, (vs) => evaluate(g, vs), { seed: s.seed, maxEvaluations: s.localEvaluations, shouldStop: () => now() > groupDeadline });
+        log(`${groupLabel(g)}: local search measured ${r.evaluated.length} of ${g.variants.length} variants (${r.moves} moves, ${r.restarts} restarts)`);
+      } else {
+        await evaluate(g, candidates);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof StopCampaign)) throw err;
+    stopped = { reason: err.reason, message: err.message };
+    log(err.message);
+  } finally {
+    for (const b of small.values()) {
+      b.input.destroy();
+      b.output.destroy();
+    }
+  }
+  const summary = summarize(plans.filter((p) => p.mine).map((p) => ({ group: p.g, strategy: p.strategy })), store.entries);
+  return { file: file(), variants: set, summary, measured, errors, reused, stopped, elapsedMs: now() - started };
+}
+
+/**
+ * Per group: every config measured at all of the group's points (benchmarks x sizes), scored
+ * by the geometric mean of items/s, so no size dominates; the best against the selected config.
+ */
+export function summarize(groups: readonly { group: VariantGroup; strategy: StrategyName }[], entries: readonly TuneEntry[]): SummaryRow[] {
+  // (algorithm|type) -> config text -> point -> entry
+  const byGroup = new Map<string, Map<string, { config: ConfigObject; points: Map<string, TuneEntry> }>>();
+  for (const e of entries) {
+    let parsed;
+    try {
+      parsed = parseBenchmarkName(parseName(e.name));
+    } catch {
+      continue;
+    }
+    if (!parsed) continue;
+    const gk = `${parsed.algorithm}|${parsed.type}`;
+    let configs = byGroup.get(gk);
+    if (!configs) byGroup.set(gk, (configs = new Map()));
+    const ck = configText(parsed.config);
+    let c = configs.get(ck);
+    if (!c) configs.set(ck, (c = { config: parsed.config, points: new Map() }));
+    c.points.set(`${parsed.benchmark}@${e.size}`, e);
+  }
+  return groups.map(({ group: g, strategy }) => {
+    const points = g.sizes.flatMap((size) => g.benchmarks.map((b) => `${b}@${size}`));
+    const scores = new Map<string, ConfigScore>();
+    let failed = 0;
+    for (const [ck, c] of byGroup.get(`${g.algorithm}|${g.type}`) ?? []) {
+      const es = points.map((p) => c.points.get(p));
+      if (es.some((e) => e && isErrorEntry(e))) failed++;
+      if (es.some((e) => !e || isErrorEntry(e) || !(e.items_per_second > 0))) continue;
+      const ok = es as Extract<TuneEntry, { items_per_second: number }>[];
+      scores.set(ck, { config: c.config, score: geomean(ok.map((e) => e.items_per_second)), cv: Math.max(...ok.map((e) => e.cv)) });
+    }
+    const best = [...scores.values()].sort((a, b) => b.score - a.score)[0];
+    const sel = g.baselines.find((b) => b.baseline?.includes('selected'));
+    const heu = g.baselines.find((b) => b.baseline?.includes('heuristic'));
+    const selScore = sel ? scores.get(configText(sel.config)) : undefined;
+    const heuScore = heu ? scores.get(configText(heu.config)) : undefined;
+    return {
+      algorithm: g.algorithm, type: g.type, strategy, sizes: g.sizes, benchmarks: g.benchmarks, measured: scores.size, failed,
+      ...(selScore ? { selected: { ...selScore, source: sel?.source ?? 'heuristic' } } : {}),
+      ...(heuScore ? { heuristic: heuScore } : {}),
+      ...(best ? { best } : {}),
+      ...(best && selScore ? { ratio: best.score / selScore.score } : {}),
+    };
+  });
+}

@@ -1,0 +1,113 @@
+// The tuning plan: which stages exist, in which order they must run, which tables each writes,
+// and which reuse another stage's table. Algorithms that do not exist yet are listed as
+// `pending`: they get a real stage (a registered tunable algorithm) when they arrive.
+// From rocPRIM's tuning dependencies (reference §1), past them where noted. Browser-safe.
+import { WgprimError } from '../runtime/errors.js';
+import { isTunable } from './registry.js';
+
+export type StageKind =
+  /** Measures a config space and writes a table. */
+  | 'tune'
+  /** Measures where one path of an algorithm overtakes another, and writes that size. */
+  | 'threshold'
+  /** Measures nothing: the algorithm runs on another stage's table. */
+  | 'reuse';
+
+export interface PlanStage {
+  /** Stage id; for `tune` stages also the registered algorithm's name. */
+  readonly id: string;
+  readonly kind: StageKind;
+  /** Tables the stage writes (`config/tuned/<table>.ts`); none for `reuse`. */
+  readonly tables: readonly string[];
+  /** Stages that must be tuned (and installed) before this one. */
+  readonly after: readonly string[];
+  /** For `reuse`: whose table it runs on. */
+  readonly reuses?: string;
+  /** Stages that share one implementation but keep separate tables. */
+  readonly family?: string;
+  readonly note: string;
+}
+
+export interface PlannedStage extends PlanStage {
+  /** `available`: the algorithm exists and `wgprim tune` runs the stage; `pending`: not written yet. */
+  readonly status: 'available' | 'pending';
+}
+
+const PARTITION_NOTE = 'one select/partition implementation; its own table (rocPRIM tunes each variant separately)';
+
+/** Every stage of the plan, in no particular order (`planStages` orders them). */
+export const PLAN_STAGES: readonly PlanStage[] = [
+  { id: 'transform', kind: 'tune', tables: ['transform'], after: [], note: 'element-wise; binary search and adjacent difference build on it but are tuned apart' },
+  { id: 'reduce', kind: 'tune', tables: ['reduce'], after: [], note: 'device reduce' },
+  { id: 'scan', kind: 'tune', tables: ['scan'], after: [], note: 'inclusive and exclusive scan share one table' },
+  { id: 'segmented_reduce', kind: 'reuse', tables: [], after: ['reduce'], reuses: 'reduce', note: 'runs on reduce\'s table' },
+  { id: 'segmented_scan', kind: 'reuse', tables: [], after: ['scan'], reuses: 'scan', note: 'runs on scan\'s table' },
+  { id: 'scan_by_key', kind: 'tune', tables: ['scan_by_key'], after: ['scan'], note: 'key type full, value type by size; measured after scan so its look-back defaults are tuned' },
+  { id: 'reduce_by_key', kind: 'tune', tables: ['reduce_by_key'], after: [], note: 'key type by size, value type full' },
+  { id: 'run_length_encode', kind: 'tune', tables: ['run_length_encode'], after: [], note: 'its own table, not reduce_by_key\'s' },
+  { id: 'histogram', kind: 'tune', tables: ['histogram'], after: [], note: 'per channel count; inputs of several bin counts and entropies' },
+  { id: 'adjacent_difference', kind: 'tune', tables: ['adjacent_difference'], after: [], note: 'left and right, in place and not' },
+  { id: 'binary_search', kind: 'tune', tables: ['binary_search', 'lower_bound', 'upper_bound'], after: [], note: 'built on transform, tuned separately: one table each' },
+  { id: 'merge', kind: 'tune', tables: ['merge'], after: [], note: 'device merge of two sorted inputs' },
+  { id: 'merge_sort_block_sort', kind: 'tune', tables: ['merge_sort_block_sort'], after: [], note: 'scored with the block-sort tile bias items/s * (bs*ipt)^(1/4)' },
+  { id: 'merge_sort_block_merge', kind: 'tune', tables: ['merge_sort_block_merge'], after: ['merge_sort_block_sort'], note: 'its input is pre-sorted with the tuned block-sort config, so block_sort is installed first' },
+  { id: 'radix_sort_block_sort', kind: 'tune', tables: ['radix_sort_block_sort'], after: [], note: 'the small-size path; scored with the block-sort tile bias' },
+  { id: 'radix_sort_onesweep', kind: 'tune', tables: ['radix_sort_onesweep'], after: [], note: 'histogram config = sort config; radix bits and rank method tuned' },
+  { id: 'radix_sort_threshold', kind: 'threshold', tables: ['radix_sort_threshold'], after: ['radix_sort_block_sort', 'radix_sort_onesweep'], note: 'the size where onesweep overtakes the block-sort path, measured with both tuned (rocPRIM sets it by hand)' },
+  { id: 'segmented_radix_sort', kind: 'tune', tables: ['segmented_radix_sort'], after: ['radix_sort_onesweep'], note: 'segment counts x lengths, as rocPRIM\'s inputs' },
+  { id: 'select_flag', kind: 'tune', tables: ['select_flag'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'select_predicate', kind: 'tune', tables: ['select_predicate'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'unique', kind: 'tune', tables: ['unique'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'unique_by_key', kind: 'tune', tables: ['unique_by_key'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition', kind: 'tune', tables: ['partition_flag', 'partition_predicate'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition_two_way', kind: 'tune', tables: ['partition_two_way_flag', 'partition_two_way_predicate'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition_three_way', kind: 'tune', tables: ['partition_three_way'], after: [], family: 'partition', note: PARTITION_NOTE },
+];
+
+/**
+ * The stages in dependency order: a stage comes after every stage it names in `after`; among
+ * stages free to go, the listed order is kept. A stage is `available` where `available(id)`
+ * says so (default: a tunable algorithm of that id is registered; a `reuse` or `threshold`
+ * stage registers under its own id when its algorithm arrives). Throws on an unknown
+ * dependency or a cycle.
+ */
+export function planStages(stages: readonly PlanStage[] = PLAN_STAGES, available: (id: string) => boolean = isTunable): PlannedStage[] {
+  const byId = new Map(stages.map((s) => [s.id, s]));
+  for (const s of stages) {
+    for (const d of s.after) if (!byId.has(d)) throw new WgprimError('invalid-argument', `plan stage "${s.id}" depends on unknown stage "${d}"`);
+  }
+  const done = new Set<string>();
+  const out: PlannedStage[] = [];
+  while (out.length < stages.length) {
+    const ready = stages.find((s) => !done.has(s.id) && s.after.every((d) => done.has(d)));
+    if (!ready) {
+      const stuck = stages.filter((s) => !done.has(s.id)).map((s) => s.id);
+      throw new WgprimError('invalid-argument', `the tuning plan has a dependency cycle among ${stuck.join(', ')}`);
+    }
+    done.add(ready.id);
+    out.push({ ...ready, status: available(ready.id) ? 'available' : 'pending' });
+  }
+  return out;
+}
+
+/** Registered algorithms in plan order (those the plan does not list come last, in the given order). */
+export function planOrder(algorithms: readonly string[]): string[] {
+  const order = planStages().map((s) => s.id);
+  const pos = (a: string): number => {
+    const i = order.indexOf(a);
+    return i < 0 ? order.length : i;
+  };
+  return [...algorithms].sort((a, b) => pos(a) - pos(b));
+}
+
+/** The plan as text lines (what `wgprim tune --plan` prints). */
+export function formatPlan(stages: readonly PlannedStage[] = planStages()): string[] {
+  const lines: string[] = [];
+  stages.forEach((s, i) => {
+    const what = s.kind === 'reuse' ? `reuses ${s.reuses}'s table` : `writes ${s.tables.join(', ')}`;
+    const after = s.after.length ? `after ${s.after.join(', ')}` : '';
+    lines.push(`${String(i + 1).padStart(2)}. ${s.id.padEnd(24)} ${s.status.padEnd(9)} ${s.kind.padEnd(9)} ${what}${after ? `; ${after}` : ''}${s.family ? `; family ${s.family}` : ''}`);
+    lines.push(`    ${s.note}`);
+  });
+  return lines;
+}

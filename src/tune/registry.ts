@@ -1,0 +1,189 @@
+// The algorithms the autotuner knows: for each, its parameter space, how a config is checked
+// against the device, which config a call selects today, how one variant is recorded (to compile
+// its pipelines) and measured, and how a benchmark name maps back to it. A new algorithm plugs
+// in with one `register(...)` call. Browser-safe.
+import { type DeviceContext } from '../runtime/context.js';
+import { WgprimError } from '../runtime/errors.js';
+import { type ElementType, typeInfo } from '../wgsl/types.js';
+import { type SelectedConfig } from '../config/types.js';
+import { type Prim } from '../prim.js';
+import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from '../device/scan/config.js';
+import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from '../device/reduce/config.js';
+import { type TransformConfig, transformConfigProblem, transformHeuristic, transformSpace } from '../device/transform/config.js';
+import { benchmarkAlgorithm, configFromName, reduceName, scanName, transformExpression, transformName, type SingleAlgorithm } from '../bench/run.js';
+import { type BenchRecord, type NameFields } from '../bench/gbench.js';
+
+/** One value of a tuning parameter. */
+export type ParamValue = number | string | boolean;
+/** A parameter space: each config field and the values it takes, in order (ordered for numbers). */
+export type ParamSpace = Readonly<Record<string, readonly ParamValue[]>>;
+/** A config as plain data. */
+export type ConfigObject = Readonly<Record<string, ParamValue>>;
+
+/** Buffers a recorded call works on; `count` elements of the variant's type. */
+export interface RecordBuffers {
+  readonly input: GPUBuffer;
+  readonly output: GPUBuffer;
+  readonly count: number;
+}
+
+export interface MeasureOptions {
+  readonly benchmark: string;
+  readonly type: ElementType;
+  readonly size: number;
+  readonly seed: number;
+  readonly config: ConfigObject;
+  readonly warmup: number;
+  readonly batches: number;
+  readonly batchSize: number;
+  readonly forceWallClock?: boolean;
+}
+
+/** A benchmark entry's name, read back: which algorithm, benchmark, type and config it timed. */
+export interface ParsedBenchmark {
+  readonly algorithm: string;
+  readonly benchmark: string;
+  readonly type: string;
+  readonly config: ConfigObject;
+}
+
+export interface TunableAlgorithm {
+  /** Registry key; also the tuned table's name and the plan stage's id. */
+  readonly name: string;
+  /** The benchmarks one variant can be timed with (scan: inclusive and exclusive). */
+  readonly benchmarks: readonly string[];
+  /** The ones timed unless the settings say otherwise. */
+  readonly defaultBenchmarks: readonly string[];
+  /** The full space (the algorithm's `*Space`). */
+  readonly space: ParamSpace;
+  /** A small space for CPU adapters (lavapipe, SwiftShader): a few minutes for the whole campaign. */
+  readonly smallSpace: ParamSpace;
+  /** Why this config cannot run on this device for this type, or undefined. */
+  problem(ctx: DeviceContext, type: ElementType, config: ConfigObject): string | undefined;
+  /** The algorithm's heuristic default here (no tuned tables). */
+  heuristic(ctx: DeviceContext, type: ElementType): ConfigObject;
+  /** What a call selects today (tuned tables, then the heuristic). */
+  selected(prim: Prim, type: ElementType): SelectedConfig<ConfigObject>;
+  /** Records one call of `benchmark` into `encoder` (compiles its pipelines; nothing runs until submitted). */
+  record(prim: Prim, encoder: GPUCommandEncoder, buffers: RecordBuffers, type: ElementType, config: ConfigObject, benchmark: string): Promise<void>;
+  /** Elements a call must cover so that every pass (and so every pipeline) of `config` is used. */
+  fullCoverageCount(config: ConfigObject): number;
+  /** Times one benchmark of one config at one size. */
+  measure(prim: Prim, options: MeasureOptions): Promise<BenchRecord>;
+  /** The benchmark name (without `/manual_time`) that `measure` gives the record. */
+  benchmarkName(benchmark: string, type: ElementType, config: ConfigObject): string;
+  /** Reads a parsed benchmark name of this algorithm back, or undefined if it is not one. */
+  parseName(fields: NameFields): ParsedBenchmark | undefined;
+}
+
+const registry = new Map<string, TunableAlgorithm>();
+
+/** Adds (or replaces) a tunable algorithm. */
+export function registerTunable(a: TunableAlgorithm): void {
+  registry.set(a.name, a);
+}
+
+export function tunableAlgorithms(): TunableAlgorithm[] {
+  return [...registry.values()];
+}
+
+export function tunable(name: string): TunableAlgorithm {
+  const a = registry.get(name);
+  if (!a) throw new WgprimError('invalid-argument', `no tunable algorithm "${name}" (known: ${[...registry.keys()].join(', ')})`);
+  return a;
+}
+
+export function isTunable(name: string): boolean {
+  return registry.has(name);
+}
+
+/** Canonical text of a config: keys sorted, so equal configs give equal keys. */
+export function configText(config: ConfigObject): string {
+  return JSON.stringify(Object.fromEntries(Object.keys(config).sort().map((k) => [k, config[k]])));
+}
+
+/** Reads a benchmark entry's parsed name with whichever registered algorithm owns it. */
+export function parseBenchmarkName(fields: NameFields): ParsedBenchmark | undefined {
+  for (const a of registry.values()) {
+    const p = a.parseName(fields);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// scan, reduce, transform: measured through src/bench/run.ts, so names and numbers are the same
+// as `wgprim bench` writes.
+
+async function measureWithBench(prim: Prim, o: MeasureOptions): Promise<BenchRecord> {
+  const records = await benchmarkAlgorithm(prim, {
+    algorithm: o.benchmark as SingleAlgorithm, type: o.type, size: o.size, seed: o.seed, config: o.config as never,
+    warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock,
+  });
+  if (records.length !== 1) throw new WgprimError('invalid-argument', `benchmark "${o.benchmark}" gave ${records.length} records, expected 1`);
+  return records[0]!;
+}
+
+const asSelected = <C>(s: SelectedConfig<C>): SelectedConfig<ConfigObject> => s as unknown as SelectedConfig<ConfigObject>;
+const str = (x: NameFields[string] | undefined): string => (typeof x === 'object' ? '' : String(x ?? ''));
+
+registerTunable({
+  name: 'scan',
+  benchmarks: ['inclusive_scan', 'exclusive_scan'],
+  defaultBenchmarks: ['inclusive_scan'],
+  space: scanSpace,
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },
+  problem: (ctx, type, c) => scanConfigProblem(ctx, typeInfo(type), c as unknown as ScanConfig),
+  heuristic: (ctx, type) => scanHeuristic(ctx, typeInfo(type)) as unknown as ConfigObject,
+  selected: (prim, type) => asSelected(prim.selectedConfig('scan', type)),
+  record: (prim, enc, b, type, c, benchmark) => {
+    const args = { input: b.input, output: b.output, count: b.count, type, config: c as unknown as ScanConfig };
+    return benchmark === 'exclusive_scan' ? prim.exclusiveScan(enc, args) : prim.inclusiveScan(enc, args);
+  },
+  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+  measure: measureWithBench,
+  benchmarkName: (benchmark, type, c) => scanName(benchmark === 'exclusive_scan', type, c as unknown as ScanConfig),
+  parseName: (f) => {
+    if (f.lvl !== 'device' || f.algo !== 'scan' || typeof f.cfg !== 'object') return undefined;
+    return { algorithm: 'scan', benchmark: str(f.exclusive) === 'true' ? 'exclusive_scan' : 'inclusive_scan', type: str(f.value_type), config: configFromName('scan', f.cfg) as unknown as ConfigObject };
+  },
+});
+
+registerTunable({
+  name: 'reduce',
+  benchmarks: ['reduce'],
+  defaultBenchmarks: ['reduce'],
+  space: reduceSpace,
+  // maxWorkgroups is a launch parameter, not part of the kernel: it costs no compile.
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], maxWorkgroups: [256, 2048], workgroupReduce: ['subgroup'] },
+  problem: (ctx, type, c) => reduceConfigProblem(ctx, typeInfo(type), c as unknown as ReduceConfig),
+  heuristic: (ctx, type) => reduceHeuristic(ctx, typeInfo(type)) as unknown as ConfigObject,
+  selected: (prim, type) => asSelected(prim.selectedConfig('reduce', type)),
+  record: (prim, enc, b, type, c) => prim.reduce(enc, { input: b.input, output: b.output, count: b.count, type, config: c as unknown as ReduceConfig }),
+  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+  measure: measureWithBench,
+  benchmarkName: (_b, type, c) => reduceName(type, c as unknown as ReduceConfig),
+  parseName: (f) => {
+    if (f.lvl !== 'device' || f.algo !== 'reduce' || typeof f.cfg !== 'object') return undefined;
+    return { algorithm: 'reduce', benchmark: 'reduce', type: str(f.key_type), config: configFromName('reduce', f.cfg) as unknown as ConfigObject };
+  },
+});
+
+registerTunable({
+  name: 'transform',
+  benchmarks: ['transform'],
+  defaultBenchmarks: ['transform'],
+  space: transformSpace,
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16] },
+  problem: (ctx, _type, c) => transformConfigProblem(ctx, c as unknown as TransformConfig),
+  heuristic: () => transformHeuristic() as unknown as ConfigObject,
+  selected: (prim, type) => asSelected(prim.selectedConfig('transform', type)),
+  record: (prim, enc, b, type, c) => prim.transform(enc, { input: b.input, output: b.output, count: b.count, type, expression: transformExpression(type), config: c as unknown as TransformConfig }),
+  fullCoverageCount: (c) => Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+  measure: measureWithBench,
+  benchmarkName: (_b, type, c) => transformName(type, c as unknown as TransformConfig),
+  parseName: (f) => {
+    if (f.lvl !== 'device' || f.algo !== 'transform' || typeof f.cfg !== 'object') return undefined;
+    return { algorithm: 'transform', benchmark: 'transform', type: str(f.value_type), config: configFromName('transform', f.cfg) as unknown as ConfigObject };
+  },
+});

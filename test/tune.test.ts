@@ -1,0 +1,378 @@
+// The tuning campaign: settings, variants (drops with reasons), sharding, strategies, the plan,
+// and the whole pipeline on a tiny space: Google Benchmark JSON, errors as entries, resume
+// after an interruption, and the CLI.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Prim, WgprimError } from '../src/index.js';
+import { formatName, parseName } from '../src/bench/gbench.js';
+import { transformName } from '../src/bench/run.js';
+import { type DeviceContext } from '../src/runtime/context.js';
+import { type ConfigObject, registerTunable, tunable } from '../src/tune/registry.js';
+import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolveSettings, settingsJsonSchema } from '../src/tune/settings.js';
+import { type Variant, type VariantGroup, enumerateVariants, inShard, parseShard, spacePoints, spaceSize, variantKey } from '../src/tune/variants.js';
+import { exhaustiveCandidates, localSearch, neighbours, randomCandidates, strategyFor } from '../src/tune/strategy.js';
+import { PLAN_STAGES, formatPlan, planOrder, planStages } from '../src/tune/plan.js';
+import { type CampaignResult, runCampaign } from '../src/tune/campaign.js';
+import { type TuneFile, entryKey, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
+import { testPrim } from './support/gpu.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-tune-test-'));
+
+// ---------------------------------------------------------------------------------------------
+// Settings (no device)
+
+describe('settings', () => {
+  it('gives CPU adapters a small space and GPUs every algorithm\'s full space', () => {
+    const cpu = defaultSettings('cpu');
+    const gpu = defaultSettings('gpu');
+    for (const a of ['scan', 'reduce', 'transform']) {
+      expect(gpu.algorithms[a]!.space).toEqual(tunable(a).space);
+      expect(spaceSize(cpu.algorithms[a]!.space)).toBeLessThanOrEqual(8);
+      expect(spaceSize(gpu.algorithms[a]!.space)).toBeGreaterThanOrEqual(20);
+      expect(Math.max(...cpu.algorithms[a]!.sizes)).toBeLessThan(Math.max(...gpu.algorithms[a]!.sizes));
+      expect(gpu.algorithms[a]!.types).toEqual(['u32', 'f32', 'u64', 'f16']);
+    }
+    expect(deviceKindOf({ vendor: 'mesa', architecture: 'software', device: 'llvmpipe-x', description: '', subgroupMinSize: 8, subgroupMaxSize: 8 })).toBe('cpu');
+    expect(deviceKindOf({ vendor: 'google', architecture: 'swiftshader', device: '', description: '', subgroupMinSize: 4, subgroupMaxSize: 4 })).toBe('cpu');
+    expect(deviceKindOf({ vendor: 'nvidia', architecture: '', device: 'nvidia-h200', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 })).toBe('gpu');
+  });
+
+  it('merges a user file over the defaults param by param, and lists every problem', () => {
+    const base = defaultSettings('gpu');
+    const s = mergeSettings(base, { seed: 7, algorithms: { scan: { space: { itemsPerThread: [8, 12] }, sizes: [1000] } } });
+    expect(s.seed).toBe(7);
+    expect(s.algorithms.scan!.space.itemsPerThread).toEqual([8, 12]);
+    expect(s.algorithms.scan!.space.workgroupSize).toEqual(base.algorithms.scan!.space.workgroupSize);
+    expect(s.algorithms.scan!.sizes).toEqual([1000]);
+    expect(s.algorithms.reduce).toEqual(base.algorithms.reduce);
+    let err: unknown;
+    try {
+      mergeSettings(base, { batches: 0, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'] }, radix_sort: { types: ['u32'] } } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(WgprimError);
+    const text = (err as Error).message;
+    for (const bit of ['batches must be an integer >= 1', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort"']) expect(text).toContain(bit);
+    const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, unknown> } } };
+    expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform']));
+  });
+
+  it('leaves out types whose feature the device lacks and sizes over its binding limit, saying why', () => {
+    const ctx = { features: new Set<string>(), limits: { maxStorageBufferBindingSize: 1 << 20, maxBufferSize: 1 << 30 } } as unknown as DeviceContext;
+    const [r] = resolveSettings(mergeSettings(defaultSettings('gpu'), { algorithms: { transform: { sizes: [1 << 16, 1 << 18, 1 << 20] } } }), ctx, ['transform']);
+    expect(r!.types).toEqual(['u32', 'f32', 'u64']);
+    // 2^18 u64 = 2 MiB > 1 MiB.
+    expect(r!.sizes).toEqual([1 << 16]);
+    expect(r!.skipped.join('\n')).toMatch(/type f16: the device has no "shader-f16"/);
+    expect(r!.skipped.filter((x) => x.startsWith('size'))).toHaveLength(2);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Strategies (no device): a synthetic group and objective
+
+function syntheticGroup(): { group: VariantGroup; score: (v: Variant) => number } {
+  const space = { workgroupSize: [64, 128, 256, 512, 1024], itemsPerThread: [4, 8, 12, 16, 20, 24, 32], method: ['a', 'b'] };
+  const variants: Variant[] = [...spacePoints(space)].map((p, index) => ({ algorithm: 'synthetic', type: 'u32', config: p, key: variantKey('synthetic', 'u32', p), index }));
+  const selected = variants.find((v) => v.config.workgroupSize === 256 && v.config.itemsPerThread === 16 && v.config.method === 'a')!;
+  const sel: Variant = { ...selected, baseline: ['selected', 'heuristic'], source: 'heuristic' };
+  variants[variants.indexOf(selected)] = sel;
+  const group: VariantGroup = { algorithm: 'synthetic', type: 'u32', space, variants, baselines: [sel], sizes: [1], benchmarks: ['synthetic'] };
+  // One peak at 512 x 24, method b.
+  const score = (v: Variant): number => 100 - (Math.log2(Number(v.config.workgroupSize)) - 9) ** 2 - ((Number(v.config.itemsPerThread) - 24) / 4) ** 2 + (v.config.method === 'b' ? 0.5 : 0);
+  return { group, score };
+}
+
+describe('strategies', () => {
+  it('exhaustive takes every variant once, the default first; auto switches to local for big groups', () => {
+    const { group } = syntheticGroup();
+    const all = exhaustiveCandidates(group);
+    expect(all[0]!.baseline).toContain('selected');
+    expect(new Set(all.map((v) => v.key)).size).toBe(group.variants.length);
+    expect(all).toHaveLength(70);
+    expect(strategyFor('auto', 70, 400)).toBe('exhaustive');
+    expect(strategyFor('auto', 401, 400)).toBe('local');
+    expect(strategyFor('random', 5, 400)).toBe('random');
+  });
+
+  it('random draws the same variants for the same seed, others for another, always with the default', () => {
+    const { group } = syntheticGroup();
+    const a = randomCandidates(group, 42, 10).map((v) => v.key);
+    expect(randomCandidates(group, 42, 10).map((v) => v.key)).toEqual(a);
+    const b = randomCandidates(group, 43, 10).map((v) => v.key);
+    expect(b).not.toEqual(a);
+    for (const list of [a, b]) {
+      expect(list).toHaveLength(11);
+      expect(list[0]).toBe(group.baselines[0]!.key);
+      expect(new Set(list).size).toBe(11);
+    }
+  });
+
+  it('local search starts at the default, climbs to the optimum, is deterministic per seed and keeps to its budget', async () => {
+    const { group, score } = syntheticGroup();
+    const run = async (seed: number, maxEvaluations: number): Promise<string[]> => {
+      const r = await localSearch(group, async (vs) => vs.map(score), { seed, maxEvaluations });
+      expect(r.evaluated.length).toBeLessThanOrEqual(maxEvaluations);
+      expect(r.evaluated[0]!.key).toBe(group.baselines[0]!.key);
+      return r.evaluated.map((v) => v.key);
+    };
+    const r = await localSearch(group, async (vs) => vs.map(score), { seed: 1, maxEvaluations: 40 });
+    expect(r.best!.variant.config).toEqual({ workgroupSize: 512, itemsPerThread: 24, method: 'b' });
+    expect(r.moves).toBeGreaterThanOrEqual(3);
+    // Far fewer measurements than the 70 an exhaustive search takes.
+    const toBest = r.evaluated.findIndex((v) => v.key === r.best!.variant.key) + 1;
+    expect(toBest).toBeLessThan(30);
+    const a = await run(1, 40);
+    expect(await run(1, 40)).toEqual(a);
+    expect(await run(2, 40)).not.toEqual(a); // the restarts after the optimum differ
+    expect(await run(1, 5)).toEqual(a.slice(0, 5));
+  });
+
+  it('gives a baseline outside the space neighbours by value, and survives failed variants', async () => {
+    const { group, score } = syntheticGroup();
+    const byKey = new Map(group.variants.map((v) => [v.key, v]));
+    const outside = neighbours(group, { workgroupSize: 256, itemsPerThread: 10, method: 'a' }, byKey).map((v) => `${v.config.workgroupSize}x${v.config.itemsPerThread}${v.config.method}`);
+    // 128x10 and 512x10 are not variants (10 is not in the space): only the item counts move.
+    expect(outside).toEqual(['256x8a', '256x12a']);
+    const failing = await localSearch(group, async (vs) => vs.map((v) => (v.config.method === 'b' ? undefined : score(v))), { seed: 3, maxEvaluations: 30 });
+    expect(failing.best!.variant.config.method).toBe('a');
+    expect(failing.best!.variant.config).toEqual({ workgroupSize: 512, itemsPerThread: 24, method: 'a' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Plan (no device)
+
+describe('plan', () => {
+  it('orders every stage after the stages it depends on, and marks what exists', () => {
+    const stages = planStages();
+    const ids = stages.map((s) => s.id);
+    expect(new Set(ids).size).toBe(PLAN_STAGES.length);
+    stages.forEach((s, i) => {
+      for (const d of s.after) expect(ids.indexOf(d), `${s.id} after ${d}`).toBeLessThan(i);
+    });
+    const pos = (id: string): number => ids.indexOf(id);
+    expect(pos('merge_sort_block_sort')).toBeLessThan(pos('merge_sort_block_merge'));
+    expect(pos('radix_sort_threshold')).toBeGreaterThan(Math.max(pos('radix_sort_block_sort'), pos('radix_sort_onesweep')));
+    expect(stages.find((s) => s.id === 'segmented_reduce')).toMatchObject({ kind: 'reuse', reuses: 'reduce', tables: [] });
+    expect(stages.find((s) => s.id === 'segmented_scan')).toMatchObject({ kind: 'reuse', reuses: 'scan' });
+    const family = stages.filter((s) => s.family === 'partition');
+    expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'unique', 'unique_by_key', 'partition', 'partition_two_way', 'partition_three_way']);
+    expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
+    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan']);
+    expect(planOrder(['scan', 'transform', 'reduce'])).toEqual(['transform', 'reduce', 'scan']);
+    expect(formatPlan(stages)[0]).toMatch(/^ 1\. transform\s+available/);
+  });
+
+  it('rejects a cycle and an unknown dependency', () => {
+    expect(() => planStages([{ id: 'a', kind: 'tune', tables: ['a'], after: ['b'], note: '' }, { id: 'b', kind: 'tune', tables: ['b'], after: ['a'], note: '' }])).toThrow(/cycle/);
+    expect(() => planStages([{ id: 'a', kind: 'tune', tables: ['a'], after: ['nope'], note: '' }])).toThrow(/unknown stage "nope"/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// On the device
+
+// A tunable algorithm plugged in by the test: transform under another name, whose 8-wide
+// configs fail to build (as a kernel that does not compile would).
+const FAILING = 'transform_failing';
+const failingName = (type: string, c: ConfigObject): string => formatName({ lvl: 'device', algo: FAILING, value_type: type, cfg: { bs: Number(c.workgroupSize), ipt: Number(c.itemsPerThread) } });
+registerTunable({
+  ...tunable('transform'),
+  name: FAILING,
+  record: async (prim, enc, b, type, c, bench) => {
+    if (c.itemsPerThread === 8) throw new WgprimError('compile-failed', 'kernel wgprim.transform_failing did not compile (crafted)');
+    return tunable('transform').record(prim, enc, b, type, c, bench);
+  },
+  measure: async (prim, o) => ({ ...(await tunable('transform').measure(prim, o)), name: failingName(o.type, o.config) }),
+  benchmarkName: (_b, type, c) => failingName(type, c),
+  parseName: (f) => (f.algo === FAILING && typeof f.cfg === 'object' ? { algorithm: FAILING, benchmark: 'transform', type: String(f.value_type), config: { workgroupSize: Number(f.cfg.bs), itemsPerThread: Number(f.cfg.ipt) } } : undefined),
+});
+
+const TINY = {
+  seed: 5, warmup: 1, batches: 2, batchSize: 2, buildConcurrency: 2,
+  algorithms: {
+    // 64x4 and 128x4 run; 6 is no multiple of 4 and 2048 is over the invocation limit.
+    transform: { space: { workgroupSize: [64, 128, 2048], itemsPerThread: [4, 6] }, types: ['u32'], sizes: [4096, 16384] },
+    [FAILING]: { space: { workgroupSize: [64], itemsPerThread: [4, 8] }, types: ['u32'], sizes: [4096] },
+  },
+};
+
+describe('campaign on a device', () => {
+  let prim: Prim;
+  let settings: TuneSettings;
+  let adapterInfo: GPUAdapterInfo;
+  let first: CampaignResult;
+  let updates: TuneFile[];
+  beforeAll(async () => {
+    prim = await testPrim();
+    adapterInfo = (prim.device as GPUDevice & { adapterInfo: GPUAdapterInfo }).adapterInfo;
+    settings = mergeSettings(defaultSettings('cpu'), TINY);
+  });
+
+  it('enumerates the space, drops what the device cannot run with the reason, and adds the defaults', () => {
+    const resolved = resolveSettings(mergeSettings(settings, { algorithms: { transform: { constraints: [{ kind: 'exclude', match: { workgroupSize: 128 } }] } } }), prim.context, ['transform']);
+    const set = enumerateVariants(prim, resolved);
+    expect(set.total).toBe(6);
+    expect(set.kept).toBe(1);
+    expect(set.dropped).toHaveLength(5);
+    const reasons = set.dropped.map((d) => `${d.config.workgroupSize}x${d.config.itemsPerThread}: ${d.reason}`);
+    expect(reasons).toEqual([
+      '64x6: itemsPerThread 6 is not a multiple of 4 in [4, 64]',
+      '128x4: constraint: excluded {"workgroupSize":128}',
+      '128x6: itemsPerThread 6 is not a multiple of 4 in [4, 64]',
+      expect.stringMatching(/^2048x4: workgroupSize 2048 exceeds this device's maxComputeInvocationsPerWorkgroup/),
+      expect.stringMatching(/^2048x6: workgroupSize 2048 exceeds/),
+    ]);
+    expect(set.reasons.reduce((n, r) => n + r.count, 0)).toBe(5);
+    expect(set.reasons[0]).toEqual({ reason: 'itemsPerThread 6 is not a multiple of 4 in [4, 64]', count: 2 });
+    const g = set.groups[0]!;
+    expect(g.variants.map((v) => v.config)).toEqual([{ workgroupSize: 64, itemsPerThread: 4 }]);
+    // The selected config (the heuristic here) lies outside the space and is measured anyway.
+    expect(g.baselines).toHaveLength(1);
+    expect(g.baselines[0]).toMatchObject({ config: prim.selectedConfig('transform', 'u32').config, baseline: ['selected', 'heuristic'], index: -1 });
+  });
+
+  it('splits the variants into shards that cover each exactly once, baselines in every shard', () => {
+    const set = enumerateVariants(prim, resolveSettings(defaultSettings('gpu'), prim.context));
+    const space = set.groups.flatMap((g) => g.variants.filter((v) => !v.baseline));
+    expect(space.length).toBeGreaterThan(300);
+    const seen = new Map<string, number>();
+    const sizes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const shard = parseShard(`${i}/3`);
+      const mine = space.filter((v) => inShard(v, shard));
+      sizes.push(mine.length);
+      for (const v of mine) seen.set(v.key, (seen.get(v.key) ?? 0) + 1);
+      for (const g of set.groups) for (const b of g.baselines) expect(inShard(b, shard)).toBe(true);
+    }
+    expect(seen.size).toBe(space.length);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    // Round robin over the enumeration: every shard gets a slice of every group.
+    for (const g of set.groups) {
+      for (let i = 0; i < 3; i++) expect(g.variants.filter((v) => !v.baseline && inShard(v, { index: i, count: 3 })).length, `${g.algorithm} ${g.type} shard ${i}`).toBeGreaterThan(0);
+    }
+    expect(Math.min(...sizes)).toBeGreaterThan(space.length / 3 - set.groups.length * 2);
+    // The same enumeration twice gives the same split.
+    const again = enumerateVariants(prim, resolveSettings(defaultSettings('gpu'), prim.context)).groups.flatMap((g) => g.variants.filter((v) => !v.baseline));
+    expect(again.filter((v) => inShard(v, { index: 1, count: 3 })).map((v) => v.key)).toEqual(space.filter((v) => inShard(v, { index: 1, count: 3 })).map((v) => v.key));
+    expect(() => parseShard('3/3')).toThrow(/0 <= i < n/);
+    expect(() => parseShard('1of3')).toThrow();
+  });
+
+  it('stops at a measurement limit with its work in the file', async () => {
+    updates = [];
+    first = await runCampaign(prim, { settings, algorithms: ['transform'], adapterInfo, maxMeasurements: 2, onUpdate: (f) => void updates.push(f) });
+    expect(first.stopped?.reason).toBe('limit');
+    expect(first.measured).toBe(2);
+    expect(first.file.benchmarks).toHaveLength(2);
+    expect(updates).toHaveLength(2);
+    expect(updates[1]!.benchmarks).toEqual(first.file.benchmarks);
+    expect(gbenchProblems(JSON.parse(JSON.stringify(first.file)))).toEqual([]);
+  });
+
+  it('resumes without measuring again what the file holds, and completes it', async () => {
+    const existing = JSON.parse(JSON.stringify(first.file)) as TuneFile;
+    const done = await runCampaign(prim, { settings, algorithms: ['transform'], adapterInfo, existing });
+    expect(done.stopped).toBeUndefined();
+    expect(done.reused).toBe(2);
+    expect(done.measured).toBe(4);
+    const file = JSON.parse(JSON.stringify(done.file)) as TuneFile;
+    expect(gbenchProblems(file)).toEqual([]);
+    // The two entries measured before the interruption are there unchanged.
+    expect(file.benchmarks.slice(0, 2)).toEqual(existing.benchmarks);
+    // Every variant at every size exactly once: 64x4, 128x4 and the heuristic 256x8.
+    const want = ['64,4', '128,4', '256,8'].flatMap((c) => {
+      const [bs, ipt] = c.split(',').map(Number);
+      return [4096, 16384].map((size) => entryKey(transformName('u32', { workgroupSize: bs!, itemsPerThread: ipt! }), size));
+    });
+    expect(file.benchmarks.map((e) => entryKey(e.name, e.size)).sort()).toEqual(want.sort());
+    expect(file.context.adapter_vendor).toBe(adapterInfo.vendor);
+    expect(file.context.size).toBe('4096,16384');
+    expect(file.context.tune_algorithms).toBe('transform');
+    // Family numbering as GBench's: one family per name, one instance per size.
+    for (const e of file.benchmarks) {
+      const same = file.benchmarks.filter((x) => x.name === e.name);
+      expect(new Set(same.map((x) => x.family_index)).size).toBe(1);
+      expect(same.map((x) => x.per_family_instance_index).sort()).toEqual([0, 1]);
+    }
+    expect(new Set(file.benchmarks.map((e) => e.family_index)).size).toBe(3);
+    // The summary compares the best config with the selected one, both measured here.
+    const row = done.summary[0]!;
+    expect(row).toMatchObject({ algorithm: 'transform', type: 'u32', measured: 3, failed: 0 });
+    expect(row.selected!.config).toEqual(prim.selectedConfig('transform', 'u32').config);
+    expect(row.best!.score).toBeGreaterThanOrEqual(row.selected!.score);
+    expect(row.ratio).toBeCloseTo(row.best!.score / row.selected!.score, 12);
+    // A resumed random search draws from what is there: the default plus one sample, nothing new.
+    const random = await runCampaign(prim, { settings: { ...settings, randomSamples: 1 }, strategy: 'random', algorithms: ['transform'], adapterInfo, existing: file });
+    expect([random.measured, random.reused]).toEqual([0, 4]);
+    expect(random.summary[0]!.selected).toBeDefined();
+    // Another adapter's file is refused.
+    await expect(runCampaign(prim, { settings, algorithms: ['transform'], adapterInfo, existing: { ...file, context: { ...file.context, adapter_device: 'other' } } })).rejects.toThrow(/another adapter/);
+  });
+
+  it('records a variant that fails to build as error entries, not a crash', async () => {
+    const r = await runCampaign(prim, { settings, algorithms: [FAILING], adapterInfo });
+    expect(r.stopped).toBeUndefined();
+    const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
+    expect(gbenchProblems(file)).toEqual([]);
+    const errors = file.benchmarks.filter(isErrorEntry);
+    // The default (the heuristic's 256x8, measured first) and 64x8 fail: 8 items per invocation.
+    expect(errors.map((e) => parseName(e.name).cfg)).toEqual([{ bs: 256, ipt: 8 }, { bs: 64, ipt: 8 }]);
+    for (const e of errors) {
+      expect(e.error_message).toMatch(/^build failed: .*kernel wgprim.transform_failing did not compile \(crafted\)$/);
+      expect([e.iterations, e.real_time]).toEqual([0, 0]);
+    }
+    const ok = file.benchmarks.filter((e) => !isErrorEntry(e));
+    expect(ok.map((e) => parseName(e.name).cfg)).toEqual([{ bs: 64, ipt: 4 }]);
+    expect(r.errors).toBe(errors.length);
+    expect(r.summary[0]).toMatchObject({ measured: 1, failed: 2 });
+    expect(r.summary[0]!.selected).toBeUndefined();
+    expect(r.summary[0]!.best!.config).toEqual({ workgroupSize: 64, itemsPerThread: 4 });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// CLI
+
+describe('wgprim tune', () => {
+  const main = path.join(ROOT, 'dist/cli/main.js');
+  beforeAll(() => {
+    if (!fs.existsSync(main)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
+  });
+  const tune = (...args: string[]): ReturnType<typeof spawnSync> => spawnSync('node', [main, 'tune', ...args], { cwd: TMP, encoding: 'utf8', timeout: 60_000 });
+
+  it('--plan prints the stages in dependency order', () => {
+    const r = tune('--plan');
+    expect(r.status, String(r.stderr)).toBe(0);
+    const ids = [...String(r.stdout).matchAll(/^\s*\d+\. (\S+)/gm)].map((m) => m[1]);
+    expect(ids).toEqual(planStages().map((s) => s.id));
+  });
+
+  it('is interrupted by a limit, resumed by the same command, and prints best against default', () => {
+    const settingsFile = path.join(TMP, 'settings.json');
+    fs.writeFileSync(settingsFile, JSON.stringify({ warmup: 1, batches: 2, batchSize: 2, algorithms: { transform: { space: { workgroupSize: [64], itemsPerThread: [4] }, types: ['u32'], sizes: [4096] } } }));
+    const out = path.join(TMP, 'tune-results.json');
+    const args = ['--algorithms', 'transform', '--settings', settingsFile, '--benchmark_out', out, '--no-apply', '-q'];
+    const cut = tune(...args, '--max-measurements', '1');
+    expect(cut.status, String(cut.stderr)).toBe(1);
+    expect(String(cut.stdout)).toMatch(/stopped early/);
+    const part = JSON.parse(fs.readFileSync(out, 'utf8')) as TuneFile;
+    expect(part.benchmarks).toHaveLength(1);
+    const rest = tune(...args);
+    expect(rest.status, String(rest.stderr)).toBe(0);
+    expect(String(rest.stdout)).toMatch(/resume\s+1 entries/);
+    expect(String(rest.stdout)).toMatch(/measured 1 \(0 errors\), reused 1/);
+    expect(String(rest.stdout)).toMatch(/transform\s+u32\s+exhaustive\s+2\s+\{bs:256,ipt:8\} \(heuristic\).*x$/m);
+    const full = JSON.parse(fs.readFileSync(out, 'utf8')) as TuneFile;
+    expect(gbenchProblems(full)).toEqual([]);
+    expect(full.benchmarks).toHaveLength(2);
+    expect(full.benchmarks[0]).toEqual(part.benchmarks[0]);
+  });
+});
