@@ -52,13 +52,13 @@ describe('settings', () => {
     expect(s.algorithms.reduce).toEqual(base.algorithms.reduce);
     let err: unknown;
     try {
-      mergeSettings(base, { batches: 0, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'] }, radix_sort: { types: ['u32'] } } });
+      mergeSettings(base, { batches: 0, batchsize: 4, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'], size: [1] }, radix_sort: { types: ['u32'] } } } as never);
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(WgprimError);
     const text = (err as Error).message;
-    for (const bit of ['batches must be an integer >= 1', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort"']) expect(text).toContain(bit);
+    for (const bit of ['batches must be an integer >= 1', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort"']) expect(text).toContain(bit);
     const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, unknown> } } };
     expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform']));
   });

@@ -144,12 +144,16 @@ export function mergeSettings(base: TuneSettings, input: unknown): TuneSettings 
   return merged;
 }
 
+const TOP_KEYS = ['$schema', 'version', 'deviceKind', 'seed', 'warmup', 'batches', 'batchSize', 'strategy', 'exhaustiveLimit', 'randomSamples', 'localEvaluations', 'budgetSeconds', 'buildConcurrency', 'algorithms'];
+const ALGORITHM_KEYS = ['space', 'types', 'sizes', 'benchmarks', 'constraints'];
+
 const isInt = (x: unknown, min: number): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= min;
 
 /** Everything wrong with a settings object, one line each (empty when valid). */
 export function settingsProblems(s: TuneSettings): string[] {
   const p: string[] = [];
   if (s.version !== 1) p.push(`version must be 1, got ${JSON.stringify(s.version)}`);
+  for (const k of Object.keys(s)) if (!TOP_KEYS.includes(k)) p.push(`unknown setting "${k}" (settings: ${TOP_KEYS.filter((x) => x !== '$schema').join(', ')})`);
   for (const [k, min] of [['seed', 0], ['warmup', 0], ['batches', 1], ['batchSize', 1], ['exhaustiveLimit', 1], ['randomSamples', 1], ['localEvaluations', 1], ['buildConcurrency', 1]] as const) {
     if (!isInt(s[k], min)) p.push(`${k} must be an integer >= ${min}, got ${JSON.stringify(s[k])}`);
   }
@@ -167,6 +171,7 @@ export function settingsProblems(s: TuneSettings): string[] {
       continue;
     }
     const alg = tunable(name);
+    for (const k of Object.keys(a)) if (!ALGORITHM_KEYS.includes(k)) p.push(`${at}: unknown setting "${k}" (use ${ALGORITHM_KEYS.join(', ')})`);
     if (!isObject(a.space)) p.push(`${at}.space must be an object of value lists`);
     else {
       for (const [param, values] of Object.entries(a.space)) {
