@@ -152,6 +152,15 @@ export class ResultStore {
     return e;
   }
 
+  /** Puts `r` in place of the entry of its (name, size), keeping that entry's family numbering. */
+  replaceRecord(r: BenchRecord): GBenchEntry {
+    const old = this.get(r.name, r.size);
+    if (!old) return this.addRecord(r);
+    const e = gbenchEntry(r, old.family_index, old.per_family_instance_index);
+    this.push(e);
+    return e;
+  }
+
   addError(name: string, size: number, message: string): GBenchErrorEntry {
     const f = this.family(name);
     const full = `${rawName(name)}/manual_time`;
