@@ -99,7 +99,7 @@ describe('scan: initial values, in place, custom operators, float rounding', () 
       const n = 100003;
       const data = randomInput('u32', 'add', n, 77) as Uint32Array;
       const buf = prim.device.createBuffer({ size: n * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-      prim.device.queue.writeBuffer(buf, 0, data);
+      prim.device.queue.writeBuffer(buf, 0, data as Uint32Array<ArrayBuffer>);
       const enc = prim.device.createCommandEncoder();
       await prim.exclusiveScan(enc, { input: buf, output: buf, count: n, type: 'u32', config: { lookback } });
       const read = prim.device.createBuffer({ size: n * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
