@@ -13,6 +13,11 @@ export { selectConfig, matchLevel } from './config/select.js';
 export { normalizeTunedInput, TUNED_ALGORITHMS, TUNED_TABLE_FORMAT, type TunedAlgorithm, type TunedInput, type TunedTableFile } from './config/tables.js';
 export { createOptimization, renderTableModule, renderTableJson, type CreateOptimizationOptions, type CreateOptimizationResult, type GroupResult } from './tune/create-optimization.js';
 export { applyConfigImprovements, classifyImprovement, type ApplyImprovementsInput, type ApplyImprovementsResult, type ImprovementDecision, type ImprovementStatus } from './tune/apply-improvements.js';
+export { type TuneOptions, type TuneSummary, type TuneGroupSummary, type TuneDecision, type TunedConfigScore } from './tune/runtime.js';
+export {
+  type TuneCache, type TuneCacheState, type TuneCacheEntry, type StorageLike, memoryTuneCache, localStorageTuneCache, defaultTuneCache, tuneCacheKey,
+  TUNE_CACHE_FORMAT,
+} from './tune/cache.js';
 export { type ScanConfig, scanSpace } from './device/scan/config.js';
 export { type ScanArgs } from './device/scan/scan.js';
 export { type ReduceConfig, reduceSpace } from './device/reduce/config.js';

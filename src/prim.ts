@@ -2,7 +2,9 @@ import { DeviceContext } from './runtime/context.js';
 import { WgprimError } from './runtime/errors.js';
 import { type AdapterInfoLike, type Target, targetFromAdapterInfo } from './runtime/target.js';
 import { type TunedEntry, type SelectedConfig } from './config/types.js';
-import { normalizeTunedInput, type TunedInput, type TunedTables } from './config/tables.js';
+import { normalizeTunedInput, rowKey, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedInput, type TunedTables } from './config/tables.js';
+import { type TuneCache, type TuneCacheState, readTuneCache } from './tune/cache.js';
+import { type TuneOptions, type TuneSummary, tunePrim } from './tune/runtime.js';
 import { scanTuned } from './config/tuned/scan.js';
 import { reduceTuned } from './config/tuned/reduce.js';
 import { transformTuned } from './config/tuned/transform.js';
@@ -29,6 +31,13 @@ export interface PrimOptions {
   readonly tuned?: TunedInput;
   /** Alias of `tuned` (its rows come after those of `tuned`). */
   readonly configs?: TunedInput;
+  /**
+   * Where `prim.tune` keeps what it found, per adapter and wgprim version: the rows stored for
+   * this adapter and version are installed at once (before `tuned` and the built-in tables);
+   * an entry of another adapter or version is ignored (`prim.tuneCacheState` says why).
+   * `memoryTuneCache()`, `localStorageTuneCache()` (pages), `fileTuneCache()` (`wgprim/node`).
+   */
+  readonly tuneCache?: TuneCache;
 }
 
 export type AlgorithmName = 'scan' | 'reduce' | 'transform';
@@ -37,11 +46,19 @@ export type AlgorithmName = 'scan' | 'reduce' | 'transform';
 export class Prim {
   readonly context: DeviceContext;
   readonly arrays: ArrayApi;
-  private readonly tables: {
+  /** What `createPrim` made of `options.tuneCache` (undefined without one). */
+  readonly tuneCacheState?: TuneCacheState;
+  private readonly tuneCache?: TuneCache;
+  private tables: {
     scan: readonly (readonly TunedEntry<ScanConfig>[])[];
     reduce: readonly (readonly TunedEntry<ReduceConfig>[])[];
     transform: readonly (readonly TunedEntry<TransformConfig>[])[];
   };
+  /** Rows installed at run time (`tune`, `useTuned`, the tune cache), consulted first. */
+  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [] };
+  private runtimeRows = new Set<TunedEntry<unknown>>();
+  private readonly user: TunedTables;
+  private tuning = false;
 
   constructor(device: GPUDevice, options: PrimOptions = {}) {
     if (!device || typeof (device as GPUDevice).createBuffer !== 'function') {
@@ -56,12 +73,72 @@ export class Prim {
       reduce: [...(fromTuned.reduce ?? []), ...(fromConfigs.reduce ?? [])],
       transform: [...(fromTuned.transform ?? []), ...(fromConfigs.transform ?? [])],
     };
-    this.tables = {
-      scan: [user.scan ?? [], scanTuned],
-      reduce: [user.reduce ?? [], reduceTuned],
-      transform: [user.transform ?? [], transformTuned],
-    };
+    this.user = user;
+    this.tables = this.makeTables();
+    if (options.tuneCache) {
+      this.tuneCache = options.tuneCache;
+      const { state, tables } = readTuneCache(options.tuneCache, this.context.target);
+      this.tuneCacheState = state;
+      if (tables) this.useTuned(tables);
+    }
     this.arrays = new ArrayApi(this);
+  }
+
+  private makeTables(): Prim['tables'] {
+    const r = this.runtime;
+    const u = this.user;
+    return {
+      scan: [r.scan as readonly TunedEntry<ScanConfig>[], u.scan ?? [], scanTuned],
+      reduce: [r.reduce as readonly TunedEntry<ReduceConfig>[], u.reduce ?? [], reduceTuned],
+      transform: [r.transform as readonly TunedEntry<TransformConfig>[], u.transform ?? [], transformTuned],
+    };
+  }
+
+  /**
+   * Installs tuned rows into this Prim, consulted before the tables given to `createPrim` and
+   * the built-in ones (same forms as `createPrim`'s `tuned`; validated, a malformed row throws
+   * `invalid-argument`). A row replaces an installed one of the same target and type class;
+   * `{ replace: true }` drops every row installed before. `selectedConfig` reports their
+   * source as `tuned:runtime`. `prim.tune` installs its rows with this.
+   */
+  useTuned(tables: TunedInput, options: { readonly replace?: boolean } = {}): void {
+    const fresh = normalizeTunedInput(tables, 'useTuned') as Record<string, readonly TunedEntry<unknown>[] | undefined>;
+    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [] } : this.runtime) };
+    for (const a of TUNED_ALGORITHMS) {
+      const rows = fresh[a];
+      if (!rows) continue;
+      const byKey = new Map(next[a].map((e) => [rowKey(e), e] as const));
+      for (const e of rows) byKey.set(rowKey(e), e);
+      next[a] = [...byKey.values()];
+    }
+    this.runtime = next;
+    this.runtimeRows = new Set(TUNED_ALGORITHMS.flatMap((a) => next[a]));
+    this.tables = this.makeTables();
+  }
+
+  /** The rows installed at run time (`tune`, `useTuned`, the tune cache), by algorithm. */
+  get runtimeTuned(): TunedTables {
+    const out: Record<string, readonly TunedEntry<unknown>[]> = {};
+    for (const a of TUNED_ALGORITHMS) if (this.runtime[a].length) out[a] = [...this.runtime[a]];
+    return out as TunedTables;
+  }
+
+  /**
+   * Tunes on this device within `budgetMs`: a small campaign (by default a local search from
+   * the configs selected today, the representative type of each type class, one size), the
+   * best config per algorithm and type class turned into rows (create-optimization, in memory),
+   * those that beat today's configs installed (`useTuned`), and every installed row stored in
+   * the tune cache (`options.cache`, else `createPrim`'s `tuneCache`) under this adapter and
+   * wgprim version. Returns what was measured and decided. Calls must not overlap.
+   */
+  async tune(options: TuneOptions): Promise<TuneSummary> {
+    if (this.tuning) throw new WgprimError('invalid-argument', 'prim.tune is already running on this Prim: await the first call');
+    this.tuning = true;
+    try {
+      return await tunePrim(this, this.tuneCache, options);
+    } finally {
+      this.tuning = false;
+    }
   }
 
   get device(): GPUDevice {
@@ -94,12 +171,14 @@ export class Prim {
   selectedConfig(algorithm: 'transform', type: ElementType, override?: Partial<TransformConfig>): SelectedConfig<TransformConfig>;
   selectedConfig(algorithm: AlgorithmName, type: ElementType, override?: object): SelectedConfig<unknown>;
   selectedConfig(algorithm: AlgorithmName, type: ElementType, override?: object): SelectedConfig<unknown> {
+    let s: SelectedConfig<unknown>;
     switch (algorithm) {
-      case 'scan': return selectScanConfig(this.context, this.tables.scan, type, override as Partial<ScanConfig>);
-      case 'reduce': return selectReduceConfig(this.context, this.tables.reduce, type, override as Partial<ReduceConfig>);
-      case 'transform': return selectTransformConfig(this.context, this.tables.transform, type, override as Partial<TransformConfig>);
+      case 'scan': s = selectScanConfig(this.context, this.tables.scan, type, override as Partial<ScanConfig>); break;
+      case 'reduce': s = selectReduceConfig(this.context, this.tables.reduce, type, override as Partial<ReduceConfig>); break;
+      case 'transform': s = selectTransformConfig(this.context, this.tables.transform, type, override as Partial<TransformConfig>); break;
       default: throw new WgprimError('invalid-argument', `unknown algorithm "${String(algorithm)}"`);
     }
+    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
   }
 }
 

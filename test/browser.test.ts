@@ -349,4 +349,25 @@ describe.skipIf(!haveChromium && !inCI)('wgprim in headless Chromium (WebGPU on 
   it('computes reduce, scans and transform (u32, i32, f32, u64) exactly as JS does', () => runCases(cases), TIMEOUT);
 
   it('computes min and max, whose identities are the type extremes (f32: ±inf)', () => runCases(minMaxCases), TIMEOUT);
+
+  it('prim.tune in the page installs rows, stores them in localStorage, and a second createPrim selects them', async () => {
+    const t0 = performance.now();
+    const r = await page.evaluate((o) => (window as any).wgprimTest.tune(o), {
+      budgetMs: 4000, algorithms: ['transform'], types: ['u32'], sizes: [4096], install: 'best',
+      settings: { warmup: 1, batches: 2, batchSize: 2 },
+    });
+    const g = r.summary.groups[0];
+    console.log(`[browser.test] prim.tune in ${(performance.now() - t0).toFixed(0)} ms: ${r.summary.measurements} measurements; ` +
+      `transform u32 ${g?.decision}: ${g?.detail}; cache ${JSON.stringify(r.summary.cache)}`);
+    expect(r.before.status).toBe('missing');
+    expect(r.summary.groups).toHaveLength(1);
+    expect(g.decision).toBe('installed');
+    expect(r.selected.transformU32).toMatchObject({ source: 'tuned:runtime', config: g.best.config });
+    expect(r.summary.cache).toMatchObject({ written: true, rows: 1 });
+    expect(JSON.parse(r.stored)).toMatchObject({ format: 'wgprim-tune-cache', adapter: { vendor: 'google', architecture: 'swiftshader' } });
+    expect(r.after).toMatchObject({ status: 'loaded', rows: 1 });
+    expect(r.selectedAgain).toEqual(r.selected);
+    // f32 is another type class: untouched.
+    expect(r.selectedAgain.transformF32.source).not.toBe('tuned:runtime');
+  }, TIMEOUT);
 });

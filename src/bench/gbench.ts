@@ -135,6 +135,8 @@ export interface RunFacts {
   readonly warmupIterations: number;
   readonly batches: number;
   readonly timing: TimingMethod;
+  /** Each timed region started with the GPU's caches flushed (`--cold`). */
+  readonly coldCache?: boolean;
   readonly date?: Date;
 }
 
@@ -166,6 +168,8 @@ export interface GBenchContext {
   readonly warmup_iterations: string;
   readonly trials: string;
   readonly timing: string;
+  /** `true` when each timed region started with the caches flushed (`--cold`), else `false`. */
+  readonly cold_cache: string;
 }
 
 export interface GBenchEntry {
@@ -231,6 +235,7 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
     warmup_iterations: String(run.warmupIterations),
     trials: String(run.batches),
     timing: run.timing,
+    cold_cache: String(run.coldCache === true),
   };
 }
 

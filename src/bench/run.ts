@@ -9,7 +9,7 @@ import { type TransformConfig } from '../device/transform/config.js';
 import type { Prim } from '../prim.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type BenchRecord, formatName, type NameFields } from './gbench.js';
-import { type RecordCall, timeGpu } from './timing.js';
+import { type RecordCall, releaseColdCacheBuffer, timeGpu } from './timing.js';
 
 /** What `bench --algorithm` takes; `scan` means both scans. */
 export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform';
@@ -52,6 +52,8 @@ export interface BenchmarkOptions {
   readonly batches: number;
   readonly batchSize: number;
   readonly forceWallClock?: boolean;
+  /** Flush the GPU's caches before each timed region (see `TimingOptions.coldCache`). */
+  readonly coldCache?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,8 +251,9 @@ async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number, seed: 
   return entry;
 }
 
-/** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device. */
+/** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache scratch buffer). */
 export function releaseBenchmarkBuffers(device: GPUDevice): void {
+  releaseColdCacheBuffer(device);
   const cached = benchCache.get(device);
   if (!cached) return;
   cached.input.destroy();

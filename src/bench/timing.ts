@@ -13,6 +13,16 @@ export interface TimingOptions {
   readonly batchSize: number;
   /** Ignore 'timestamp-query' even where the device has it. */
   readonly forceWallClock?: boolean;
+  /**
+   * Cold cache (rocPRIM's 256 MiB hipMemset before each timed region): before each timed
+   * region, outside it, a scratch buffer larger than any GPU's L2 (`coldCacheBytes`) is
+   * cleared with `clearBuffer` in its own submit, which finishes before the timed work is
+   * submitted. With timestamps the timed region is one call, so every call starts cold; with
+   * the wall clock it is one batch, so each batch's first call does.
+   */
+  readonly coldCache?: boolean;
+  /** Scratch bytes cleared for a cold cache (default 256 MiB, capped by the device's maxBufferSize). */
+  readonly coldCacheBytes?: number;
 }
 
 export type TimingMethod = 'timestamp-query' | 'wall-clock';
@@ -31,6 +41,8 @@ export interface TimingResult {
   readonly hostMs: number;
   readonly calls: number;
   readonly stats: TimingStats;
+  /** Bytes cleared before each timed region (0: warm cache, the default). */
+  readonly coldCacheBytes: number;
 }
 
 export interface TimingStats {
@@ -65,6 +77,45 @@ function deviceOf(src: DeviceSource): GPUDevice {
 // WebGPU caps a query set at 4096 queries; each call takes two.
 const MAX_BATCH_SIZE = 2048;
 
+/** rocPRIM's cache flush before a cold run: a 256 MiB memset (the H200's L2 holds 50 MB). */
+export const COLD_CACHE_BYTES = 256 << 20;
+
+/** The scratch buffer a cold-cache timing clears, kept per device (see `releaseColdCacheBuffer`). */
+const coldBuffers = new WeakMap<GPUDevice, GPUBuffer>();
+
+/** The bytes a cold-cache clear writes on this device: `requested`, at most maxBufferSize, a multiple of 4. */
+export function coldCacheSize(device: GPUDevice, requested = COLD_CACHE_BYTES): number {
+  if (!Number.isInteger(requested) || requested < 4) throw new WgprimError('invalid-argument', `coldCacheBytes must be an integer >= 4, got ${requested}`);
+  return Math.floor(Math.min(requested, device.limits.maxBufferSize) / 4) * 4;
+}
+
+function coldBuffer(device: GPUDevice, bytes: number): GPUBuffer {
+  const have = coldBuffers.get(device);
+  if (have && have.size === bytes) return have;
+  have?.destroy();
+  const buffer = device.createBuffer({ label: 'wgprim.bench.cold-cache', size: bytes, usage: GPUBufferUsage.COPY_DST });
+  coldBuffers.set(device, buffer);
+  return buffer;
+}
+
+/** Frees the scratch buffer that cold-cache timings keep on this device. */
+export function releaseColdCacheBuffer(device: GPUDevice): void {
+  coldBuffers.get(device)?.destroy();
+  coldBuffers.delete(device);
+}
+
+/**
+ * Clears the scratch buffer in a submit of its own and waits for it: whatever the timed work
+ * touches afterwards is no longer in the GPU's caches, and the clear cannot overlap the timed
+ * region (no barrier orders a clear against passes that do not use its buffer).
+ */
+async function flushCaches(device: GPUDevice, buffer: GPUBuffer): Promise<void> {
+  const enc = device.createCommandEncoder({ label: 'wgprim.bench.cold-cache' });
+  enc.clearBuffer(buffer);
+  device.queue.submit([enc.finish()]);
+  await device.queue.onSubmittedWorkDone();
+}
+
 /**
  * Times `record` on the GPU: `warmup` untimed calls, then `batches` submits of `batchSize`
  * calls each. With 'timestamp-query' every call sits between an empty pass that writes a
@@ -92,12 +143,39 @@ export async function timeGpu(src: DeviceSource, record: RecordCall, options: Ti
     await device.queue.onSubmittedWorkDone();
   }
 
+  const coldBytes = options.coldCache ? coldCacheSize(device, options.coldCacheBytes) : 0;
+  const cold = coldBytes ? coldBuffer(device, coldBytes) : undefined;
+
   const times: number[] = [];
   const wallBatchMs: number[] = [];
   const queries = useTimestamps ? new TimestampReader(device, batchSize) : undefined;
   const hostStart = performance.now();
   try {
     for (let b = 0; b < batches; b++) {
+      if (cold && queries) {
+        // Cold, per-call timestamps: each call is its own submit, after a clear of its own.
+        let wall = 0;
+        for (let i = 0; i < batchSize; i++) {
+          await flushCaches(device, cold);
+          let submitted = 0;
+          await checked(device, async () => {
+            const enc = device.createCommandEncoder({ label: 'wgprim.bench.call' });
+            queries.mark(enc, 2 * i, 'begin');
+            await record(enc);
+            queries.mark(enc, 2 * i + 1, 'end');
+            if (i === batchSize - 1) queries.resolve(enc);
+            const cmd = enc.finish();
+            submitted = performance.now();
+            device.queue.submit([cmd]);
+          });
+          await device.queue.onSubmittedWorkDone();
+          wall += performance.now() - submitted;
+        }
+        wallBatchMs.push(wall);
+        times.push(...(await queries.read()));
+        continue;
+      }
+      if (cold) await flushCaches(device, cold);
       let submitted = 0;
       await checked(device, async () => {
         const enc = device.createCommandEncoder({ label: 'wgprim.bench.batch' });
@@ -121,7 +199,7 @@ export async function timeGpu(src: DeviceSource, record: RecordCall, options: Ti
     queries?.destroy();
   }
   const hostMs = performance.now() - hostStart;
-  return { method: queries ? 'timestamp-query' : 'wall-clock', times, wallBatchMs, hostMs, calls: batches * batchSize, stats: timingStats(times) };
+  return { method: queries ? 'timestamp-query' : 'wall-clock', times, wallBatchMs, hostMs, calls: batches * batchSize, stats: timingStats(times), coldCacheBytes: coldBytes };
 }
 
 /** Runs `body` inside validation and out-of-memory error scopes; throws what either caught. */

@@ -22,6 +22,8 @@ export interface BenchCommandOptions {
   readonly benchmark_out_format?: string;
   readonly anchors?: string;
   readonly wallClock?: boolean;
+  /** --cold: flush the GPU's caches before each timed region. */
+  readonly cold?: boolean;
   readonly quiet?: boolean;
 }
 
@@ -60,7 +62,7 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
         try {
           records.push(...(await benchmarkAlgorithm(prim, {
             algorithm, type, size, seed: opts.seed, config: override(algorithm),
-            warmup: opts.warmup, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock,
+            warmup: opts.warmup, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold,
           })));
         } catch (err) {
           failures++;
@@ -82,6 +84,7 @@ export function writeBenchmarkFile(file: string, dev: CliDevice, records: readon
     warmupIterations: opts.warmup,
     batches: opts.batches,
     timing,
+    coldCache: opts.cold === true,
   }, hostFacts());
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');

@@ -68,6 +68,7 @@ program.command('bench')
   .option('--benchmark_out_format <fmt>', 'json (the only format written)')
   .option('--anchors <file>', 'CUB anchors JSON for the ratio column on an H200', '../shared/anchors/cub-h200.json')
   .option('--wall-clock', 'time batches with the host clock even if timestamp-query exists')
+  .option('--cold', 'cold cache: clear a 256 MiB scratch buffer before each timed call (each batch with --wall-clock), outside the timed region')
   .option('-q, --quiet', 'no progress lines on stderr')
   .action(action((opts: BenchCommandOptions) => benchCommand(opts)));
 
@@ -98,6 +99,7 @@ program.command('tune')
   .option('--out-basedir <dir>', 'write the tuned tables there (default: only show what would be written to src/config/tuned)')
   .option('--no-apply', 'make no tables; only measure')
   .option('--wall-clock', 'time batches with the host clock even if timestamp-query exists')
+  .option('--cold', 'cold cache: clear a 256 MiB scratch buffer before each timed call (settings: coldCache true)')
   .option('-q, --quiet', 'no progress bars')
   .action(action((opts: TuneCommandOptions) => tuneCommand(opts)));
 

@@ -37,6 +37,8 @@ export interface TuneCommandOptions {
   /** false with --no-apply. */
   readonly apply?: boolean;
   readonly wallClock?: boolean;
+  /** --cold: settings.coldCache = true. */
+  readonly cold?: boolean;
   readonly quiet?: boolean;
 }
 
@@ -184,7 +186,8 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   const shard = opts.shard ? parseShard(opts.shard) : undefined;
   const dev = await openDevice();
   const kind = deviceKindOf(dev.prim.target);
-  const settings = await loadSettings(opts.settings, kind, dev);
+  const loaded = await loadSettings(opts.settings, kind, dev);
+  const settings: TuneSettings = opts.cold ? { ...loaded, coldCache: true } : loaded;
   if (opts.printSettings) {
     console.log(JSON.stringify(settings, (_k, v: unknown) => (typeof v === 'function' ? `[function]` : v), 2));
     return 0;
@@ -206,7 +209,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
 
   console.log(`adapter  ${describeTarget(dev.prim.target)}: ${kind === 'cpu' ? 'CPU adapter, small default space' : 'GPU, full default space'}${opts.settings ? `; settings ${opts.settings}` : ''}`);
   const sizes = [...new Set(Object.entries(settings.algorithms).filter(([a]) => !opts.algorithms || opts.algorithms.includes(a)).flatMap(([, a]) => a.sizes))].sort((x, y) => x - y);
-  console.log(`output   ${out}${existing ? ' (resumed: what it holds is not measured again)' : ''}; sizes ${sizes.map(formatCount).join(', ')}; seed ${settings.seed}; ${settings.warmup} warm-up, ${settings.batches}x${settings.batchSize} timed calls${shard ? `; shard ${shard.index}/${shard.count}` : ''}`);
+  console.log(`output   ${out}${existing ? ' (resumed: what it holds is not measured again)' : ''}; sizes ${sizes.map(formatCount).join(', ')}; seed ${settings.seed}; ${settings.warmup} warm-up, ${settings.batches}x${settings.batchSize} timed calls${settings.coldCache ? ', cold cache' : ''}${shard ? `; shard ${shard.index}/${shard.count}` : ''}`);
 
   const bars = progressBars(opts.quiet);
   const lines: string[] = [];

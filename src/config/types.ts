@@ -34,8 +34,12 @@ export interface TunedEntry<C> {
   readonly evidence: TuningEvidence;
 }
 
-/** Where a selected config came from. */
-export type ConfigSource = 'user' | 'tuned:device' | 'tuned:architecture' | 'tuned:vendor' | 'heuristic';
+/**
+ * Where a selected config came from: a per-call override (`user`), a row of the tuned tables
+ * (built-in or given to `createPrim`) by how specific its match is, a row installed at run time
+ * (`tuned:runtime`: `prim.tune`, `prim.useTuned` or the tune cache), or the heuristic.
+ */
+export type ConfigSource = 'user' | 'tuned:runtime' | 'tuned:device' | 'tuned:architecture' | 'tuned:vendor' | 'heuristic';
 
 export interface SelectedConfig<C> {
   readonly config: C;

@@ -63,3 +63,4 @@ const LIMIT_NAMES = [
 ];
 
 export { loadTunedDir } from './tables.js';
+export { fileTuneCache, defaultTuneCacheDir, tuneCacheFileName, type FileTuneCache } from './cache.js';

@@ -11,7 +11,9 @@ export type WgprimErrorCode =
   | 'missing-feature'
   | 'no-adapter'
   | 'compile-failed'
-  | 'device-lost';
+  | 'device-lost'
+  /** Reading or writing the tune cache failed (a file, localStorage's quota). */
+  | 'cache-failed';
 
 /** The one error class of wgprim: a code to switch on and a message that says what to do. */
 export class WgprimError extends Error {

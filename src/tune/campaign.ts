@@ -12,7 +12,7 @@ import { type StrategyName, type TuneSettings, resolveSettings } from './setting
 import { type Shard, type Variant, type VariantGroup, type VariantSet, enumerateVariants, groupInShard, inShard } from './variants.js';
 import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strategyFor } from './strategy.js';
 import { planOrder } from './plan.js';
-import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, existingEntries, isErrorEntry, entryKey } from './results.js';
+import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, checkSameCacheState, existingEntries, isErrorEntry, entryKey } from './results.js';
 
 export interface ProgressEvent {
   /** `build`: a variant's pipelines compiled and run once; `run`: one measurement done. */
@@ -45,6 +45,11 @@ export interface CampaignOptions {
   readonly adapterInfo: AdapterInfoLike;
   readonly host?: HostFacts;
   readonly forceWallClock?: boolean;
+  /**
+   * Milliseconds of untimed measurements that keep the device busy before the first timed one
+   * of a (type, size) and after each build step (default 500; see SETTLE_MS).
+   */
+  readonly settleMs?: number;
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Called once the variants are enumerated and each group's strategy chosen, before anything is built. */
   readonly onStart?: (info: CampaignStart) => void;
@@ -143,7 +148,10 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   const resolved = resolveSettings(s, prim.context, algorithms);
   const set = enumerateVariants(prim, resolved);
   const label = o.existingLabel ?? 'the existing benchmark file';
-  if (o.existing !== undefined) checkSameAdapter(o.existing, o.adapterInfo, label);
+  if (o.existing !== undefined) {
+    checkSameAdapter(o.existing, o.adapterInfo, label);
+    checkSameCacheState(o.existing, s.coldCache === true, label);
+  }
   const store = new ResultStore(o.existing !== undefined ? existingEntries(o.existing, label) : []);
   const device = prim.device;
 
@@ -167,6 +175,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
       warmupIterations: s.warmup,
       batches: s.batches,
       timing: !o.forceWallClock && device.features.has('timestamp-query') ? 'timestamp-query' : 'wall-clock',
+      coldCache: s.coldCache === true,
     }, o.host);
     return {
       context: { ...context, tune_strategy: strategyName, tune_shard: o.shard ? `${o.shard.index}/${o.shard.count}` : '0/1', tune_algorithms: algorithms.join(',') },
@@ -269,14 +278,14 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   // and the first are always the baselines: so untimed measurements keep the device busy for
   // SETTLE_MS before the first timed one, and the first REMEASURED variants of each size are
   // measured again at its end, keeping the faster of the two.
-  const SETTLE_MS = 500;
+  const SETTLE_MS = o.settleMs ?? 500;
   const REMEASURED = 2;
   const measuredNow = new Set<string>();
   const firstMeasured: Variant[] = [];
   let warm: string | undefined;
   const settle = async (g: VariantGroup, v: Variant, size: number): Promise<void> => {
     const key = `${g.type}@${size}`;
-    if (warm === key) return;
+    if (warm === key || SETTLE_MS <= 0) return;
     warm = key;
     const start = performance.now();
     try {
@@ -322,7 +331,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           measuredNow.add(entryKey(name, size));
           if (firstMeasured.length < REMEASURED && !firstMeasured.includes(v)) firstMeasured.push(v);
           try {
-            store.addRecord(await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock }));
+            store.addRecord(await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache }));
           } catch (err) {
             if ((err as WgprimError)?.code === 'device-lost') throw new StopCampaign('device-lost', message(err));
             store.addError(name, size, message(err));
@@ -344,7 +353,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           if (!first || (first as { error_occurred?: boolean }).error_occurred) continue;
           checkBudget();
           try {
-            const again = await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock });
+            const again = await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
             // real_time is the mean milliseconds per call, as stats.mean.
             if (again.stats.mean < (first as GBenchEntry).real_time) store.replaceRecord(again);
           } catch {

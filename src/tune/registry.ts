@@ -37,6 +37,8 @@ export interface MeasureOptions {
   readonly batches: number;
   readonly batchSize: number;
   readonly forceWallClock?: boolean;
+  /** Flush the GPU's caches before each timed region (`TimingOptions.coldCache`). */
+  readonly coldCache?: boolean;
 }
 
 /** A benchmark entry's name, read back: which algorithm, benchmark, type and config it timed. */
@@ -118,7 +120,7 @@ export function parseBenchmarkName(fields: NameFields): ParsedBenchmark | undefi
 async function measureWithBench(prim: Prim, o: MeasureOptions): Promise<BenchRecord> {
   const records = await benchmarkAlgorithm(prim, {
     algorithm: o.benchmark as SingleAlgorithm, type: o.type, size: o.size, seed: o.seed, config: o.config as never,
-    warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock,
+    warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
   });
   if (records.length !== 1) throw new WgprimError('invalid-argument', `benchmark "${o.benchmark}" gave ${records.length} records, expected 1`);
   return records[0]!;

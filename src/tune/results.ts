@@ -199,3 +199,17 @@ export function checkSameAdapter(data: unknown, info: AdapterInfoLike, label: st
     throw new WgprimError('invalid-argument', `${label} was measured on another adapter (${was}; this one is ${now}): resume it there, or pass another --benchmark_out`);
   }
 }
+
+/**
+ * Throws a typed error if `data` (a parsed benchmark file) was measured with the other cache
+ * state (`cold_cache` in its context; files without it were measured warm): cold and warm
+ * figures must not be mixed in one campaign.
+ */
+export function checkSameCacheState(data: unknown, coldCache: boolean, label: string): void {
+  const ctx = isObject(data) && isObject(data.context) ? data.context : undefined;
+  if (!ctx) return;
+  const wasCold = String(ctx.cold_cache ?? 'false') === 'true';
+  if (wasCold !== coldCache) {
+    throw new WgprimError('invalid-argument', `${label} was measured with a ${wasCold ? 'cold' : 'warm'} cache and this campaign runs ${coldCache ? 'cold (--cold)' : 'warm'}: resume it ${wasCold ? 'with' : 'without'} --cold, or pass another --benchmark_out`);
+  }
+}

@@ -54,6 +54,11 @@ export interface TuneSettings {
   readonly batches: number;
   /** Calls per submit, each timed on its own where timestamps exist. */
   readonly batchSize: number;
+  /**
+   * Flush the GPU's caches (a 256 MiB clear, as rocPRIM's cold runs) before each timed call, so
+   * configs are ranked on data that starts in memory, not in L2 (`wgprim tune --cold`). Default false.
+   */
+  readonly coldCache: boolean;
   /** Search strategy; `auto`: exhaustive for groups of at most `exhaustiveLimit` variants, else local. */
   readonly strategy: StrategyName | 'auto';
   readonly exhaustiveLimit: number;
@@ -105,6 +110,7 @@ export function defaultSettings(kind: DeviceKind): TuneSettings {
     warmup: kind === 'cpu' ? 3 : 5,
     batches: kind === 'cpu' ? 8 : 10,
     batchSize: kind === 'cpu' ? 8 : 10,
+    coldCache: false,
     strategy: 'auto',
     exhaustiveLimit: 400,
     randomSamples: 24,
@@ -144,7 +150,7 @@ export function mergeSettings(base: TuneSettings, input: unknown): TuneSettings 
   return merged;
 }
 
-const TOP_KEYS = ['$schema', 'version', 'deviceKind', 'seed', 'warmup', 'batches', 'batchSize', 'strategy', 'exhaustiveLimit', 'randomSamples', 'localEvaluations', 'budgetSeconds', 'buildConcurrency', 'algorithms'];
+const TOP_KEYS = ['$schema', 'version', 'deviceKind', 'seed', 'warmup', 'batches', 'batchSize', 'coldCache', 'strategy', 'exhaustiveLimit', 'randomSamples', 'localEvaluations', 'budgetSeconds', 'buildConcurrency', 'algorithms'];
 const ALGORITHM_KEYS = ['space', 'types', 'sizes', 'benchmarks', 'constraints'];
 
 const isInt = (x: unknown, min: number): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= min;
@@ -157,6 +163,7 @@ export function settingsProblems(s: TuneSettings): string[] {
   for (const [k, min] of [['seed', 0], ['warmup', 0], ['batches', 1], ['batchSize', 1], ['exhaustiveLimit', 1], ['randomSamples', 1], ['localEvaluations', 1], ['buildConcurrency', 1]] as const) {
     if (!isInt(s[k], min)) p.push(`${k} must be an integer >= ${min}, got ${JSON.stringify(s[k])}`);
   }
+  if (typeof s.coldCache !== 'boolean') p.push(`coldCache must be true or false, got ${JSON.stringify(s.coldCache)}`);
   if (s.batchSize > 2048) p.push(`batchSize must be at most 2048 (a query set holds 4096 timestamps), got ${s.batchSize}`);
   if (!['exhaustive', 'random', 'local', 'auto'].includes(s.strategy)) p.push(`strategy must be exhaustive, random, local or auto, got ${JSON.stringify(s.strategy)}`);
   if (s.budgetSeconds !== undefined && !(typeof s.budgetSeconds === 'number' && s.budgetSeconds > 0)) p.push(`budgetSeconds must be a number > 0, got ${JSON.stringify(s.budgetSeconds)}`);
@@ -345,6 +352,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
       warmup: intMin(0),
       batches: intMin(1),
       batchSize: { type: 'integer', minimum: 1, maximum: 2048 },
+      coldCache: { type: 'boolean' },
       strategy: { enum: ['exhaustive', 'random', 'local', 'auto'] },
       exhaustiveLimit: intMin(1),
       randomSamples: intMin(1),

@@ -1,7 +1,7 @@
 // Runs in the browser. Imports the built library exactly as an application would, with no
 // bundler: dist/ is served as-is. test/browser.test.ts calls window.wgprimTest.* and checks
 // every result in Node against a plain JS computation.
-import { createPrim, WgprimError } from '/dist/index.js';
+import { createPrim, WgprimError, localStorageTuneCache } from '/dist/index.js';
 
 const LIMITS = [
   'maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupStorageSize',
@@ -140,6 +140,26 @@ window.wgprimTest = {
       if (lost.value) throw new Error(`GPU device lost during "${c.name}": ${lost.value}`);
     }
     return out;
+  },
+
+  /**
+   * prim.tune in the page, with the tune cache in localStorage: a short campaign on one
+   * algorithm and type, then a second Prim on the same device and cache, which must select
+   * the same configs without measuring.
+   */
+  async tune(options) {
+    const { adapter, device } = await getReady();
+    const cache = localStorageTuneCache();
+    const prim = createPrim(device, { adapterInfo: adapter.info, tuneCache: cache });
+    const before = prim.tuneCacheState;
+    const summary = await prim.tune(options);
+    const again = createPrim(device, { adapterInfo: adapter.info, tuneCache: localStorageTuneCache() });
+    const pick = (p) => ({ transformU32: p.selectedConfig('transform', 'u32'), transformF32: p.selectedConfig('transform', 'f32') });
+    const { file, ...rest } = summary;
+    return {
+      before, after: again.tuneCacheState, summary: { ...rest, benchmarks: file.benchmarks.length },
+      stored: localStorage.getItem(summary.cacheKey), selected: pick(prim), selectedAgain: pick(again),
+    };
   },
 };
 window.wgprimPageReady = true;
