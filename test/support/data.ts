@@ -1,16 +1,9 @@
 import { type ElementType, type BuiltinOperator, f16Bits, type PrimTypedArray } from '../../src/index.js';
 
-/** Small, seeded PRNG (mulberry32): every failure message prints the seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../src/tune/strategy.js';
+
+// Seeded PRNG (the tuner's mulberry32): every failure message prints the seed.
+export { rng };
 
 export const SEED = Number(process.env.WGPRIM_TEST_SEED ?? 20261129);
 
