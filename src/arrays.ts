@@ -6,6 +6,8 @@ import { encodeValue, f16Value } from './wgsl/values.js';
 import { type ScanConfig } from './device/scan/config.js';
 import { type ReduceConfig } from './device/reduce/config.js';
 import { type TransformConfig } from './device/transform/config.js';
+import { type RadixSortConfig } from './device/radix-sort/config.js';
+import { radixBitRange, radixKeyInfo } from './device/radix-sort/radix-sort.js';
 import type { Prim } from './prim.js';
 
 /** Typed arrays the array-level API takes; Uint16Array holds f16 bits and needs `{ type: 'f16' }`. */
@@ -66,6 +68,17 @@ export interface ArrayTransformOptions {
   readonly config?: Partial<TransformConfig>;
 }
 
+export interface ArrayRadixSortOptions {
+  readonly descending?: boolean;
+  /** Integer keys only: sort by bits [beginBit, endBit). */
+  readonly beginBit?: number;
+  readonly endBit?: number;
+  readonly config?: Partial<RadixSortConfig>;
+}
+
+/** Values a pair sort moves: any 4- or 8-byte typed array. */
+export type RadixSortValueArray = Uint32Array | Int32Array | Float32Array | BigUint64Array | BigInt64Array | Float64Array;
+
 /**
  * Array-level API: typed arrays in, typed arrays (or a value) out. Each call uploads, runs,
  * reads back and frees its buffers: for scripts, docs and tests, not for hot loops.
@@ -119,6 +132,49 @@ export class ArrayApi {
     }
   }
 
+  /** A sorted copy of `keys` (u32, i32, f32, u64, i64): stable, ascending unless `descending`. */
+  async radixSortKeys<A extends PrimTypedArray>(keys: A, options: ArrayRadixSortOptions = {}): Promise<A> {
+    const type = this.radixPrecheck(keys, options, 0);
+    const buf = this.upload(keys);
+    try {
+      const [result] = await this.runAll([[buf, keys.byteLength]], (enc) =>
+        this.prim.radixSortKeys(enc, { keys: buf, count: keys.length, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+      return arrayOfType(type, result!, keys.length) as A;
+    } finally {
+      buf.destroy();
+    }
+  }
+
+  /** Keys sorted as `radixSortKeys` does, and the values permuted with them. */
+  async radixSortPairs<A extends PrimTypedArray, V extends RadixSortValueArray>(keys: A, values: V, options: ArrayRadixSortOptions = {}): Promise<{ keys: A; values: V }> {
+    const valueBytes = values?.BYTES_PER_ELEMENT;
+    if (!ArrayBuffer.isView(values) || (valueBytes !== 4 && valueBytes !== 8)) fail('invalid-argument', 'radixSortPairs values must be a typed array of 4- or 8-byte elements');
+    if (values.length !== keys.length) fail('invalid-argument', `radixSortPairs: ${keys.length} keys but ${values.length} values`);
+    const type = this.radixPrecheck(keys, options, valueBytes);
+    const kb = this.upload(keys);
+    const vb = this.upload(values as unknown as PrimTypedArray);
+    try {
+      const [k, v] = await this.runAll([[kb, keys.byteLength], [vb, values.byteLength]], (enc) =>
+        this.prim.radixSortPairs(enc, { keys: kb, values: vb, valueBytes, count: keys.length, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+      const Ctor = values.constructor as new (b: ArrayBuffer, o: number, n: number) => V;
+      return { keys: arrayOfType(type, k!, keys.length) as A, values: new Ctor(v!, 0, values.length) };
+    } finally {
+      kb.destroy();
+      vb.destroy();
+    }
+  }
+
+  private radixPrecheck(keys: PrimTypedArray, options: ArrayRadixSortOptions, valueBytes: 0 | 4 | 8): 'u32' | 'i32' | 'f32' | 'u64' | 'i64' {
+    this.prim.context.assertAlive();
+    if (!options || typeof options !== 'object') fail('invalid-argument', 'radix sort options must be an object');
+    const type = typeOfArray(keys);
+    const t = radixKeyInfo(type);
+    radixBitRange(t, options.beginBit, options.endBit);
+    if (options.descending !== undefined && typeof options.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(options.descending)}`);
+    if (options.config !== undefined) this.prim.selectedRadixSortConfig(type, valueBytes, options.config);
+    return type as 'u32' | 'i32' | 'f32' | 'u64' | 'i64';
+  }
+
   private async scan<A extends PrimTypedArray>(data: A, options: ArrayScanOptions, exclusive: boolean): Promise<A> {
     const type = typeOfArray(data, options.type);
     this.precheck('scan', type, options.op, options.initialValue, options.config);
@@ -163,16 +219,21 @@ export class ArrayApi {
 
   /** Records `record` into a fresh encoder, submits it, and reads back `bytes` of `output`. */
   private async run(output: GPUBuffer, bytes: number, record: (enc: GPUCommandEncoder) => Promise<void>): Promise<ArrayBuffer> {
+    return (await this.runAll([[output, bytes]], record))[0]!;
+  }
+
+  /** `run` with several outputs read back. */
+  private async runAll(outputs: readonly (readonly [GPUBuffer, number])[], record: (enc: GPUCommandEncoder) => Promise<void>): Promise<ArrayBuffer[]> {
     const device = this.prim.device;
-    const size = roundUp(Math.max(bytes, 4), 4);
-    const staging = device.createBuffer({ label: 'wgprim.readback', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const sizes = outputs.map(([, bytes]) => roundUp(Math.max(bytes, 4), 4));
+    const stagings = sizes.map((size) => device.createBuffer({ label: 'wgprim.readback', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }));
     try {
       device.pushErrorScope('validation');
       const enc = device.createCommandEncoder({ label: 'wgprim.arrays' });
       let recordError: unknown;
       try {
         await record(enc);
-        enc.copyBufferToBuffer(output, 0, staging, 0, size);
+        outputs.forEach(([output], i) => enc.copyBufferToBuffer(output, 0, stagings[i]!, 0, sizes[i]!));
         device.queue.submit([enc.finish()]);
       } catch (err) {
         recordError = err;
@@ -180,10 +241,10 @@ export class ArrayApi {
       const gpuError = await device.popErrorScope();
       if (recordError) throw recordError;
       if (gpuError) throw new WgprimError('invalid-argument', `WebGPU rejected the work: ${gpuError.message}`);
-      await staging.mapAsync(GPUMapMode.READ);
-      return staging.getMappedRange().slice(0);
+      await Promise.all(stagings.map((s) => s.mapAsync(GPUMapMode.READ)));
+      return stagings.map((s) => s.getMappedRange().slice(0));
     } finally {
-      staging.destroy();
+      for (const s of stagings) s.destroy();
     }
   }
 }

@@ -14,6 +14,8 @@ import { type ReduceConfig } from './device/reduce/config.js';
 import { recordReduce, type ReduceArgs, selectReduceConfig } from './device/reduce/reduce.js';
 import { type TransformConfig } from './device/transform/config.js';
 import { recordTransform, type TransformArgs, selectTransformConfig } from './device/transform/transform.js';
+import { type RadixSortConfig } from './device/radix-sort/config.js';
+import { recordRadixSort, type RadixSortKeysArgs, type RadixSortPairsArgs, selectRadixSortConfig } from './device/radix-sort/radix-sort.js';
 import { type ElementType } from './wgsl/types.js';
 import { ArrayApi } from './arrays.js';
 
@@ -163,6 +165,23 @@ export class Prim {
   /** Records `output[i] = f(a[i])` or `f(a[i], b[i])` for a WGSL expression. */
   transform(encoder: GPUCommandEncoder, args: TransformArgs): Promise<void> {
     return recordTransform(this.context, this.tables.transform, encoder, args);
+  }
+
+  /**
+   * Records a stable LSD radix sort of `count` keys (portable multi-pass path: correct without
+   * forward progress). Sorted in place unless `keysOut` is given; a scratch buffer of the keys'
+   * size is used for the passes in between.
+   */
+  radixSortKeys(encoder: GPUCommandEncoder, args: RadixSortKeysArgs): Promise<void> {
+    return recordRadixSort(this.context, [], this.tables.scan, encoder, args, false);
+  }
+  /** Records a stable LSD radix sort of keys with values of 4 or 8 bytes moved alongside. */
+  radixSortPairs(encoder: GPUCommandEncoder, args: RadixSortPairsArgs): Promise<void> {
+    return recordRadixSort(this.context, [], this.tables.scan, encoder, args, true);
+  }
+  /** The radix sort config a call would use for these keys and values (0: keys only). Radix sort has no tuned table yet. */
+  selectedRadixSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
+    return selectRadixSortConfig(this.context, [], type, valueBytes, override);
   }
 
   /** The config a call of `algorithm` on `type` would use here, and where it came from. */

@@ -1,0 +1,154 @@
+import { type DeviceContext, checkCount } from '../../runtime/context.js';
+import { ceilDiv } from '../../runtime/dispatch.js';
+import { fail } from '../../runtime/errors.js';
+import { type ElementType, typeClassOf, typeInfo, type TypeInfo } from '../../wgsl/types.js';
+import { selectWithOverride } from '../../config/select.js';
+import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
+import { type ScanConfig } from '../scan/config.js';
+import { recordScan } from '../scan/scan.js';
+import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
+import { radixScatterKernel, radixUpsweepKernel } from './kernel.js';
+
+/** Key types the radix sort takes (f16: planned). */
+export type RadixSortKeyType = 'u32' | 'i32' | 'f32' | 'u64' | 'i64';
+const KEY_TYPES: readonly string[] = ['u32', 'i32', 'f32', 'u64', 'i64'];
+
+export interface RadixSortKeysArgs {
+  readonly keys: GPUBuffer;
+  /** Sorted keys go here; omitted (or the keys buffer itself): the keys are sorted in place. */
+  readonly keysOut?: GPUBuffer;
+  readonly count: number;
+  readonly type: RadixSortKeyType;
+  readonly descending?: boolean;
+  /** Integer keys: sort by bits [beginBit, endBit) only (defaults 0 and the key's width). Float keys take the full range only. */
+  readonly beginBit?: number;
+  readonly endBit?: number;
+  readonly config?: Partial<RadixSortConfig>;
+}
+
+export interface RadixSortPairsArgs extends RadixSortKeysArgs {
+  /** Values of `valueBytes` bytes each (any type), moved with their keys. */
+  readonly values: GPUBuffer;
+  /** Omitted (or the values buffer itself): the values are permuted in place. */
+  readonly valuesOut?: GPUBuffer;
+  readonly valueBytes: 4 | 8;
+}
+
+export function radixKeyInfo(type: unknown): TypeInfo {
+  if (typeof type !== 'string' || !KEY_TYPES.includes(type)) {
+    fail('unsupported-type', `radix sort keys must be one of ${KEY_TYPES.join(', ')}, got ${String(type)}`);
+  }
+  return typeInfo(type);
+}
+
+export function selectRadixSortConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<RadixSortConfig>[])[], type: ElementType, valueBytes: 0 | 4 | 8, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
+  const t = radixKeyInfo(type);
+  return selectWithOverride('radixSort', tables, ctx.target, typeClassOf(type), (c) => radixSortConfigProblem(ctx, t, valueBytes, c), () => radixSortHeuristic(ctx, t, valueBytes), override);
+}
+
+/** The bit range a call sorts by, checked: floats take only the full range. */
+export function radixBitRange(t: TypeInfo, beginBit: unknown, endBit: unknown): [number, number] {
+  const width = t.bytes * 8;
+  const b = beginBit ?? 0;
+  const e = endBit ?? width;
+  if (typeof b !== 'number' || typeof e !== 'number' || !Number.isInteger(b) || !Number.isInteger(e) || b < 0 || e > width || b > e) {
+    fail('invalid-argument', `bit range [${String(beginBit)}, ${String(endBit)}) is not within [0, ${width}] with beginBit <= endBit`);
+  }
+  if (t.isFloat && (b !== 0 || e !== width)) {
+    fail('invalid-argument', `a bit range is for integer keys: ${t.name} keys sort by all ${width} bits (got [${b}, ${e}))`);
+  }
+  return [b, e];
+}
+
+function checkValueBytes(v: unknown): 4 | 8 {
+  if (v !== 4 && v !== 8) fail('invalid-argument', `valueBytes must be 4 or 8, got ${String(v)}`);
+  return v;
+}
+
+const VALUE_INFO: Record<4 | 8, TypeInfo> = { 4: typeInfo('u32'), 8: typeInfo('u64') };
+
+/** Records a stable LSD radix sort of keys (and values when `pairs`) into `encoder`. */
+export async function recordRadixSort(
+  ctx: DeviceContext,
+  tables: readonly (readonly TunedEntry<RadixSortConfig>[])[],
+  scanTables: readonly (readonly TunedEntry<ScanConfig>[])[],
+  encoder: GPUCommandEncoder,
+  args: RadixSortKeysArgs | RadixSortPairsArgs,
+  pairs: boolean,
+): Promise<void> {
+  ctx.assertAlive();
+  const name = pairs ? 'radixSortPairs' : 'radixSortKeys';
+  if (!args || typeof args !== 'object') fail('invalid-argument', `${name} needs an argument object { keys, count, type${pairs ? ', values, valueBytes' : ''} }`);
+  checkCount(args.count);
+  const t = radixKeyInfo(args.type);
+  const [beginBit, endBit] = radixBitRange(t, args.beginBit, args.endBit);
+  const p = args as RadixSortPairsArgs;
+  const valueBytes: 0 | 4 | 8 = pairs ? checkValueBytes(p.valueBytes) : 0;
+  const { count } = args;
+  const keysOut = args.keysOut ?? args.keys;
+  ctx.checkBuffer(`${name} keys`, args.keys, count, t);
+  if (args.keysOut !== undefined) ctx.checkBuffer(`${name} keysOut`, args.keysOut, count, t);
+  const valuesOut = pairs ? (p.valuesOut ?? p.values) : undefined;
+  if (pairs) {
+    const vt = VALUE_INFO[valueBytes as 4 | 8];
+    ctx.checkBuffer(`${name} values`, p.values, count, vt);
+    if (p.valuesOut !== undefined) ctx.checkBuffer(`${name} valuesOut`, p.valuesOut, count, vt);
+    const keyBuffers = new Set([args.keys, keysOut]);
+    if (keyBuffers.has(p.values) || keyBuffers.has(valuesOut!)) fail('overlap', `${name}: keys and values must be in different buffers`);
+  }
+  if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
+  const descending = args.descending ?? false;
+  const { config } = selectRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
+  if (count === 0) return;
+
+  const keysInPlace = keysOut === args.keys;
+  const valuesInPlace = pairs && valuesOut === p.values;
+  const inPlace = keysInPlace || valuesInPlace;
+  // Digit passes, low bits first; each pass writes to the other buffer of a pair, and the last
+  // to the output. A pass of width 0 is a stable copy: it makes a result land in the caller's
+  // output buffer, or the pass count even so an in-place sort never reads and writes one buffer.
+  const digitPasses: { shift: number; bits: number }[] = [];
+  for (let s = beginBit; s < endBit; s += config.radixBits) digitPasses.push({ shift: s, bits: Math.min(config.radixBits, endBit - s) });
+  const allInPlace = keysInPlace && (!pairs || valuesInPlace);
+  let copyPasses = digitPasses.length === 0 && !allInPlace ? 1 : 0;
+  if (inPlace && (digitPasses.length + copyPasses) % 2 === 1) copyPasses += 1;
+  const passes = [...Array.from({ length: copyPasses }, () => ({ shift: 0, bits: 0 })), ...digitPasses];
+  if (passes.length === 0) return;
+
+  const tile = config.workgroupSize * config.itemsPerThread;
+  const numTiles = ceilDiv(count, tile);
+  const radix = 1 << config.radixBits;
+  const countsLength = radix * numTiles;
+  if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
+    fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
+  }
+  const kernelOptions = { key: t, valueBytes, descending, config };
+  const upsweep = radixUpsweepKernel(kernelOptions);
+  const scatter = radixScatterKernel(kernelOptions);
+  const [upPipeline, scatterPipeline] = await Promise.all([ctx.pipeline(upsweep), ctx.pipeline(scatter)]);
+
+  const keyBytes = count * t.bytes;
+  const valBytes = count * valueBytes;
+  const keysScratch = ctx.scratch('radixSort.keys', keyBytes);
+  const valuesScratch = pairs ? ctx.scratch('radixSort.values', valBytes) : undefined;
+  const counts = ctx.scratch('radixSort.counts', countsLength * 4);
+  // Destination of each pass, from the last back: the output, then the scratch buffer and the
+  // output in turn. An in-place chain has an even length, so the first pass writes the scratch.
+  const chain = (out: GPUBuffer, scratch: GPUBuffer): GPUBuffer[] =>
+    passes.map((_, i) => ((passes.length - 1 - i) % 2 === 0 ? out : scratch));
+  const keyDst = chain(keysOut, keysScratch);
+  const valDst = pairs ? chain(valuesOut!, valuesScratch!) : [];
+  const bind = (buffer: GPUBuffer, bytes: number): GPUBufferBinding => ({ buffer, offset: 0, size: bytes });
+  const countsBinding = bind(counts, countsLength * 4);
+
+  for (let i = 0; i < passes.length; i++) {
+    const pass = passes[i]!;
+    const keySrc = i === 0 ? args.keys : keyDst[i - 1]!;
+    const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits])) };
+    ctx.dispatch(encoder, upsweep.label, upPipeline, ctx.bindGroup(upPipeline, upsweep.key, [params, bind(keySrc, keyBytes), countsBinding]), numTiles);
+    await recordScan(ctx, scanTables, encoder, { input: counts, output: counts, count: countsLength, type: 'u32', config: { lookback: 'reduce-then-scan' } }, true);
+    const entries: GPUBufferBinding[] = [params, bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes), countsBinding];
+    if (pairs) entries.push(bind(i === 0 ? p.values : valDst[i - 1]!, valBytes), bind(valDst[i]!, valBytes));
+    ctx.dispatch(encoder, scatter.label, scatterPipeline, ctx.bindGroup(scatterPipeline, scatter.key, entries), numTiles);
+  }
+}
