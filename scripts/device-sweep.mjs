@@ -1,6 +1,6 @@
 // Developer tool for the H200 (see ../shared/device/README.md): checks every algorithm against
 // the CPU at large sizes, then times a list of scan/reduce configs. Usage:
-//   node scripts/device-sweep.mjs [--check 24,26,28] [--sweep scan|reduce|transform] [--sizes 24,28] [--configs JSON-array]
+//   node scripts/device-sweep.mjs [--check 24,26,28 [--check-configs JSON-array]] [--sweep scan|reduce|transform] [--sizes 24,28] [--configs JSON-array]
 import { requestDevice } from '../dist/node/index.js';
 import { createPrim } from '../dist/index.js';
 import { benchmarkAlgorithm } from '../dist/bench/run.js';
@@ -72,9 +72,9 @@ async function check(log2, config) {
 }
 
 if (args.check) {
+  const checkConfigs = JSON.parse(args['check-configs'] ?? 'null') ?? [undefined, { lookback: 'reduce-then-scan' }];
   for (const l of args.check.split(',').map(Number)) {
-    await check(l, undefined);
-    await check(l, { lookback: 'reduce-then-scan' });
+    for (const c of checkConfigs) await check(l, c);
   }
 }
 

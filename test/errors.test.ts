@@ -276,7 +276,7 @@ describe('configs', () => {
     const bad: [string, object][] = [
       ['itemsPerThread 6', { itemsPerThread: 6 }],
       ['itemsPerThread 0', { itemsPerThread: 0 }],
-      ['workgroupSize 96', { workgroupSize: 96 }],
+      ['workgroupSize 100', { workgroupSize: 100 }],
       [`workgroupSize ${tooBig}`, { workgroupSize: tooBig }],
     ];
     for (const [what, config] of bad) {

@@ -76,6 +76,10 @@ describe('scan: every config method on every type', () => {
       { workgroupSize: max, itemsPerThread: 4 },
       { workgroupSize: max, itemsPerThread: 16, workgroupScan: 'shared' },
       { workgroupSize: 128, itemsPerThread: 12, lookback: 'reduce-then-scan' },
+      // Not powers of two (multiples of 32, as CUB's 192-invocation SM90 scan).
+      { workgroupSize: 192, itemsPerThread: 8 },
+      { workgroupSize: 96, itemsPerThread: 20, workgroupScan: 'shared' },
+      { workgroupSize: 160, itemsPerThread: 4, lookback: 'reduce-then-scan' },
     ];
     for (const config of edges) {
       for (const type of ['u32', 'u64'] as const) {
@@ -161,6 +165,6 @@ describe('scan: initial values, in place, custom operators, float rounding', () 
   it('rejects an invalid per-call config with a typed error', async () => {
     const input = new Uint32Array(10);
     await expect(prim.arrays.inclusiveScan(input, { config: { itemsPerThread: 6 } })).rejects.toMatchObject({ code: 'invalid-config' });
-    await expect(prim.arrays.inclusiveScan(input, { config: { workgroupSize: 96 } })).rejects.toBeInstanceOf(WgprimError);
+    await expect(prim.arrays.inclusiveScan(input, { config: { workgroupSize: 100 } })).rejects.toBeInstanceOf(WgprimError);
   });
 });

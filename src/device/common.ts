@@ -3,7 +3,7 @@ import { type TypeInfo } from '../wgsl/types.js';
 
 /** The launch shape every algorithm's config has. */
 export interface LaunchShape {
-  /** Invocations per workgroup: a power of two. */
+  /** Invocations per workgroup: a multiple of 32. */
   readonly workgroupSize: number;
   /** Elements each invocation handles per tile: a multiple of 4 (one quad = one 16-byte load for 32-bit types). */
   readonly itemsPerThread: number;
@@ -13,7 +13,10 @@ export const isPowerOfTwo = (n: number): boolean => Number.isInteger(n) && n > 0
 
 /** Why this launch shape cannot run on this device, or undefined. */
 export function launchShapeProblem(ctx: DeviceContext, c: LaunchShape): string | undefined {
-  if (!isPowerOfTwo(c.workgroupSize) || c.workgroupSize < 32) return `workgroupSize ${c.workgroupSize} is not a power of two >= 32`;
+  // Multiples of 32 (CUB's SM90 scan uses 192 invocations); algorithms that need a power of two say so.
+  if (!Number.isInteger(c.workgroupSize) || c.workgroupSize < 32 || c.workgroupSize % 32 !== 0) {
+    return `workgroupSize ${c.workgroupSize} is not a multiple of 32 (>= 32)`;
+  }
   if (c.workgroupSize > ctx.limits.maxComputeInvocationsPerWorkgroup || c.workgroupSize > ctx.limits.maxComputeWorkgroupSizeX) {
     return `workgroupSize ${c.workgroupSize} exceeds this device's maxComputeInvocationsPerWorkgroup ${ctx.limits.maxComputeInvocationsPerWorkgroup}`;
   }

@@ -1,6 +1,6 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { launchShapeProblem, subgroupProblem, workgroupMemoryProblem } from '../common.js';
+import { isPowerOfTwo, launchShapeProblem, subgroupProblem, workgroupMemoryProblem } from '../common.js';
 
 /** Launch config of the device-wide reduction. */
 export interface ReduceConfig {
@@ -24,6 +24,8 @@ export function reduceConfigProblem(ctx: DeviceContext, t: TypeInfo, c: ReduceCo
   if (c.workgroupReduce !== 'subgroup' && c.workgroupReduce !== 'shared') return `unknown workgroupReduce "${String(c.workgroupReduce)}"`;
   const shape = launchShapeProblem(ctx, c);
   if (shape) return shape;
+  // The workgroup-memory tree halves the workgroup each step.
+  if (!isPowerOfTwo(c.workgroupSize)) return `workgroupSize ${c.workgroupSize} is not a power of two (reduce)`;
   if (!Number.isInteger(c.maxWorkgroups) || c.maxWorkgroups < 1 || c.maxWorkgroups > 65535) return `maxWorkgroups ${c.maxWorkgroups} is not in [1, 65535]`;
   if (c.workgroupReduce === 'subgroup') {
     const sg = subgroupProblem(ctx, c.workgroupSize);

@@ -20,7 +20,7 @@ export interface ScanConfig {
 
 /** The tuning space (issue: autotuning) and the edges tests walk. */
 export const scanSpace = {
-  workgroupSize: [64, 128, 256, 512, 1024],
+  workgroupSize: [64, 128, 192, 256, 384, 512, 768, 1024],
   itemsPerThread: [4, 8, 12, 16, 20, 24, 32],
   lookback: ['decoupled', 'reduce-then-scan'],
   workgroupScan: ['subgroup', 'shared'],
