@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltinOperator, type ElementType, type Prim, type PrimTypedArray, type ReduceConfig, BUILTIN_OPERATORS, f16Bits } from '../src/index.js';
-import { hasF16, testPrim } from './support/gpu.js';
+import { type BuiltinOperator, type ElementType, type Prim, type PrimTypedArray, type ReduceConfig, f16Bits, typeInfo } from '../src/index.js';
+import { hasF16, operatorsFor, testPrim, typesOn } from './support/gpu.js';
 import { cpuIdentity, cpuOp, firstMismatch, type Value, valueAt } from './support/cpu.js';
 import { randomInput, randomReals, SEED, sizesAround } from './support/data.js';
 
@@ -9,10 +9,8 @@ beforeAll(async () => {
   prim = await testPrim();
 });
 
-const TYPES: ElementType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
-const typesHere = (): ElementType[] => TYPES.filter((t) => t !== 'f16' || hasF16(prim));
-const isFloat = (t: ElementType): boolean => t === 'f32' || t === 'f16';
-const opsFor = (t: ElementType): BuiltinOperator[] => BUILTIN_OPERATORS.filter((op) => !isFloat(t) || !['and', 'or', 'xor'].includes(op));
+const typesHere = (): ElementType[] => typesOn(prim);
+const opsFor = operatorsFor;
 const methodsHere = (): ReduceConfig['workgroupReduce'][] => (prim.context.hasSubgroups ? ['subgroup', 'shared'] : ['shared']);
 const BIG = (1 << 20) + 3;
 
@@ -80,7 +78,7 @@ describe('reduce: every operator, every type, both workgroup methods', () => {
       const config = { workgroupSize: 128, itemsPerThread: 8, maxWorkgroups: 3, workgroupReduce };
       const tile = 128 * 8;
       for (const type of typesHere()) {
-        const op: BuiltinOperator = isFloat(type) ? 'max' : 'xor';
+        const op: BuiltinOperator = typeInfo(type).isFloat ? 'max' : 'xor';
         for (const n of [3 * tile - 1, 3 * tile, 3 * tile + 1, 7 * tile + 5, 65521]) await check(type, op, n, config, SEED + n + 3);
       }
     }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltinOperator, type ElementType, type Prim, type ScanConfig, BUILTIN_OPERATORS, WgprimError } from '../src/index.js';
-import { hasF16, testPrim } from './support/gpu.js';
+import { type BuiltinOperator, type ElementType, type Prim, type ScanConfig, WgprimError } from '../src/index.js';
+import { operatorsFor, testPrim, typesOn } from './support/gpu.js';
 import { cpuIdentity, cpuOp, cpuScan, firstMismatch, type Value } from './support/cpu.js';
 import { randomInput, randomReals, SEED, sizesAround } from './support/data.js';
 
@@ -9,10 +9,8 @@ beforeAll(async () => {
   prim = await testPrim();
 });
 
-const TYPES: ElementType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
-const typesHere = (): ElementType[] => TYPES.filter((t) => t !== 'f16' || hasF16(prim));
-const isFloat = (t: ElementType): boolean => t === 'f32' || t === 'f16';
-const opsFor = (t: ElementType): BuiltinOperator[] => BUILTIN_OPERATORS.filter((op) => !isFloat(t) || !['and', 'or', 'xor'].includes(op));
+const typesHere = (): ElementType[] => typesOn(prim);
+const opsFor = operatorsFor;
 
 async function check(type: ElementType, op: BuiltinOperator, n: number, exclusive: boolean, config: Partial<ScanConfig> | undefined, seed: number, init?: Value): Promise<void> {
   const input = randomInput(type, op, n, seed);

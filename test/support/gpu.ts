@@ -1,5 +1,5 @@
 import { requestDevice } from '../../src/node/index.js';
-import { createPrim, type Prim, type PrimOptions } from '../../src/index.js';
+import { createPrim, type BuiltinOperator, BUILTIN_OPERATORS, type ElementType, type Prim, type PrimOptions } from '../../src/index.js';
 
 /** One Dawn device per test file (lavapipe here and in CI). */
 export async function testPrim(options?: PrimOptions): Promise<Prim> {
@@ -13,4 +13,17 @@ export async function testPrim(options?: PrimOptions): Promise<Prim> {
 
 export function hasF16(prim: Prim): boolean {
   return prim.context.features.has('shader-f16');
+}
+
+const ALL_TYPES: ElementType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
+const isFloat = (t: ElementType): boolean => t === 'f32' || t === 'f16';
+
+/** Every element type this device can run (f16 only with shader-f16). */
+export function typesOn(prim: Prim): ElementType[] {
+  return ALL_TYPES.filter((t) => t !== 'f16' || hasF16(prim));
+}
+
+/** The built-in operators a type supports (no bitwise ones on floats). */
+export function operatorsFor(t: ElementType): BuiltinOperator[] {
+  return BUILTIN_OPERATORS.filter((op) => !isFloat(t) || !['and', 'or', 'xor'].includes(op));
 }
