@@ -172,7 +172,8 @@ export interface GBenchContext {
   readonly cold_cache: string;
 }
 
-export interface GBenchEntry {
+/** Fields every `benchmarks[]` entry has, measured or skipped with an error. */
+export interface GBenchEntryBase {
   readonly name: string;
   readonly family_index: number;
   readonly per_family_instance_index: number;
@@ -181,18 +182,21 @@ export interface GBenchEntry {
   readonly repetitions: number;
   readonly repetition_index: number;
   readonly threads: number;
+  readonly time_unit: 'ms';
+  /** Elements per call: a numeric user counter, so files holding several sizes stay readable. */
+  readonly size: number;
+}
+
+export interface GBenchEntry extends GBenchEntryBase {
   readonly iterations: number;
   readonly real_time: number;
   readonly cpu_time: number;
-  readonly time_unit: 'ms';
   readonly bytes_per_second: number;
   readonly items_per_second: number;
   readonly mean: number;
   readonly median: number;
   readonly stddev: number;
   readonly cv: number;
-  /** Elements per call: a numeric user counter, so files holding several sizes stay readable. */
-  readonly size: number;
 }
 
 export interface GBenchFile {

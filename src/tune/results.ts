@@ -3,26 +3,15 @@
 // an error), keyed by (name, size) so that a resumed campaign skips what is done. Browser-safe.
 import { WgprimError } from '../runtime/errors.js';
 import { type AdapterInfoLike } from '../runtime/target.js';
-import { type BenchRecord, type GBenchContext, type GBenchEntry, gbenchEntry } from '../bench/gbench.js';
+import { type BenchRecord, type GBenchContext, type GBenchEntry, type GBenchEntryBase, gbenchEntry } from '../bench/gbench.js';
 
 /** A benchmark that did not run: GBench's form for a run skipped with an error. */
-export interface GBenchErrorEntry {
-  readonly name: string;
-  readonly family_index: number;
-  readonly per_family_instance_index: number;
-  readonly run_name: string;
-  readonly run_type: 'iteration';
-  readonly repetitions: number;
-  readonly repetition_index: number;
-  readonly threads: number;
+export interface GBenchErrorEntry extends GBenchEntryBase {
   readonly error_occurred: true;
   readonly error_message: string;
   readonly iterations: 0;
   readonly real_time: 0;
   readonly cpu_time: 0;
-  readonly time_unit: 'ms';
-  /** Elements per call, as in measured entries. */
-  readonly size: number;
 }
 
 export type TuneEntry = GBenchEntry | GBenchErrorEntry;
