@@ -1,16 +1,20 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
+import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
 
-/** Uniform block of both kernels: `shift` is the first bit of this pass, `pass_bits` its width (0: a stable copy). */
-export const RADIX_SORT_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits'] as const;
+/**
+ * Uniform block of both kernels: `shift` is the first bit of this pass, `pass_bits` its width
+ * (0: a stable copy), `flip` all ones for a descending sort (else 0). Direction is a uniform,
+ * not a constant, so both directions share one pipeline.
+ */
+export const RADIX_SORT_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip'] as const;
 
 export interface RadixSortKernelOptions {
   readonly key: TypeInfo;
   /** 0: keys only. */
   readonly valueBytes: 0 | 4 | 8;
-  readonly descending: boolean;
   readonly config: RadixSortConfig;
 }
 
@@ -23,7 +27,7 @@ const rawType = (t: TypeInfo): string => (t.bytes === 8 ? 'vec2<u32>' : 'u32');
  * ordered bits and `bit_at(y, s)` one bit. Floats: negative keys have every bit flipped,
  * others the sign bit, which gives -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.
  */
-function keyFunctions(t: TypeInfo, descending: boolean): string {
+function keyFunctions(t: TypeInfo): string {
   const K = rawType(t);
   const wide = t.bytes === 8;
   let to: string;
@@ -52,15 +56,15 @@ fn bit_at(y: vec2<u32>, s: u32) -> u32 {
 }`
     : `fn digit(y: u32) -> u32 { return (y >> P.shift) & ((1u << P.pass_bits) - 1u); }
 fn bit_at(y: u32, s: u32) -> u32 { return (y >> s) & 1u; }`;
-  return `fn to_ordered(x: ${K}) -> ${K} { return ${descending ? `~(${to})` : to}; }
-fn from_ordered(y0: ${K}) -> ${K} { let y = ${descending ? '~y0' : 'y0'}; return ${from}; }
+  return `fn to_ordered(x: ${K}) -> ${K} { return (${to}) ^ ${K}(P.flip); }
+fn from_ordered(y0: ${K}) -> ${K} { let y = y0 ^ ${K}(P.flip); return ${from}; }
 ${digit}
 const SENTINEL = ${K}(${wide ? '0xffffffffu, 0xffffffffu' : '0xffffffffu'});`;
 }
 
 function header(o: RadixSortKernelOptions): string {
   const c = o.config;
-  return `${paramsStruct(RADIX_SORT_PARAMS)}
+  return `${c.workgroupScan === 'subgroup' ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : ''}${paramsStruct(RADIX_SORT_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 const WG = ${c.workgroupSize}u;
 const IPT = ${c.itemsPerThread}u;
@@ -69,7 +73,7 @@ const RADIX = ${1 << c.radixBits}u;`;
 }
 
 const keyOf = (o: RadixSortKernelOptions): string =>
-  [o.key.name, o.descending ? 'desc' : 'asc', o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.workgroupScan].join(':');
 
 /**
  * Upsweep: workgroup `tile` counts the digits of its tile's keys and writes count d to
@@ -82,7 +86,7 @@ export function radixUpsweepKernel(o: RadixSortKernelOptions): Kernel {
   const code = `${header(o)}
 @group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
 @group(0) @binding(2) var<storage, read_write> counts: array<u32>;
-${keyFunctions(o.key, o.descending)}
+${keyFunctions(o.key)}
 var<workgroup> hist: array<atomic<u32>, RADIX>;
 
 @compute @workgroup_size(WG)
@@ -106,7 +110,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 /**
  * Scatter: workgroup `tile` loads its keys (and values), sorts them stably by the pass's digit
  * in workgroup memory with one split per bit (a workgroup scan of each invocation's zero
- * count; invocations hold consecutive keys, so ranks depend on no subgroup size), then writes
+ * count; invocations hold consecutive keys in a rank order that covers the workgroup
+ * subgroup by subgroup, so ranks depend on no subgroup size), then writes
  * the key at sorted position i with digit d to `offsets[d * num_tiles + tile] + i - start[d]`.
  * Keys past the end become all-ones sentinels: they sort last in the tile and are not written.
  */
@@ -114,6 +119,7 @@ export function radixScatterKernel(o: RadixSortKernelOptions): Kernel {
   const K = rawType(o.key);
   const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
   const pairs = o.valueBytes !== 0;
+  const sub = o.config.workgroupScan === 'subgroup';
   const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', 'read-only-storage'];
   if (pairs) bindings.push('read-only-storage', 'storage');
   const v = (s: string): string => (pairs ? s : '');
@@ -123,16 +129,20 @@ export function radixScatterKernel(o: RadixSortKernelOptions): Kernel {
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 ${v(`@group(0) @binding(4) var<storage, read> vals_in: array<${V}>;
 @group(0) @binding(5) var<storage, read_write> vals_out: array<${V}>;`)}
-${keyFunctions(o.key, o.descending)}
+${keyFunctions(o.key)}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
 var<workgroup> s_scan: array<u32, WG>;
 var<workgroup> s_start: array<u32, RADIX>;
+${sub ? 'var<workgroup> sg_counter: atomic<u32>;' : ''}
 
 @compute @workgroup_size(WG)
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>${sub ? ', @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32' : ''}) {
   let tile = wid.x + wid.y * nwg.x;
   if (tile >= P.num_tiles) { return; }
+  // r: this invocation's place in rank order; it holds the tile's keys r * IPT .. r * IPT + IPT - 1.
+  ${sub ? `${SUBGROUP_ID}
+  let r = sgid * sg_size + sg_lane;` : 'let r = lid;'}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   for (var k = 0u; k < IPT; k++) {
@@ -147,39 +157,45 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   workgroupBarrier();
   var ks: array<${K}, IPT>;
   ${v(`var vs: array<${V}, IPT>;`)}
-  for (var j = 0u; j < IPT; j++) {
-    ks[j] = s_keys[lid * IPT + j];
-    ${v('vs[j] = s_vals[lid * IPT + j];')}
-  }
+${unroll(o.config.itemsPerThread, 'j', `  ks[j] = s_keys[r * IPT + j];
+  ${v('vs[j] = s_vals[r * IPT + j];')}`)}
   for (var b = 0u; b < P.pass_bits; b++) {
     let s = P.shift + b;
     var zeros = 0u;
-    for (var j = 0u; j < IPT; j++) { zeros += 1u - bit_at(ks[j], s); }
-    // Inclusive scan of the zero counts across the workgroup.
-    s_scan[lid] = zeros;
+${unroll(o.config.itemsPerThread, 'j', '    zeros += 1u - bit_at(ks[j], s);')}
+${sub ? `    // Exclusive scan of the zero counts in rank order: within the subgroup, then across the
+    // subgroups' totals (any subgroup size; r orders invocations subgroup by subgroup).
+    let ex = subgroupExclusiveAdd(zeros);
+    if (sg_lane == sg_size - 1u) { s_scan[sgid] = ex + zeros; }
+    workgroupBarrier();
+    var z = ex;
+    var total_zeros = 0u;
+    for (var g = 0u; g < WG / sg_size; g++) {
+      let x = s_scan[g];
+      if (g < sgid) { z += x; }
+      total_zeros += x;
+    }
+` : `    // Inclusive scan of the zero counts across the workgroup.
+    s_scan[r] = zeros;
     workgroupBarrier();
     for (var d = 1u; d < WG; d <<= 1u) {
       var y = 0u;
-      if (lid >= d) { y = s_scan[lid - d]; }
+      if (r >= d) { y = s_scan[r - d]; }
       workgroupBarrier();
-      if (lid >= d) { s_scan[lid] += y; }
+      if (r >= d) { s_scan[r] += y; }
       workgroupBarrier();
     }
     let total_zeros = s_scan[WG - 1u];
-    var z = s_scan[lid] - zeros;
-    // Every invocation has read the tile into registers (before the barriers above).
-    for (var j = 0u; j < IPT; j++) {
-      let i = lid * IPT + j;
+    var z = s_scan[r] - zeros;
+`}    // Every invocation has read the tile into registers (before the barriers above).
+${unroll(o.config.itemsPerThread, 'j', `      let i = r * IPT + j;
       var pos = total_zeros + i - z;
       if (bit_at(ks[j], s) == 0u) { pos = z; z += 1u; }
       s_keys[pos] = ks[j];
-      ${v('s_vals[pos] = vs[j];')}
-    }
+      ${v('s_vals[pos] = vs[j];')}`)}
     workgroupBarrier();
-    for (var j = 0u; j < IPT; j++) {
-      ks[j] = s_keys[lid * IPT + j];
-      ${v('vs[j] = s_vals[lid * IPT + j];')}
-    }
+${unroll(o.config.itemsPerThread, 'j', `    ks[j] = s_keys[r * IPT + j];
+    ${v('vs[j] = s_vals[r * IPT + j];')}`)}
     // The next split writes s_keys only after the barriers of its scan: these reads are done by then.
   }
   // The tile is now stably sorted by digit: find where each digit starts.

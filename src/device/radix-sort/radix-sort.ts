@@ -122,7 +122,7 @@ export async function recordRadixSort(
   if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
   }
-  const kernelOptions = { key: t, valueBytes, descending, config };
+  const kernelOptions = { key: t, valueBytes, config };
   const upsweep = radixUpsweepKernel(kernelOptions);
   const scatter = radixScatterKernel(kernelOptions);
   const [upPipeline, scatterPipeline] = await Promise.all([ctx.pipeline(upsweep), ctx.pipeline(scatter)]);
@@ -144,7 +144,7 @@ export async function recordRadixSort(
   for (let i = 0; i < passes.length; i++) {
     const pass = passes[i]!;
     const keySrc = i === 0 ? args.keys : keyDst[i - 1]!;
-    const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits])) };
+    const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, descending ? 0xffffffff : 0])) };
     ctx.dispatch(encoder, upsweep.label, upPipeline, ctx.bindGroup(upPipeline, upsweep.key, [params, bind(keySrc, keyBytes), countsBinding]), numTiles);
     await recordScan(ctx, scanTables, encoder, { input: counts, output: counts, count: countsLength, type: 'u32', config: { lookback: 'reduce-then-scan' } }, true);
     const entries: GPUBufferBinding[] = [params, bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes), countsBinding];

@@ -1,0 +1,364 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Prim, type RadixSortConfig, type RadixSortKeyType, WgprimError } from '../src/index.js';
+import { testPrim } from './support/gpu.js';
+import { rng, SEED } from './support/data.js';
+
+// The portable LSD radix sort against a CPU reference: a stable sort of indices by the
+// order-preserving transform of each key (restricted to the bit range), so that values = index
+// checks stability and every result is compared bit for bit (NaN payloads included).
+
+let prim: Prim;
+beforeAll(async () => {
+  prim = await testPrim();
+});
+
+type KeyArray = Uint32Array | Int32Array | Float32Array | BigUint64Array | BigInt64Array;
+const KEY_TYPES: RadixSortKeyType[] = ['u32', 'i32', 'f32', 'u64', 'i64'];
+const is64 = (t: RadixSortKeyType): boolean => t === 'u64' || t === 'i64';
+
+/** Random keys; `distinct` bounds the number of different keys (duplicates-heavy inputs). */
+function randomKeys(type: RadixSortKeyType, n: number, seed: number, distinct?: number): KeyArray {
+  const r = rng(seed);
+  const word = (): number => (r() * 4294967296) >>> 0;
+  const pool = distinct ? Array.from({ length: distinct }, () => [word(), word()] as const) : undefined;
+  const pick = (): readonly [number, number] => (pool ? pool[Math.floor(r() * pool.length)]! : [word(), word()]);
+  if (is64(type)) {
+    const out = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) {
+      const [lo, hi] = pick();
+      out[i] = (BigInt(hi) << 32n) | BigInt(lo);
+    }
+    return type === 'u64' ? out : new BigInt64Array(out.buffer);
+  }
+  const bits = Uint32Array.from({ length: n }, () => pick()[0]);
+  return type === 'u32' ? bits : type === 'i32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
+}
+
+function ordered32(type: RadixSortKeyType, bits: number): number {
+  if (type === 'i32') return (bits ^ 0x80000000) >>> 0;
+  if (type === 'f32') return (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
+  return bits;
+}
+function ordered64(type: RadixSortKeyType, v: bigint): bigint {
+  const u = BigInt.asUintN(64, v);
+  return type === 'i64' ? u ^ (1n << 63n) : u;
+}
+
+/** Indices of `keys` in stable sorted order by bits [b, e) of the ordered keys. */
+function referenceOrder(type: RadixSortKeyType, keys: KeyArray, descending: boolean, b: number, e: number): Uint32Array {
+  const n = keys.length;
+  if (is64(type)) {
+    const mask = (1n << BigInt(e - b)) - 1n;
+    const raw = new BigUint64Array(keys.buffer, keys.byteOffset, n);
+    const d = Array.from(raw, (v) => (ordered64(type, v) >> BigInt(b)) & mask);
+    const idx = Array.from({ length: n }, (_, i) => i);
+    idx.sort((x, y) => {
+      const dx = d[x]!;
+      const dy = d[y]!;
+      if (dx !== dy) return (dx < dy) !== descending ? -1 : 1;
+      return x - y;
+    });
+    return Uint32Array.from(idx);
+  }
+  // A digit times 2^21 plus the index is exact in a double: a native numeric sort is stable.
+  expect(n).toBeLessThanOrEqual(1 << 21);
+  const raw = new Uint32Array(keys.buffer, keys.byteOffset, n);
+  const range = 2 ** (e - b);
+  const comp = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let d = Math.floor(ordered32(type, raw[i]!) / 2 ** b) % range;
+    if (descending) d = range - 1 - d;
+    comp[i] = d * 2 ** 21 + i;
+  }
+  comp.sort();
+  return Uint32Array.from(comp, (c) => c % 2 ** 21);
+}
+
+/** Raw bits of key i: numbers for 32-bit keys, bigints for 64-bit ones. */
+function rawKeys(keys: KeyArray): ArrayLike<number | bigint> {
+  return keys instanceof BigUint64Array || keys instanceof BigInt64Array ? new BigUint64Array(keys.buffer, keys.byteOffset, keys.length) : new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
+}
+
+function firstBad(keys: KeyArray, got: KeyArray, order: Uint32Array, gotValues?: ArrayLike<number | bigint>, valueOf: (i: number) => number | bigint = (i) => i): string | undefined {
+  if (got.length !== keys.length) return `length ${got.length} != ${keys.length}`;
+  const src = rawKeys(keys);
+  const out = rawKeys(got);
+  for (let i = 0; i < order.length; i++) {
+    const j = order[i]!;
+    if (out[i] !== src[j]) return `key at ${i}: got bits ${out[i]!.toString(16)}, want ${src[j]!.toString(16)} (input index ${j})`;
+    if (gotValues && gotValues[i] !== valueOf(j)) return `value at ${i}: got ${gotValues[i]}, want ${valueOf(j)} (key bits ${src[j]!.toString(16)})`;
+  }
+  return undefined;
+}
+
+interface SortCase {
+  readonly descending?: boolean;
+  readonly beginBit?: number;
+  readonly endBit?: number;
+  readonly config?: Partial<RadixSortConfig>;
+}
+
+/** Sorts pairs (values = index) and keys alone through the array API and checks both. */
+async function check(type: RadixSortKeyType, keys: KeyArray, c: SortCase, what: string, keysOnly = true): Promise<void> {
+  const width = is64(type) ? 64 : 32;
+  const order = referenceOrder(type, keys, c.descending ?? false, c.beginBit ?? 0, c.endBit ?? width);
+  const label = `${type} n=${keys.length} ${JSON.stringify(c)} ${what}`;
+  const values = Uint32Array.from({ length: keys.length }, (_, i) => i);
+  const pairs = await prim.arrays.radixSortPairs(keys, values, c);
+  expect(firstBad(keys, pairs.keys, order, pairs.values), `pairs ${label}`).toBeUndefined();
+  if (keysOnly) {
+    const sorted = await prim.arrays.radixSortKeys(keys, c);
+    expect(firstBad(keys, sorted, order), `keys ${label}`).toBeUndefined();
+  }
+}
+
+function tileOf(type: RadixSortKeyType, valueBytes: 0 | 4 | 8 = 4): number {
+  const { config } = prim.selectedRadixSortConfig(type, valueBytes);
+  return config.workgroupSize * config.itemsPerThread;
+}
+
+describe('radix sort: every key type, both directions, sizes around tiles', () => {
+  it('random keys, values = index, ascending and descending', async () => {
+    for (const type of KEY_TYPES) {
+      const tile = tileOf(type);
+      const sizes = [0, 1, 2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, 7919, 65537];
+      for (const n of sizes) {
+        for (const descending of [false, true]) {
+          await check(type, randomKeys(type, n, SEED + n), { descending }, `seed=${SEED + n}`, n < 10000);
+        }
+      }
+    }
+  });
+
+  it('2^20 + 3 keys (u32, f32, i64)', async () => {
+    const n = (1 << 20) + 3;
+    await check('u32', randomKeys('u32', n, SEED + 1), {}, 'large', false);
+    await check('f32', randomKeys('f32', n, SEED + 2), { descending: true }, 'large', false);
+    await check('i64', randomKeys('i64', 200003, SEED + 3), {}, 'large', false);
+  });
+
+  it('duplicates-heavy inputs keep equal keys in input order', async () => {
+    for (const type of KEY_TYPES) {
+      for (const distinct of [1, 3, 17]) {
+        const n = 3 * tileOf(type) + 101;
+        await check(type, randomKeys(type, n, SEED + distinct, distinct), { descending: distinct === 3 }, `distinct=${distinct}`, false);
+      }
+    }
+  });
+
+  it('8-byte values move with their keys', async () => {
+    for (const type of ['u32', 'u64'] as const) {
+      const n = 3 * tileOf(type, 8) + 5;
+      const keys = randomKeys(type, n, SEED + 8, 50);
+      const values = BigUint64Array.from({ length: n }, (_, i) => (BigInt(i) << 32n) | BigInt(n - i));
+      const order = referenceOrder(type, keys, false, 0, type === 'u64' ? 64 : 32);
+      const got = await prim.arrays.radixSortPairs(keys, values);
+      expect(got.values).toBeInstanceOf(BigUint64Array);
+      expect(firstBad(keys, got.keys, order, got.values, (j) => values[j]!), `${type} n=${n}`).toBeUndefined();
+    }
+  });
+});
+
+describe('radix sort: floats', () => {
+  const specials = [
+    0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0x7fffffff, 0xffffffff, // NaNs of both signs (quiet, signalling)
+    0x7f800000, 0xff800000, // +inf, -inf
+    0x00000000, 0x80000000, // +0, -0
+    0x00000001, 0x80000001, 0x007fffff, 0x807fffff, // denormals
+    0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff, // smallest and largest normals
+    0x3f800000, 0xbf800000, 0x3f800001, 0xbf7fffff, // around ±1
+  ];
+  it('total order: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN, stable among equal bits', async () => {
+    const r = rng(SEED + 5);
+    for (const n of [specials.length, 4099, 30011]) {
+      const bits = Uint32Array.from({ length: n }, (_, i) => (i < specials.length ? specials[i]! : specials[Math.floor(r() * specials.length)]!));
+      const keys = new Float32Array(bits.buffer);
+      await check('f32', keys, {}, 'specials');
+      await check('f32', keys, { descending: true }, 'specials');
+    }
+    // The order itself, spelled out (so a wrong reference cannot hide a wrong sort).
+    const sorted = new Uint32Array((await prim.arrays.radixSortKeys(new Float32Array(Uint32Array.from([0x3f800000, 0x7fc00000, 0x80000000, 0xff800000, 0x00000000, 0xffc00000, 0x7f800000, 0xbf800000, 0x80000001, 0x00000001]).buffer))).buffer);
+    expect(Array.from(sorted, (b) => b.toString(16))).toEqual(['ffc00000', 'ff800000', 'bf800000', '80000001', '80000000', '0', '1', '3f800000', '7f800000', '7fc00000']);
+  });
+
+  it('random reals in [-1, 1) sort as numbers', async () => {
+    const r = rng(SEED + 6);
+    const keys = Float32Array.from({ length: 50021 }, () => r() * 2 - 1);
+    const got = await prim.arrays.radixSortKeys(keys);
+    const want = Float32Array.from(keys).sort();
+    expect(Array.from(got)).toEqual(Array.from(want));
+  });
+});
+
+describe('radix sort: bit ranges and configs', () => {
+  it('integer keys sort by bits [beginBit, endBit) only', async () => {
+    const cases: [RadixSortKeyType, number, number][] = [
+      ['u32', 0, 32], ['u32', 4, 20], ['u32', 8, 9], ['u32', 31, 32], ['u32', 7, 7], ['u32', 0, 5],
+      ['i32', 0, 32], ['i32', 16, 32], ['i32', 3, 30],
+      ['u64', 20, 44], ['u64', 32, 64], ['u64', 0, 33], ['i64', 0, 64], ['i64', 30, 63], ['i64', 60, 64],
+    ];
+    for (const [type, beginBit, endBit] of cases) {
+      const keys = randomKeys(type, 7919, SEED + beginBit * 100 + endBit);
+      await check(type, keys, { beginBit, endBit }, 'bit range', false);
+      await check(type, keys, { beginBit, endBit, descending: true }, 'bit range', false);
+    }
+  });
+
+  it('u64 keys across the 2^32 boundary', async () => {
+    const r = rng(SEED + 64);
+    const keys = BigUint64Array.from({ length: 20011 }, () => (1n << 32n) + BigInt(Math.floor(r() * 2000)) - 1000n);
+    await check('u64', keys, {}, 'around 2^32');
+    const signed = BigInt64Array.from({ length: 20011 }, () => BigInt(Math.floor(r() * 2000)) - 1000n + (r() < 0.5 ? (1n << 32n) : -(1n << 32n)));
+    await check('i64', signed, { descending: true }, 'around ±2^32');
+  });
+
+  it('every radixBits and workgroup scan, small and large workgroups, odd pass counts', async () => {
+    const max = Math.min(512, prim.context.limits.maxComputeInvocationsPerWorkgroup);
+    const sub = prim.context.hasSubgroups ? 'subgroup' as const : 'shared' as const;
+    // Small tiles keep lavapipe's first-dispatch compile short; each config is paired with one key type.
+    const cases: [RadixSortKeyType, Partial<RadixSortConfig>][] = [
+      ['u32', { radixBits: 4, itemsPerThread: 4, workgroupScan: sub }],
+      ['f32', { radixBits: 5, itemsPerThread: 4, workgroupScan: sub }],
+      ['i64', { radixBits: 6, itemsPerThread: 8, workgroupScan: sub }],
+      ['i32', { radixBits: 7, itemsPerThread: 4, workgroupScan: 'shared' }],
+      ['u32', { workgroupSize: 64, itemsPerThread: 4, radixBits: 5, workgroupScan: 'shared' }],
+      ['u64', { workgroupSize: 32, itemsPerThread: 12, radixBits: 8, workgroupScan: 'shared' }],
+      ['f32', { workgroupSize: max, itemsPerThread: 4, radixBits: 6, workgroupScan: sub }],
+      ['i64', { itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' }],
+    ];
+    for (const [type, config] of cases) {
+      for (const descending of [false, true]) {
+        await check(type, randomKeys(type, 12347, SEED + (config.radixBits ?? 0)), { config, descending }, 'config', false);
+      }
+    }
+  });
+});
+
+describe('radix sort: buffer level', () => {
+  // GPUBufferUsage exists once the device is created (beforeAll).
+  let usage = 0;
+  beforeAll(() => {
+    usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+  });
+  const upload = (data: ArrayBufferView): GPUBuffer => {
+    const b = prim.device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 4) * 4), usage });
+    prim.device.queue.writeBuffer(b, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+    return b;
+  };
+  const read = async (b: GPUBuffer, bytes: number): Promise<ArrayBuffer> => {
+    const r = prim.device.createBuffer({ size: Math.max(16, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const enc = prim.device.createCommandEncoder();
+    enc.copyBufferToBuffer(b, 0, r, 0, Math.max(16, bytes));
+    prim.device.queue.submit([enc.finish()]);
+    await r.mapAsync(GPUMapMode.READ);
+    const out = r.getMappedRange().slice(0, bytes);
+    r.destroy();
+    return out;
+  };
+
+  it('separate outputs leave the inputs untouched; in place and mixed outputs; empty bit ranges copy', async () => {
+    const n = 20011;
+    const keys = randomKeys('u32', n, SEED + 20, 1000) as Uint32Array;
+    const values = Uint32Array.from({ length: n }, (_, i) => i);
+    // radixBits 5 gives 7 passes (odd: a copy pass comes first in place); 8 gives 4; [3, 3) none; [0, 4) with 4 bits one.
+    const sub = prim.context.hasSubgroups ? 'subgroup' as const : 'shared' as const;
+    const small = { itemsPerThread: 4, workgroupScan: sub };
+    for (const [config, beginBit, endBit] of [[{ ...small, radixBits: 5 }, 0, 32], [{}, 0, 32], [{}, 3, 3], [{ ...small, radixBits: 4 }, 0, 4]] as const) {
+      const order = referenceOrder('u32', keys, false, beginBit, endBit);
+      for (const mode of ['separate', 'in-place', 'keys-in-place', 'values-in-place'] as const) {
+        const kb = upload(keys);
+        const vb = upload(values);
+        const ko = mode === 'separate' || mode === 'values-in-place' ? prim.device.createBuffer({ size: n * 4, usage }) : undefined;
+        const vo = mode === 'separate' || mode === 'keys-in-place' ? prim.device.createBuffer({ size: n * 4, usage }) : undefined;
+        const enc = prim.device.createCommandEncoder();
+        await prim.radixSortPairs(enc, { keys: kb, values: vb, keysOut: ko, valuesOut: vo, valueBytes: 4, count: n, type: 'u32', beginBit, endBit, config });
+        prim.device.queue.submit([enc.finish()]);
+        const gotKeys = new Uint32Array(await read(ko ?? kb, n * 4));
+        const gotValues = new Uint32Array(await read(vo ?? vb, n * 4));
+        const label = `${mode} ${JSON.stringify(config)} [${beginBit}, ${endBit})`;
+        expect(firstBad(keys, gotKeys, order, gotValues), label).toBeUndefined();
+        if (ko) expect(new Uint32Array(await read(kb, n * 4)), `keys input kept, ${label}`).toEqual(keys);
+        if (vo) expect(new Uint32Array(await read(vb, n * 4)), `values input kept, ${label}`).toEqual(values);
+        for (const b of [kb, vb, ko, vo]) b?.destroy();
+      }
+    }
+  });
+
+  it('two sorts recorded into one encoder (shared scratch) are both right', async () => {
+    const a = randomKeys('u32', 30011, SEED + 30) as Uint32Array;
+    const b = randomKeys('u32', 9001, SEED + 31) as Uint32Array;
+    const ab = upload(a);
+    const bb = upload(b);
+    const enc = prim.device.createCommandEncoder();
+    await prim.radixSortKeys(enc, { keys: ab, count: a.length, type: 'u32' });
+    await prim.radixSortKeys(enc, { keys: bb, count: b.length, type: 'u32', descending: true });
+    prim.device.queue.submit([enc.finish()]);
+    expect(firstBad(a, new Uint32Array(await read(ab, a.byteLength)), referenceOrder('u32', a, false, 0, 32))).toBeUndefined();
+    expect(firstBad(b, new Uint32Array(await read(bb, b.byteLength)), referenceOrder('u32', b, true, 0, 32))).toBeUndefined();
+    ab.destroy();
+    bb.destroy();
+  });
+
+  it('rejects bad calls with typed errors before recording anything', async () => {
+    const n = 1000;
+    const kb = upload(new Uint32Array(n));
+    const vb = upload(new Uint32Array(n));
+    const small = prim.device.createBuffer({ size: 64, usage });
+    const noStorage = prim.device.createBuffer({ size: n * 4, usage: GPUBufferUsage.COPY_DST });
+    const base = { keys: kb, count: n, type: 'u32' as const };
+    const cases: [string, () => Promise<void>, string][] = [
+      ['float partial range', () => prim.radixSortKeys(enc(), { ...base, type: 'f32', beginBit: 0, endBit: 16 }), 'invalid-argument'],
+      ['float begin bit', () => prim.radixSortKeys(enc(), { ...base, type: 'f32', beginBit: 1 }), 'invalid-argument'],
+      ['endBit past the key', () => prim.radixSortKeys(enc(), { ...base, endBit: 33 }), 'invalid-argument'],
+      ['begin after end', () => prim.radixSortKeys(enc(), { ...base, beginBit: 9, endBit: 8 }), 'invalid-argument'],
+      ['fractional bit', () => prim.radixSortKeys(enc(), { ...base, endBit: 8.5 }), 'invalid-argument'],
+      ['f16 keys', () => prim.radixSortKeys(enc(), { ...base, type: 'f16' as never }), 'unsupported-type'],
+      ['unknown type', () => prim.radixSortKeys(enc(), { ...base, type: 'u8' as never }), 'unsupported-type'],
+      ['negative count', () => prim.radixSortKeys(enc(), { ...base, count: -1 }), 'invalid-argument'],
+      ['keys too small', () => prim.radixSortKeys(enc(), { ...base, keys: small }), 'buffer-size'],
+      ['keysOut too small', () => prim.radixSortKeys(enc(), { ...base, keysOut: small }), 'buffer-size'],
+      ['keys without STORAGE', () => prim.radixSortKeys(enc(), { ...base, keys: noStorage }), 'buffer-usage'],
+      ['valueBytes 2', () => prim.radixSortPairs(enc(), { ...base, values: vb, valueBytes: 2 as never }), 'invalid-argument'],
+      ['8-byte values too small', () => prim.radixSortPairs(enc(), { ...base, values: vb, valueBytes: 8 }), 'buffer-size'],
+      ['values are the keys', () => prim.radixSortPairs(enc(), { ...base, values: kb, valueBytes: 4 }), 'overlap'],
+      ['valuesOut is the keys', () => prim.radixSortPairs(enc(), { ...base, values: vb, valuesOut: kb, valueBytes: 4 }), 'overlap'],
+      ['keysOut is the values', () => prim.radixSortPairs(enc(), { ...base, keysOut: vb, values: vb, valueBytes: 4 }), 'overlap'],
+      ['descending not boolean', () => prim.radixSortKeys(enc(), { ...base, descending: 1 as never }), 'invalid-argument'],
+      ['radixBits 3', () => prim.radixSortKeys(enc(), { ...base, config: { radixBits: 3 } }), 'invalid-config'],
+      ['unknown workgroupScan', () => prim.radixSortKeys(enc(), { ...base, config: { workgroupScan: 'warp' as never } }), 'invalid-config'],
+      ['radixBits 9', () => prim.radixSortKeys(enc(), { ...base, config: { radixBits: 9 } }), 'invalid-config'],
+      ['itemsPerThread 6', () => prim.radixSortKeys(enc(), { ...base, config: { itemsPerThread: 6 } }), 'invalid-config'],
+      ['tile over workgroup memory', () => prim.radixSortKeys(enc(), { ...base, config: { workgroupSize: 1024, itemsPerThread: 64 } }), 'invalid-config'],
+    ];
+    const encoders: GPUCommandEncoder[] = [];
+    function enc(): GPUCommandEncoder {
+      const e = prim.device.createCommandEncoder();
+      encoders.push(e);
+      return e;
+    }
+    for (const [what, call, code] of cases) {
+      await expect(call(), what).rejects.toMatchObject({ code });
+    }
+    // Every rejected call left its encoder empty and valid.
+    prim.device.pushErrorScope('validation');
+    prim.device.queue.submit(encoders.map((e) => e.finish()));
+    expect(await prim.device.popErrorScope()).toBeNull();
+    // The array level checks the same before uploading anything.
+    await expect(prim.arrays.radixSortKeys(new Float32Array(4), { endBit: 31 })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(prim.arrays.radixSortKeys(new Uint16Array(4) as never)).rejects.toBeInstanceOf(WgprimError);
+    await expect(prim.arrays.radixSortPairs(new Uint32Array(4), new Uint32Array(3))).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(prim.arrays.radixSortPairs(new Uint32Array(4), new Uint16Array(4) as never)).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(prim.arrays.radixSortKeys(new Uint32Array(4), { config: { radixBits: 12 } })).rejects.toMatchObject({ code: 'invalid-config' });
+    for (const b of [kb, vb, small, noStorage]) b.destroy();
+  });
+
+  it('the heuristic config is valid and fits workgroup memory for every value size', () => {
+    for (const type of KEY_TYPES) {
+      for (const vb of [0, 4, 8] as const) {
+        const s = prim.selectedRadixSortConfig(type, vb);
+        expect(s.source).toBe('heuristic');
+        expect(s.config.radixBits).toBeGreaterThanOrEqual(4);
+      }
+    }
+  });
+});
