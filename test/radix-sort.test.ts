@@ -60,18 +60,19 @@ function referenceOrder(type: RadixSortKeyType, keys: KeyArray, descending: bool
     });
     return Uint32Array.from(idx);
   }
-  // A digit times 2^21 plus the index is exact in a double: a native numeric sort is stable.
-  expect(n).toBeLessThanOrEqual(1 << 21);
+  // A digit times 2^ib plus the index is exact in a double: a native numeric sort is stable.
+  const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
+  expect(2 ** (e - b) * scale).toBeLessThanOrEqual(2 ** 53);
   const raw = new Uint32Array(keys.buffer, keys.byteOffset, n);
   const range = 2 ** (e - b);
   const comp = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let d = Math.floor(ordered32(type, raw[i]!) / 2 ** b) % range;
     if (descending) d = range - 1 - d;
-    comp[i] = d * 2 ** 21 + i;
+    comp[i] = d * scale + i;
   }
   comp.sort();
-  return Uint32Array.from(comp, (c) => c % 2 ** 21);
+  return Uint32Array.from(comp, (c) => c % scale);
 }
 
 /** Raw bits of key i: numbers for 32-bit keys, bigints for 64-bit ones. */
@@ -202,6 +203,15 @@ describe('radix sort: bit ranges and configs', () => {
       await check(type, keys, { beginBit, endBit }, 'bit range', false);
       await check(type, keys, { beginBit, endBit, descending: true }, 'bit range', false);
     }
+  });
+
+  it('more than 65,535 tiles (a 2-D dispatch), one digit pass', async () => {
+    const config = { workgroupSize: 32, itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' as const };
+    const n = 65536 * 128 + 7;
+    const keys = randomKeys('u32', n, SEED + 65536);
+    const order = referenceOrder('u32', keys, false, 4, 12);
+    const got = await prim.arrays.radixSortKeys(keys, { config, beginBit: 4, endBit: 12 });
+    expect(firstBad(keys, got, order), `n=${n}`).toBeUndefined();
   });
 
   it('u64 keys across the 2^32 boundary', async () => {
