@@ -7,7 +7,7 @@ import { type ScanConfig } from './device/scan/config.js';
 import { type ReduceConfig } from './device/reduce/config.js';
 import { type TransformConfig } from './device/transform/config.js';
 import { type RadixSortConfig } from './device/radix-sort/config.js';
-import { radixBitRange, radixKeyInfo } from './device/radix-sort/radix-sort.js';
+import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';
 import type { Prim } from './prim.js';
 
 /** Typed arrays the array-level API takes; Uint16Array holds f16 bits and needs `{ type: 'f16' }`. */
@@ -69,6 +69,8 @@ export interface ArrayTransformOptions {
 }
 
 export interface ArrayRadixSortOptions {
+  /** Needed only for f16 keys (a Uint16Array of f16 bits). */
+  readonly type?: 'f16';
   readonly descending?: boolean;
   /** Integer keys only: sort by bits [beginBit, endBit). */
   readonly beginBit?: number;
@@ -132,7 +134,7 @@ export class ArrayApi {
     }
   }
 
-  /** A sorted copy of `keys` (u32, i32, f32, u64, i64): stable, ascending unless `descending`. */
+  /** A sorted copy of `keys` (u32, i32, f32, u64, i64; f16 bits in a Uint16Array with `{ type: 'f16' }`): stable, ascending unless `descending`. */
   async radixSortKeys<A extends PrimTypedArray>(keys: A, options: ArrayRadixSortOptions = {}): Promise<A> {
     const type = this.radixPrecheck(keys, options, 0);
     const buf = this.upload(keys);
@@ -164,15 +166,15 @@ export class ArrayApi {
     }
   }
 
-  private radixPrecheck(keys: PrimTypedArray, options: ArrayRadixSortOptions, valueBytes: 0 | 4 | 8): 'u32' | 'i32' | 'f32' | 'u64' | 'i64' {
+  private radixPrecheck(keys: PrimTypedArray, options: ArrayRadixSortOptions, valueBytes: 0 | 4 | 8): RadixSortKeyType {
     this.prim.context.assertAlive();
     if (!options || typeof options !== 'object') fail('invalid-argument', 'radix sort options must be an object');
-    const type = typeOfArray(keys);
+    const type = typeOfArray(keys, options.type);
     const t = radixKeyInfo(type);
     radixBitRange(t, options.beginBit, options.endBit);
     if (options.descending !== undefined && typeof options.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(options.descending)}`);
     if (options.config !== undefined) this.prim.selectedRadixSortConfig(type, valueBytes, options.config);
-    return type as 'u32' | 'i32' | 'f32' | 'u64' | 'i64';
+    return type as RadixSortKeyType;
   }
 
   private async scan<A extends PrimTypedArray>(data: A, options: ArrayScanOptions, exclusive: boolean): Promise<A> {

@@ -12,8 +12,9 @@ beforeAll(async () => {
   prim = await testPrim();
 });
 
-type KeyArray = Uint32Array | Int32Array | Float32Array | BigUint64Array | BigInt64Array;
-const KEY_TYPES: RadixSortKeyType[] = ['u32', 'i32', 'f32', 'u64', 'i64'];
+type KeyArray = Uint32Array | Int32Array | Float32Array | Uint16Array | BigUint64Array | BigInt64Array;
+const KEY_TYPES: RadixSortKeyType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
+const widthOf = (t: RadixSortKeyType): number => (t === 'u64' || t === 'i64' ? 64 : t === 'f16' ? 16 : 32);
 const is64 = (t: RadixSortKeyType): boolean => t === 'u64' || t === 'i64';
 
 /** Random keys; `distinct` bounds the number of different keys (duplicates-heavy inputs). */
@@ -30,6 +31,7 @@ function randomKeys(type: RadixSortKeyType, n: number, seed: number, distinct?: 
     }
     return type === 'u64' ? out : new BigInt64Array(out.buffer);
   }
+  if (type === 'f16') return Uint16Array.from({ length: n }, () => pick()[0] & 0xffff);
   const bits = Uint32Array.from({ length: n }, () => pick()[0]);
   return type === 'u32' ? bits : type === 'i32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
 }
@@ -37,6 +39,7 @@ function randomKeys(type: RadixSortKeyType, n: number, seed: number, distinct?: 
 function ordered32(type: RadixSortKeyType, bits: number): number {
   if (type === 'i32') return (bits ^ 0x80000000) >>> 0;
   if (type === 'f32') return (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
+  if (type === 'f16') return bits & 0x8000 ? ~bits & 0xffff : bits | 0x8000;
   return bits;
 }
 function ordered64(type: RadixSortKeyType, v: bigint): bigint {
@@ -63,7 +66,7 @@ function referenceOrder(type: RadixSortKeyType, keys: KeyArray, descending: bool
   // A digit times 2^ib plus the index is exact in a double: a native numeric sort is stable.
   const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
   expect(2 ** (e - b) * scale).toBeLessThanOrEqual(2 ** 53);
-  const raw = new Uint32Array(keys.buffer, keys.byteOffset, n);
+  const raw = keys instanceof Uint16Array ? keys : new Uint32Array(keys.buffer, keys.byteOffset, n);
   const range = 2 ** (e - b);
   const comp = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -77,6 +80,7 @@ function referenceOrder(type: RadixSortKeyType, keys: KeyArray, descending: bool
 
 /** Raw bits of key i: numbers for 32-bit keys, bigints for 64-bit ones. */
 function rawKeys(keys: KeyArray): ArrayLike<number | bigint> {
+  if (keys instanceof Uint16Array) return keys;
   return keys instanceof BigUint64Array || keys instanceof BigInt64Array ? new BigUint64Array(keys.buffer, keys.byteOffset, keys.length) : new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
 }
 
@@ -101,14 +105,14 @@ interface SortCase {
 
 /** Sorts pairs (values = index) and keys alone through the array API and checks both. */
 async function check(type: RadixSortKeyType, keys: KeyArray, c: SortCase, what: string, keysOnly = true): Promise<void> {
-  const width = is64(type) ? 64 : 32;
-  const order = referenceOrder(type, keys, c.descending ?? false, c.beginBit ?? 0, c.endBit ?? width);
+  const order = referenceOrder(type, keys, c.descending ?? false, c.beginBit ?? 0, c.endBit ?? widthOf(type));
   const label = `${type} n=${keys.length} ${JSON.stringify(c)} ${what}`;
   const values = Uint32Array.from({ length: keys.length }, (_, i) => i);
-  const pairs = await prim.arrays.radixSortPairs(keys, values, c);
+  const options = type === 'f16' ? { ...c, type: 'f16' as const } : c;
+  const pairs = await prim.arrays.radixSortPairs(keys, values, options);
   expect(firstBad(keys, pairs.keys, order, pairs.values), `pairs ${label}`).toBeUndefined();
   if (keysOnly) {
-    const sorted = await prim.arrays.radixSortKeys(keys, c);
+    const sorted = await prim.arrays.radixSortKeys(keys, options);
     expect(firstBad(keys, sorted, order), `keys ${label}`).toBeUndefined();
   }
 }
@@ -122,7 +126,8 @@ describe('radix sort: every key type, both directions, sizes around tiles', () =
   it('random keys, values = index, ascending and descending', async () => {
     for (const type of KEY_TYPES) {
       const tile = tileOf(type);
-      const sizes = [0, 1, 2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, 7919, 65537];
+      // 64-bit keys reach 200003 in the next test (the CPU reference compares bigints: slow).
+      const sizes = [0, 1, 2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, 7919, is64(type) ? 20011 : 65537];
       for (const n of sizes) {
         for (const descending of [false, true]) {
           await check(type, randomKeys(type, n, SEED + n), { descending }, `seed=${SEED + n}`, n < 10000);
@@ -180,6 +185,18 @@ describe('radix sort: floats', () => {
     // The order itself, spelled out (so a wrong reference cannot hide a wrong sort).
     const sorted = new Uint32Array((await prim.arrays.radixSortKeys(new Float32Array(Uint32Array.from([0x3f800000, 0x7fc00000, 0x80000000, 0xff800000, 0x00000000, 0xffc00000, 0x7f800000, 0xbf800000, 0x80000001, 0x00000001]).buffer))).buffer);
     expect(Array.from(sorted, (b) => b.toString(16))).toEqual(['ffc00000', 'ff800000', 'bf800000', '80000001', '80000000', '0', '1', '3f800000', '7f800000', '7fc00000']);
+  });
+
+  it('f16 keys (bits in a Uint16Array): the same total order, odd counts share words', async () => {
+    const sp16 = [0x7e00, 0xfe00, 0x7c01, 0xfc01, 0x7c00, 0xfc00, 0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x3c00, 0xbc00, 0x7bff, 0xfbff];
+    const r = rng(SEED + 16);
+    for (const n of [sp16.length + 1, 4099, 30011]) {
+      const keys = Uint16Array.from({ length: n }, (_, i) => (i < sp16.length ? sp16[i]! : sp16[Math.floor(r() * sp16.length)]!));
+      await check('f16', keys, {}, 'specials');
+      await check('f16', keys, { descending: true }, 'specials');
+    }
+    const sorted = await prim.arrays.radixSortKeys(Uint16Array.from([0x3c00, 0x7e00, 0x8000, 0xfc00, 0x0000, 0xfe00, 0x7c00, 0xbc00, 0x8001]), { type: 'f16' });
+    expect(Array.from(sorted, (b) => b.toString(16))).toEqual(['fe00', 'fc00', 'bc00', '8001', '8000', '0', '3c00', '7c00', '7e00']);
   });
 
   it('random reals in [-1, 1) sort as numbers', async () => {
@@ -319,10 +336,12 @@ describe('radix sort: buffer level', () => {
     const cases: [string, () => Promise<void>, string][] = [
       ['float partial range', () => prim.radixSortKeys(enc(), { ...base, type: 'f32', beginBit: 0, endBit: 16 }), 'invalid-argument'],
       ['float begin bit', () => prim.radixSortKeys(enc(), { ...base, type: 'f32', beginBit: 1 }), 'invalid-argument'],
+      ['f16 partial range', () => prim.radixSortKeys(enc(), { ...base, type: 'f16', endBit: 15 }), 'invalid-argument'],
+      ['f16 end past 16', () => prim.radixSortKeys(enc(), { ...base, type: 'f16', endBit: 32 }), 'invalid-argument'],
       ['endBit past the key', () => prim.radixSortKeys(enc(), { ...base, endBit: 33 }), 'invalid-argument'],
       ['begin after end', () => prim.radixSortKeys(enc(), { ...base, beginBit: 9, endBit: 8 }), 'invalid-argument'],
       ['fractional bit', () => prim.radixSortKeys(enc(), { ...base, endBit: 8.5 }), 'invalid-argument'],
-      ['f16 keys', () => prim.radixSortKeys(enc(), { ...base, type: 'f16' as never }), 'unsupported-type'],
+      ['i16 keys', () => prim.radixSortKeys(enc(), { ...base, type: 'i16' as never }), 'unsupported-type'],
       ['unknown type', () => prim.radixSortKeys(enc(), { ...base, type: 'u8' as never }), 'unsupported-type'],
       ['negative count', () => prim.radixSortKeys(enc(), { ...base, count: -1 }), 'invalid-argument'],
       ['keys too small', () => prim.radixSortKeys(enc(), { ...base, keys: small }), 'buffer-size'],
@@ -355,7 +374,7 @@ describe('radix sort: buffer level', () => {
     expect(await prim.device.popErrorScope()).toBeNull();
     // The array level checks the same before uploading anything.
     await expect(prim.arrays.radixSortKeys(new Float32Array(4), { endBit: 31 })).rejects.toMatchObject({ code: 'invalid-argument' });
-    await expect(prim.arrays.radixSortKeys(new Uint16Array(4) as never)).rejects.toBeInstanceOf(WgprimError);
+    await expect(prim.arrays.radixSortKeys(new Uint16Array(4))).rejects.toMatchObject({ code: 'unsupported-type' }); // f16 needs { type: 'f16' }
     await expect(prim.arrays.radixSortPairs(new Uint32Array(4), new Uint32Array(3))).rejects.toMatchObject({ code: 'invalid-argument' });
     await expect(prim.arrays.radixSortPairs(new Uint32Array(4), new Uint16Array(4) as never)).rejects.toMatchObject({ code: 'invalid-argument' });
     await expect(prim.arrays.radixSortKeys(new Uint32Array(4), { config: { radixBits: 12 } })).rejects.toMatchObject({ code: 'invalid-config' });

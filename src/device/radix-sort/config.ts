@@ -33,7 +33,7 @@ export const radixSortSpace = {
 export function radixSortWorkgroupBytes(key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
   const tile = c.workgroupSize * c.itemsPerThread;
   // Keys and values of the tile, the workgroup's scan array, a start per digit.
-  return tile * (key.bytes + valueBytes) + c.workgroupSize * 4 + (1 << c.radixBits) * 4 + 16;
+  return tile * (Math.max(key.bytes, 4) + valueBytes) + c.workgroupSize * 4 + (1 << c.radixBits) * 4 + 16;
 }
 
 export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): string | undefined {

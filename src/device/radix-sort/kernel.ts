@@ -36,6 +36,11 @@ function keyFunctions(t: TypeInfo): string {
     case 'u32': case 'u64': to = 'x'; from = 'y'; break;
     case 'i32': to = 'x ^ 0x80000000u'; from = 'y ^ 0x80000000u'; break;
     case 'i64': to = 'vec2<u32>(x.x, x.y ^ 0x80000000u)'; from = 'vec2<u32>(y.x, y.y ^ 0x80000000u)'; break;
+    case 'f16':
+      // 16-bit keys live in the low half of a u32; the digit never reads the high half.
+      to = '(x ^ select(0x8000u, 0xffffu, (x >> 15u) == 1u))';
+      from = '(y ^ select(0xffffu, 0x8000u, ((y >> 15u) & 1u) == 1u)) & 0xffffu';
+      break;
     case 'f32':
       to = 'x ^ select(0x80000000u, 0xffffffffu, (x >> 31u) == 1u)';
       from = 'y ^ select(0xffffffffu, 0x80000000u, (y >> 31u) == 1u)';
@@ -62,6 +67,29 @@ ${digit}
 const SENTINEL = ${K}(${wide ? '0xffffffffu, 0xffffffffu' : '0xffffffffu'});`;
 }
 
+/**
+ * `load_key(e)` from `keys_in` and (scatter) `store_key(e, x)` to `keys_out`. 16-bit keys are
+ * packed two to a word: a store clears and sets its own half with two atomics, so two
+ * invocations writing the halves of one word cannot lose each other's key.
+ */
+function keyAccess(t: TypeInfo, withStore: boolean): string {
+  const K = rawType(t);
+  if (t.bytes === 2) {
+    return `@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
+fn load_key(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }
+${withStore ? `@group(0) @binding(2) var<storage, read_write> keys_out: array<atomic<u32>>;
+fn store_key(e: u32, x: u32) {
+  let s = (e & 1u) * 16u;
+  atomicAnd(&keys_out[e >> 1u], ~(0xffffu << s));
+  atomicOr(&keys_out[e >> 1u], x << s);
+}` : ''}`;
+  }
+  return `@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
+fn load_key(e: u32) -> ${K} { return keys_in[e]; }
+${withStore ? `@group(0) @binding(2) var<storage, read_write> keys_out: array<${K}>;
+fn store_key(e: u32, x: ${K}) { keys_out[e] = x; }` : ''}`;
+}
+
 function header(o: RadixSortKernelOptions): string {
   const c = o.config;
   return `${c.workgroupScan === 'subgroup' ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : ''}${paramsStruct(RADIX_SORT_PARAMS)}
@@ -81,10 +109,9 @@ const keyOf = (o: RadixSortKernelOptions): string =>
  * each (digit, tile) its first output position.
  */
 export function radixUpsweepKernel(o: RadixSortKernelOptions): Kernel {
-  const K = rawType(o.key);
   const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage'];
   const code = `${header(o)}
-@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
+${keyAccess(o.key, false)}
 @group(0) @binding(2) var<storage, read_write> counts: array<u32>;
 ${keyFunctions(o.key)}
 var<workgroup> hist: array<atomic<u32>, RADIX>;
@@ -98,7 +125,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let base = tile * TILE;
   for (var k = 0u; k < IPT; k++) {
     let e = base + k * WG + lid;
-    if (e < P.count) { atomicAdd(&hist[digit(to_ordered(keys_in[e]))], 1u); }
+    if (e < P.count) { atomicAdd(&hist[digit(to_ordered(load_key(e)))], 1u); }
   }
   workgroupBarrier();
   for (var d = lid; d < RADIX; d += WG) { counts[d * P.num_tiles + tile] = atomicLoad(&hist[d]); }
@@ -124,8 +151,7 @@ export function radixScatterKernel(o: RadixSortKernelOptions): Kernel {
   if (pairs) bindings.push('read-only-storage', 'storage');
   const v = (s: string): string => (pairs ? s : '');
   const code = `${header(o)}
-@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
-@group(0) @binding(2) var<storage, read_write> keys_out: array<${K}>;
+${keyAccess(o.key, true)}
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 ${v(`@group(0) @binding(4) var<storage, read> vals_in: array<${V}>;
 @group(0) @binding(5) var<storage, read_write> vals_out: array<${V}>;`)}
@@ -148,7 +174,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   for (var k = 0u; k < IPT; k++) {
     let i = k * WG + lid;
     if (i < valid) {
-      s_keys[i] = to_ordered(keys_in[base + i]);
+      s_keys[i] = to_ordered(load_key(base + i));
       ${v('s_vals[i] = vals_in[base + i];')}
     } else {
       s_keys[i] = SENTINEL;
@@ -213,7 +239,7 @@ ${unroll(o.config.itemsPerThread, 'j', `    ks[j] = s_keys[r * IPT + j];
       let key = s_keys[i];
       let d = digit(key);
       let dst = offsets[d * P.num_tiles + tile] + i - s_start[d];
-      keys_out[dst] = from_ordered(key);
+      store_key(dst, from_ordered(key));
       ${v('vals_out[dst] = s_vals[i];')}
     }
   }

@@ -1,5 +1,5 @@
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
-import { ceilDiv } from '../../runtime/dispatch.js';
+import { ceilDiv, roundUp } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type ElementType, typeClassOf, typeInfo, type TypeInfo } from '../../wgsl/types.js';
 import { selectWithOverride } from '../../config/select.js';
@@ -9,9 +9,12 @@ import { recordScan } from '../scan/scan.js';
 import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { radixScatterKernel, radixUpsweepKernel } from './kernel.js';
 
-/** Key types the radix sort takes (f16: planned). */
-export type RadixSortKeyType = 'u32' | 'i32' | 'f32' | 'u64' | 'i64';
-const KEY_TYPES: readonly string[] = ['u32', 'i32', 'f32', 'u64', 'i64'];
+/**
+ * Key types the radix sort takes. f16 keys (16-bit patterns, two to a word) need no device
+ * feature: the sort only moves their bits.
+ */
+export type RadixSortKeyType = 'u32' | 'i32' | 'f32' | 'f16' | 'u64' | 'i64';
+const KEY_TYPES: readonly string[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
 
 export interface RadixSortKeysArgs {
   readonly keys: GPUBuffer;
@@ -127,7 +130,7 @@ export async function recordRadixSort(
   const scatter = radixScatterKernel(kernelOptions);
   const [upPipeline, scatterPipeline] = await Promise.all([ctx.pipeline(upsweep), ctx.pipeline(scatter)]);
 
-  const keyBytes = count * t.bytes;
+  const keyBytes = roundUp(count * t.bytes, 4);
   const valBytes = count * valueBytes;
   const keysScratch = ctx.scratch('radixSort.keys', keyBytes);
   const valuesScratch = pairs ? ctx.scratch('radixSort.values', valBytes) : undefined;
