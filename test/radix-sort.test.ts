@@ -252,6 +252,9 @@ describe('radix sort: bit ranges and configs', () => {
       ['u64', { workgroupSize: 32, itemsPerThread: 12, radixBits: 8, workgroupScan: 'shared' }],
       ['f32', { workgroupSize: max, itemsPerThread: 4, radixBits: 6, workgroupScan: sub }],
       ['i64', { itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' }],
+      // Workgroups that are multiples of 32 but not powers of two.
+      ['u32', { workgroupSize: 96, itemsPerThread: 4, radixBits: 8, workgroupScan: sub }],
+      ['f32', { workgroupSize: 160, itemsPerThread: 4, radixBits: 6, workgroupScan: 'shared' }],
     ];
     for (const [type, config] of cases) {
       for (const descending of [false, true]) {
