@@ -89,3 +89,11 @@ describe('core imports', () => {
     expect(importsOf(readFileSync(join(SRC, 'node', 'index.ts'), 'utf8')).filter((s) => forbidden(s))).toContain('webgpu');
   });
 });
+
+describe('version', () => {
+  it('the version the core reports (benchmarks, tuned rows, tune cache keys) is package.json\'s', async () => {
+    const { WGPRIM_VERSION } = await import('../src/bench/gbench.js');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(WGPRIM_VERSION).toBe(pkg.version);
+  });
+});
