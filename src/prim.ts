@@ -8,6 +8,7 @@ import { type TuneOptions, type TuneSummary, tunePrim } from './tune/runtime.js'
 import { scanTuned } from './config/tuned/scan.js';
 import { reduceTuned } from './config/tuned/reduce.js';
 import { transformTuned } from './config/tuned/transform.js';
+import { radixSortTuned } from './config/tuned/radix-sort.js';
 import { type ScanConfig } from './device/scan/config.js';
 import { recordScan, type ScanArgs, selectScanConfig } from './device/scan/scan.js';
 import { type ReduceConfig } from './device/reduce/config.js';
@@ -55,9 +56,10 @@ export class Prim {
     scan: readonly (readonly TunedEntry<ScanConfig>[])[];
     reduce: readonly (readonly TunedEntry<ReduceConfig>[])[];
     transform: readonly (readonly TunedEntry<TransformConfig>[])[];
+    radixSort: readonly (readonly TunedEntry<RadixSortConfig>[])[];
   };
   /** Rows installed at run time (`tune`, `useTuned`, the tune cache), consulted first. */
-  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [] };
+  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [], radixSort: [] };
   private runtimeRows = new Set<TunedEntry<unknown>>();
   private readonly user: TunedTables;
   private tuning = false;
@@ -74,6 +76,7 @@ export class Prim {
       scan: [...(fromTuned.scan ?? []), ...(fromConfigs.scan ?? [])],
       reduce: [...(fromTuned.reduce ?? []), ...(fromConfigs.reduce ?? [])],
       transform: [...(fromTuned.transform ?? []), ...(fromConfigs.transform ?? [])],
+      radixSort: [...(fromTuned.radixSort ?? []), ...(fromConfigs.radixSort ?? [])],
     };
     this.user = user;
     this.tables = this.makeTables();
@@ -93,6 +96,7 @@ export class Prim {
       scan: [r.scan as readonly TunedEntry<ScanConfig>[], u.scan ?? [], scanTuned],
       reduce: [r.reduce as readonly TunedEntry<ReduceConfig>[], u.reduce ?? [], reduceTuned],
       transform: [r.transform as readonly TunedEntry<TransformConfig>[], u.transform ?? [], transformTuned],
+      radixSort: [r.radixSort as readonly TunedEntry<RadixSortConfig>[], u.radixSort ?? [], radixSortTuned],
     };
   }
 
@@ -105,7 +109,7 @@ export class Prim {
    */
   useTuned(tables: TunedInput, options: { readonly replace?: boolean } = {}): void {
     const fresh = normalizeTunedInput(tables, 'useTuned') as Record<string, readonly TunedEntry<unknown>[] | undefined>;
-    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [] } : this.runtime) };
+    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [], radixSort: [] } : this.runtime) };
     for (const a of TUNED_ALGORITHMS) {
       const rows = fresh[a];
       if (!rows) continue;
@@ -173,15 +177,20 @@ export class Prim {
    * size is used for the passes in between.
    */
   radixSortKeys(encoder: GPUCommandEncoder, args: RadixSortKeysArgs): Promise<void> {
-    return recordRadixSort(this.context, [], this.tables.scan, encoder, args, false);
+    return recordRadixSort(this.context, this.tables.radixSort, this.tables.scan, encoder, args, false);
   }
   /** Records a stable LSD radix sort of keys with values of 4 or 8 bytes moved alongside. */
   radixSortPairs(encoder: GPUCommandEncoder, args: RadixSortPairsArgs): Promise<void> {
-    return recordRadixSort(this.context, [], this.tables.scan, encoder, args, true);
+    return recordRadixSort(this.context, this.tables.radixSort, this.tables.scan, encoder, args, true);
   }
-  /** The radix sort config a call would use for these keys and values (0: keys only). Radix sort has no tuned table yet. */
+  /**
+   * The radix sort config a call would use for these keys and values (0: keys only), and where
+   * it came from. The `radixSort` table is keyed by the key type's class only: its rows serve
+   * keys-only and pairs alike (a row the values make too large for workgroup memory is skipped).
+   */
   selectedRadixSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
-    return selectRadixSortConfig(this.context, [], type, valueBytes, override);
+    const s = selectRadixSortConfig(this.context, this.tables.radixSort, type, valueBytes, override);
+    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
   }
 
   /** The config a call of `algorithm` on `type` would use here, and where it came from. */

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDevice, type NodeDevice } from '../src/node/index.js';
 import { createPrim, type Prim } from '../src/prim.js';
 import { formatName, gbenchFile, nameToJson, parseName, type GBenchFile } from '../src/bench/gbench.js';
-import { benchmarkAlgorithm, configFromName, randomBlock, reduceName, scanName, transformName } from '../src/bench/run.js';
+import { benchmarkAlgorithm, configFromName, expandAlgorithm, randomBlock, radixSortName, reduceName, scanName, transformName } from '../src/bench/run.js';
+import { anchorRatio } from '../src/cli/table.js';
 import { timeGpu, timingStats } from '../src/bench/timing.js';
 import { typeInfo } from '../src/wgsl/types.js';
 
@@ -39,6 +40,12 @@ describe('benchmark names (rocPRIM grammar)', () => {
     const reduce = { workgroupSize: 128, itemsPerThread: 8, maxWorkgroups: 1024, workgroupReduce: 'shared' } as const;
     expect(configFromName('reduce', parseName(reduceName('f32', reduce)).cfg as never)).toEqual(reduce);
     expect(parseName(transformName('u64', { workgroupSize: 64, itemsPerThread: 4 }))).toEqual({ lvl: 'device', algo: 'transform', value_type: 'u64', cfg: { bs: 64, ipt: 4 } });
+    const radix = { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, workgroupScan: 'subgroup' } as const;
+    const rName = radixSortName('u32', 'empty', radix);
+    expect(rName).toBe('{lvl:device,algo:radix_sort,key_type:u32,value_type:empty,cfg:{bs:256,ipt:16,bits:8,method:subgroup}}');
+    expect(configFromName('radix_sort', parseName(rName).cfg as never)).toEqual(radix);
+    expect(parseName(radixSortName('f32', 'u32', radix)).value_type).toBe('u32');
+    expect(expandAlgorithm('radix_sort_pairs')).toEqual(['radix_sort_pairs']);
   });
 
   it('rejects names rocPRIM rejects', () => {
@@ -121,6 +128,25 @@ describe('on a device', () => {
     expect(file.benchmarks.map((b) => b.family_index)).toEqual([0, 1, 2, 3]);
     expect(parseName(file.benchmarks[2]!.name)).toMatchObject({ algo: 'reduce', key_type: 'u32', cfg: { max_wg: 64 } });
     expect(file.benchmarks[3]!.items_per_second).toBeCloseTo(5000 / (file.benchmarks[3]!.real_time / 1e3), 3);
+  });
+
+  it('times radix sort keys and pairs: keys/s, input read and output written once, CUB anchors matched', async () => {
+    const common = { type: 'u32' as const, size: 5000, seed: 1, warmup: 1, batches: 2, batchSize: 2 };
+    const config = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' as const };
+    const records = [
+      ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'radix_sort_keys', config })),
+      ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'radix_sort_pairs' })),
+    ];
+    expect(records.map((r) => r.algorithm)).toEqual(['radix_sort_keys', 'radix_sort_pairs']);
+    expect(records.map((r) => r.bytesPerCall)).toEqual([40000, 80000]);
+    expect(records[0]!.name).toBe('{lvl:device,algo:radix_sort,key_type:u32,value_type:empty,cfg:{bs:64,ipt:4,bits:8,method:shared}}');
+    expect(parseName(records[1]!.name)).toMatchObject({ algo: 'radix_sort', key_type: 'u32', value_type: 'u32' });
+    expect(records[1]!.config).toEqual(prim.selectedRadixSortConfig('u32', 4).config);
+    const anchors = [
+      { algo: 'radix_sort_keys', type: 'u32', n: 5000, ms: 1, gitems_per_s: 1 },
+      { algo: 'radix_sort_pairs', type: 'u32:u32', n: 5000, ms: 1, gitems_per_s: 1 },
+    ];
+    for (const r of records) expect(anchorRatio(anchors, r)).toBeCloseTo(5000 / (r.stats.median / 1e3) / 1e9, 9);
   });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type AdapterInfoLike, createPrim, type Prim, type ReduceConfig, type ScanConfig, type TransformConfig, type TunedEntry, WgprimError,
 } from '../src/index.js';
-import { reduceName, scanName, transformName } from '../src/bench/run.js';
+import { radixSortName, reduceName, scanName, transformName } from '../src/bench/run.js';
 import { type TunedTables, rowKey } from '../src/config/tables.js';
 import { scanTuned as builtInScan } from '../src/config/tuned/scan.js';
 import { createOptimization, GENERATED_HEADER, type GroupResult } from '../src/tune/create-optimization.js';
@@ -409,5 +409,50 @@ describe('apply-config-improvements', () => {
     expect(improved.scan!.find((e) => e.target.device === 'x1000' && !e.typeClass.float)!.config).toEqual(B);
     expect(improved.transform!.find((e) => e.target.device === 'x1000')!.config).toEqual(TA);
     expect(fs.readFileSync(path.join(dirs.improved!, 'scan.ts'), 'utf8').startsWith(GENERATED_HEADER)).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The radixSort table: keyed by the key type's class; keys-only and pairs are points of one group.
+
+describe('radixSort table', () => {
+  const RA = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' } as const;
+  const RB = { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, workgroupScan: 'shared' } as const;
+  const runs = (c: typeof RA | typeof RB, gips: number): Run[] => ['empty', 'u32'].flatMap((v) => [S1, S2].map((size) => ({ name: radixSortName('u32', v, c), size, gips })));
+  const file = gbench(X1000, [...runs(RA, 2), ...runs(RB, 3)]);
+
+  it('create-optimization renders radix-sort.ts and .json, createPrim and useTuned select the row', () => {
+    const res = createOptimization([{ data: file, label: 'radix.json' }]);
+    const g = group(res.groups, 'radixSort', 'acme/rdna9/x1000', 'int4')!;
+    expect(g.points).toHaveLength(4);
+    expect(g.winner?.config).toEqual(RB);
+    expect(res.outputs.map((o) => o.name).sort()).toEqual(['radix-sort.json', 'radix-sort.ts']);
+    const ts = res.outputs.find((o) => o.name === 'radix-sort.ts')!.text;
+    expect(ts.startsWith(GENERATED_HEADER)).toBe(true);
+    expect(ts).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
+    expect(ts).toContain("config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, workgroupScan: 'shared' },");
+    const json = JSON.parse(res.outputs.find((o) => o.name === 'radix-sort.json')!.text);
+    expect(json).toMatchObject({ format: 'wgprim-tuned-table', algorithm: 'radixSort' });
+
+    const dir = path.join(TMP, 'radix');
+    fs.mkdirSync(dir, { recursive: true });
+    for (const o of res.outputs) fs.writeFileSync(path.join(dir, o.name), o.text);
+    for (const tuned of [res.tables, json, loadTunedDir(dir)]) {
+      const x1000 = createPrim(device, { adapterInfo: info(X1000), tuned });
+      expect(x1000.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: RB });
+      expect(x1000.selectedRadixSortConfig('i32', 4)).toMatchObject({ source: 'tuned:device', config: RB });
+      expect(x1000.selectedRadixSortConfig('f32').source).toBe('heuristic');
+      expect(createPrim(device, { adapterInfo: info(X2000), tuned }).selectedRadixSortConfig('u32').source).toBe('heuristic');
+    }
+    const p = createPrim(device, { adapterInfo: info(X1000) });
+    expect(p.selectedRadixSortConfig('u32').source).toBe('heuristic');
+    p.useTuned({ radixSort: res.tables.radixSort });
+    expect(p.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:runtime', config: RB });
+    expect(p.runtimeTuned.radixSort).toHaveLength(1);
+  });
+
+  it('rejects a row whose config is not a radix sort config', () => {
+    const row = { target: { vendor: 'acme' }, typeClass: { float: false, bytes: 4 }, config: { ...RA, radixBits: 'eight' }, evidence: { itemsPerSecond: 1, cv: 0, size: 1, date: '', version: '' } };
+    expect(() => createPrim(device, { tuned: { radixSort: [row as never] } })).toThrow(/radixSort\[0\]\.config\.radixBits: must be a non-negative integer/);
   });
 });

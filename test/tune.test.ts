@@ -18,6 +18,8 @@ import { exhaustiveCandidates, localSearch, neighbours, randomCandidates, strate
 import { PLAN_STAGES, formatPlan, planOrder, planStages } from '../src/tune/plan.js';
 import { type CampaignResult, runCampaign } from '../src/tune/campaign.js';
 import { type TuneFile, entryKey, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
+import { createOptimization } from '../src/tune/create-optimization.js';
+import { createPrim } from '../src/prim.js';
 import { testPrim } from './support/gpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -37,6 +39,10 @@ describe('settings', () => {
       expect(Math.max(...cpu.algorithms[a]!.sizes)).toBeLessThan(Math.max(...gpu.algorithms[a]!.sizes));
       expect(gpu.algorithms[a]!.types).toEqual(['u32', 'f32', 'u64', 'f16']);
     }
+    // Radix sort compiles slowly on lavapipe: 4 variants of u32 at 2^14 and 2^16 on a CPU.
+    expect(gpu.algorithms.radix_sort!.space).toEqual(tunable('radix_sort').space);
+    expect(spaceSize(cpu.algorithms.radix_sort!.space)).toBeLessThanOrEqual(4);
+    expect(cpu.algorithms.radix_sort).toMatchObject({ types: ['u32'], sizes: [2 ** 14, 2 ** 16], benchmarks: ['radix_sort_keys'] });
     expect(deviceKindOf({ vendor: 'mesa', architecture: 'software', device: 'llvmpipe-x', description: '', subgroupMinSize: 8, subgroupMaxSize: 8 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'google', architecture: 'swiftshader', device: '', description: '', subgroupMinSize: 4, subgroupMaxSize: 4 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'nvidia', architecture: '', device: 'nvidia-h200', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 })).toBe('gpu');
@@ -52,15 +58,15 @@ describe('settings', () => {
     expect(s.algorithms.reduce).toEqual(base.algorithms.reduce);
     let err: unknown;
     try {
-      mergeSettings(base, { batches: 0, batchsize: 4, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'], size: [1] }, radix_sort: { types: ['u32'] } } } as never);
+      mergeSettings(base, { batches: 0, batchsize: 4, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'], size: [1] }, radix_sort_onesweep: { types: ['u32'] } } } as never);
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(WgprimError);
     const text = (err as Error).message;
-    for (const bit of ['batches must be an integer >= 1', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort"']) expect(text).toContain(bit);
+    for (const bit of ['batches must be an integer >= 1', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort_onesweep"']) expect(text).toContain(bit);
     const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, unknown> } } };
-    expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform']));
+    expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform', 'radix_sort']));
   });
 
   it('leaves out types whose feature the device lacks and sizes over its binding limit, saying why', () => {
@@ -165,7 +171,9 @@ describe('plan', () => {
     const family = stages.filter((s) => s.family === 'partition');
     expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'unique', 'unique_by_key', 'partition', 'partition_two_way', 'partition_three_way']);
     expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
-    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan']);
+    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'radix_sort']);
+    expect(pos('radix_sort')).toBeGreaterThan(pos('scan'));
+    expect(stages.find((s) => s.id === 'radix_sort')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });
     expect(planOrder(['scan', 'transform', 'reduce'])).toEqual(['transform', 'reduce', 'scan']);
     expect(formatPlan(stages)[0]).toMatch(/^ 1\. transform\s+available/);
   });
@@ -335,6 +343,40 @@ describe('campaign on a device', () => {
     expect(r.summary[0]).toMatchObject({ measured: 1, failed: 2 });
     expect(r.summary[0]!.selected).toBeUndefined();
     expect(r.summary[0]!.best!.config).toEqual({ workgroupSize: 64, itemsPerThread: 4 });
+  });
+
+  it('measures radix sort keys and pairs, and create-optimization turns them into a radixSort row that Prim selects', async () => {
+    const radix = mergeSettings(settings, { algorithms: { radix_sort: {
+      space: { workgroupSize: [64], itemsPerThread: [4], radixBits: [8], workgroupScan: ['shared'] }, types: ['u32'], sizes: [4096], benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
+    } } });
+    const r = await runCampaign(prim, { settings: radix, algorithms: ['radix_sort'], adapterInfo });
+    expect(r.stopped).toBeUndefined();
+    const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
+    expect(gbenchProblems(file)).toEqual([]);
+    // 64x4 and the selected (heuristic, keys-only) config, keys and pairs each. Variants are
+    // checked for keys only: a tile too large for workgroup memory with values fails the
+    // variant's build (error entries for both benchmarks), so that config is not eligible.
+    const names = file.benchmarks.map((e) => parseName(e.name));
+    expect(names.filter((n) => n.value_type === 'empty')).toHaveLength(names.length / 2);
+    expect(names).toContainEqual({ lvl: 'device', algo: 'radix_sort', key_type: 'u32', value_type: 'u32', cfg: { bs: 64, ipt: 4, bits: 8, method: 'shared' } });
+    const heuristic = prim.selectedRadixSortConfig('u32').config;
+    const pairsFits = prim.selectedRadixSortConfig('u32', 4).config.itemsPerThread === heuristic.itemsPerThread;
+    for (const e of file.benchmarks.filter(isErrorEntry)) {
+      expect(pairsFits).toBe(false);
+      expect(parseName(e.name)).toMatchObject({ cfg: { bs: heuristic.workgroupSize, ipt: heuristic.itemsPerThread } });
+      expect(e.error_message).toMatch(/workgroup memory/);
+    }
+    expect(r.summary[0]).toMatchObject({ algorithm: 'radix_sort', type: 'u32' });
+    const opt = createOptimization([{ data: file, label: 'radix.json' }]);
+    const row = opt.fresh.radixSort!.find((e) => !e.typeClass.float && e.typeClass.bytes === 4)!;
+    expect(row).toBeDefined();
+    if (!pairsFits) expect(row.config).toEqual({ workgroupSize: 64, itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' });
+    expect(opt.outputs.map((o) => o.name).sort()).toEqual(['radix-sort.json', 'radix-sort.ts']);
+    expect(opt.outputs.find((o) => o.name === 'radix-sort.ts')!.text).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
+    const tuned = createPrim(prim.device, { adapterInfo, tuned: JSON.parse(opt.outputs.find((o) => o.name === 'radix-sort.json')!.text) });
+    expect(tuned.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: row.config });
+    expect(tuned.selectedRadixSortConfig('i32', 4).source).toBe('tuned:device');
+    expect(tuned.selectedRadixSortConfig('f32').source).toBe('heuristic');
   });
 });
 

@@ -6,37 +6,48 @@ import { f16Bits } from '../wgsl/values.js';
 import { type ScanConfig } from '../device/scan/config.js';
 import { type ReduceConfig } from '../device/reduce/config.js';
 import { type TransformConfig } from '../device/transform/config.js';
+import { type RadixSortConfig } from '../device/radix-sort/config.js';
+import { type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
 import type { Prim } from '../prim.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type BenchRecord, formatName, type NameFields } from './gbench.js';
 import { type RecordCall, releaseColdCacheBuffer, timeGpu } from './timing.js';
 
 /** What `bench --algorithm` takes; `scan` means both scans. */
-export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform';
+export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform' | 'radix_sort_keys' | 'radix_sort_pairs';
 /** One timed algorithm: the names the CUB anchors use. */
 export type SingleAlgorithm = Exclude<BenchAlgorithm, 'scan'>;
-export const SINGLE_ALGORITHMS: readonly SingleAlgorithm[] = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform'];
+export const SINGLE_ALGORITHMS: readonly SingleAlgorithm[] = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs'];
 
 export function expandAlgorithm(a: BenchAlgorithm | 'all'): SingleAlgorithm[] {
   if (a === 'all') return [...SINGLE_ALGORITHMS];
   if (a === 'scan') return ['inclusive_scan', 'exclusive_scan'];
-  if (!SINGLE_ALGORITHMS.includes(a)) throw new WgprimError('invalid-argument', `unknown algorithm "${String(a)}": use scan, inclusive_scan, exclusive_scan, reduce, transform or all`);
+  if (!SINGLE_ALGORITHMS.includes(a)) throw new WgprimError('invalid-argument', `unknown algorithm "${String(a)}": use scan, inclusive_scan, exclusive_scan, reduce, transform, radix_sort_keys, radix_sort_pairs or all`);
   return [a];
 }
 
-/** The config family (and `Prim.selectedConfig` key) of an algorithm. */
-export function configFamily(a: SingleAlgorithm): 'scan' | 'reduce' | 'transform' {
+export type ConfigFamily = 'scan' | 'reduce' | 'transform' | 'radixSort';
+
+/** The config family (the tuned table; `Prim.selectedConfig` key or radix sort) of an algorithm. */
+export function configFamily(a: SingleAlgorithm): ConfigFamily {
+  if (a === 'radix_sort_keys' || a === 'radix_sort_pairs') return 'radixSort';
   return a === 'reduce' || a === 'transform' ? a : 'scan';
 }
 
-export type AnyConfig = ScanConfig | ReduceConfig | TransformConfig;
+/** Bytes of a radix sort benchmark's values: u32 indices for pairs, none for keys only. */
+export function radixValueBytes(a: SingleAlgorithm): 0 | 4 {
+  return a === 'radix_sort_pairs' ? 4 : 0;
+}
 
-/** `Prim.selectedConfig` for a family named at run time. */
-export function selectedFor(prim: Prim, family: 'scan' | 'reduce' | 'transform', type: ElementType): SelectedConfig<AnyConfig> {
+export type AnyConfig = ScanConfig | ReduceConfig | TransformConfig | RadixSortConfig;
+
+/** `Prim.selectedConfig` for a family named at run time (radix sort: keys only). */
+export function selectedFor(prim: Prim, family: ConfigFamily, type: ElementType, valueBytes: 0 | 4 | 8 = 0): SelectedConfig<AnyConfig> {
   switch (family) {
     case 'scan': return prim.selectedConfig('scan', type);
     case 'reduce': return prim.selectedConfig('reduce', type);
     case 'transform': return prim.selectedConfig('transform', type);
+    case 'radixSort': return prim.selectedRadixSortConfig(type, valueBytes);
   }
 }
 
@@ -47,7 +58,7 @@ export interface BenchmarkOptions {
   readonly size: number;
   readonly seed: number;
   /** Overrides the selected config, field by field. */
-  readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig>;
+  readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig> | Partial<RadixSortConfig>;
   readonly warmup: number;
   readonly batches: number;
   readonly batchSize: number;
@@ -68,6 +79,10 @@ export function reduceName(type: string, c: ReduceConfig): string {
 export function transformName(type: string, c: TransformConfig): string {
   return formatName({ lvl: 'device', algo: 'transform', value_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread } });
 }
+/** The portable LSD radix sort; `valueType` is `empty` for keys only (rocPRIM's `empty_type`). */
+export function radixSortName(keyType: string, valueType: string, c: RadixSortConfig): string {
+  return formatName({ lvl: 'device', algo: 'radix_sort', key_type: keyType, value_type: valueType, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, method: c.workgroupScan } });
+}
 
 /** The config a parsed name's `cfg` describes (the inverse of the names above). */
 export function configFromName(algo: string, cfg: NameFields): AnyConfig {
@@ -84,6 +99,8 @@ export function configFromName(algo: string, cfg: NameFields): AnyConfig {
       return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), maxWorkgroups: num('max_wg'), workgroupReduce: str('method') as ReduceConfig['workgroupReduce'] };
     case 'transform':
       return { workgroupSize: num('bs'), itemsPerThread: num('ipt') };
+    case 'radix_sort':
+      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), workgroupScan: str('method') as RadixSortConfig['workgroupScan'] };
     default:
       throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
   }
@@ -134,11 +151,43 @@ export function randomBlock(t: TypeInfo, count: number, seed: number): Uint8Arra
   return bytes;
 }
 
+/**
+ * `count` random sort keys of `t` as raw bytes, as CUB's radix sort anchors take them: integer
+ * keys uniform over all their bits, float keys uniform in [-1, 1).
+ */
+export function randomSortKeys(t: TypeInfo, count: number, seed: number): Uint8Array {
+  const next = minstd(seed);
+  const word = (): number => (((next() & 0xffff) << 16) | (next() & 0xffff)) >>> 0;
+  const unit = (): number => (next() / 2147483647) * 2 - 1;
+  const bytes = new Uint8Array(roundUp(count * t.bytes, 4));
+  switch (t.name) {
+    case 'u32': case 'i32': case 'u64': case 'i64': {
+      const words = new Uint32Array(bytes.buffer, 0, (count * t.bytes) >> 2);
+      for (let i = 0; i < words.length; i++) words[i] = word();
+      break;
+    }
+    case 'f32': {
+      const f = new Float32Array(bytes.buffer, 0, count);
+      for (let i = 0; i < count; i++) f[i] = unit();
+      break;
+    }
+    case 'f16': {
+      const h = new Uint16Array(bytes.buffer, 0, count);
+      for (let i = 0; i < count; i++) h[i] = f16Bits(unit());
+      break;
+    }
+  }
+  return bytes;
+}
+
+/** What a benchmark's input holds: values in [0, 1000] (scan, reduce, transform) or sort keys. */
+export type InputKind = 'values' | 'sort-keys';
+
 /** A STORAGE buffer of `count` elements filled with the seeded random block, repeated. */
-export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number, seed: number, label = 'wgprim.bench.input'): Promise<GPUBuffer> {
+export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number, seed: number, label = 'wgprim.bench.input', kind: InputKind = 'values'): Promise<GPUBuffer> {
   const byteLength = count * t.bytes;
   const buffer = device.createBuffer({ label, size: roundUp(Math.max(byteLength, 4), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
-  const block = randomBlock(t, Math.min(count, RANDOM_BLOCK), seed);
+  const block = (kind === 'sort-keys' ? randomSortKeys : randomBlock)(t, Math.min(count, RANDOM_BLOCK), seed);
   let pending = 0;
   for (let off = 0; off < byteLength; off += block.byteLength) {
     const len = Math.min(block.byteLength, buffer.size - off);
@@ -181,9 +230,11 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
   const { type, size, seed } = options;
   if (!Number.isInteger(size) || size < 1) throw new WgprimError('invalid-argument', `size must be a positive integer, got ${size}`);
   const t = typeInfo(type);
-  prim.context.requireTypeFeature(t);
   const family = configFamily(algorithm);
-  const selected = selectedFor(prim, family, type);
+  // The sort only moves a key's bits: f16 keys need no shader-f16.
+  if (family !== 'radixSort') prim.context.requireTypeFeature(t);
+  const valueBytes = radixValueBytes(algorithm);
+  const selected = selectedFor(prim, family, type, valueBytes);
   const config: AnyConfig = options.config ? { ...selected.config, ...options.config } as AnyConfig : selected.config;
   const source = options.config ? 'user' : selected.source;
   const device = prim.device;
@@ -194,7 +245,7 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
     throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's maxStorageBufferBindingSize (${maxBinding} bytes)`);
   }
 
-  const { input, output } = await benchBuffers(device, t, size, seed);
+  const { input, output } = await benchBuffers(device, t, size, seed, family === 'radixSort' ? 'sort-keys' : 'values');
   let record: RecordCall;
   let name: string;
   let bytesPerCall: number;
@@ -222,6 +273,25 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
       bytesPerCall = 2 * dataBytes;
       break;
     }
+    case 'radix_sort_keys':
+    case 'radix_sort_pairs': {
+      // Keys from `input` to `output` (the input is never written, so every call sorts the same
+      // random keys); pairs move u32 indices (an argsort, as CUB's anchor). Bytes per call count
+      // the keys (and values) read once and written once, as the CUB anchors do, not per pass.
+      const keyType = type as RadixSortKeyType;
+      const c = config as Partial<RadixSortConfig>;
+      if (algorithm === 'radix_sort_pairs') {
+        const { values, valuesOut } = await benchValues(device, size);
+        record = (enc) => prim.radixSortPairs(enc, { keys: input, keysOut: output, values, valuesOut, valueBytes: 4, count: size, type: keyType, config: c });
+        name = radixSortName(type, 'u32', config as RadixSortConfig);
+        bytesPerCall = 2 * (dataBytes + size * 4);
+      } else {
+        record = (enc) => prim.radixSortKeys(enc, { keys: input, keysOut: output, count: size, type: keyType, config: c });
+        name = radixSortName(type, 'empty', config as RadixSortConfig);
+        bytesPerCall = 2 * dataBytes;
+      }
+      break;
+    }
   }
   const timing = await timeGpu(prim, record, options);
   return {
@@ -238,22 +308,57 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
  * allocation (2026-11-29), which would rank configs by their place in the sweep.
  */
 const benchCache = new WeakMap<GPUDevice, { key: string; input: GPUBuffer; output: GPUBuffer }>();
+/** The radix sort pairs benchmark's values (indices 0..size-1) and their output, kept the same way. */
+const valuesCache = new WeakMap<GPUDevice, { size: number; values: GPUBuffer; valuesOut: GPUBuffer }>();
 
-async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number, seed: number): Promise<{ input: GPUBuffer; output: GPUBuffer }> {
-  const key = `${t.name}:${size}:${seed}`;
+async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number, seed: number, kind: InputKind): Promise<{ input: GPUBuffer; output: GPUBuffer }> {
+  const key = `${kind}:${t.name}:${size}:${seed}`;
   const cached = benchCache.get(device);
   if (cached?.key === key) return cached;
   releaseBenchmarkBuffers(device);
-  const input = await randomBuffer(device, t, size, seed);
+  const input = await randomBuffer(device, t, size, seed, 'wgprim.bench.input', kind);
   const output = device.createBuffer({ label: 'wgprim.bench.output', size: roundUp(Math.max(size * t.bytes, 16), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const entry = { key, input, output };
   benchCache.set(device, entry);
   return entry;
 }
 
+/** u32 values 0..size-1 and a buffer for their sorted order. */
+export async function benchValues(device: GPUDevice, size: number): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }> {
+  const cached = valuesCache.get(device);
+  if (cached?.size === size) return cached;
+  if (cached) {
+    cached.values.destroy();
+    cached.valuesOut.destroy();
+    valuesCache.delete(device);
+  }
+  const bytes = Math.max(size * 4, 16);
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+  const values = device.createBuffer({ label: 'wgprim.bench.values', size: bytes, usage });
+  const valuesOut = device.createBuffer({ label: 'wgprim.bench.valuesOut', size: bytes, usage });
+  const chunk = Math.min(size, RANDOM_BLOCK);
+  const iota = new Uint32Array(chunk);
+  for (let off = 0; off < size; off += chunk) {
+    const len = Math.min(chunk, size - off);
+    for (let i = 0; i < len; i++) iota[i] = off + i;
+    device.queue.writeBuffer(values, off * 4, iota.buffer, 0, len * 4);
+    if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
+  }
+  await device.queue.onSubmittedWorkDone();
+  const entry = { size, values, valuesOut };
+  valuesCache.set(device, entry);
+  return entry;
+}
+
 /** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache scratch buffer). */
 export function releaseBenchmarkBuffers(device: GPUDevice): void {
   releaseColdCacheBuffer(device);
+  const values = valuesCache.get(device);
+  if (values) {
+    values.values.destroy();
+    values.valuesOut.destroy();
+    valuesCache.delete(device);
+  }
   const cached = benchCache.get(device);
   if (!cached) return;
   cached.input.destroy();

@@ -21,9 +21,15 @@ export function loadAnchors(file: string): Anchor[] | undefined {
   }
 }
 
+/** The anchors' type of a record: `key:value` for sorts of pairs (our pairs carry u32 values). */
+export function anchorType(r: BenchRecord): string {
+  return r.algorithm === 'radix_sort_pairs' ? `${r.type}:u32` : r.type;
+}
+
 /** Our items/s over CUB's at the same algorithm, type and size. */
 export function anchorRatio(anchors: readonly Anchor[] | undefined, r: BenchRecord): number | undefined {
-  const a = anchors?.find((x) => x.algo === r.algorithm && x.type === r.type && x.n === r.size);
+  const type = anchorType(r);
+  const a = anchors?.find((x) => x.algo === r.algorithm && x.type === type && x.n === r.size);
   if (!a || !(r.stats.median > 0)) return undefined;
   return r.size / (r.stats.median / 1e3) / (a.gitems_per_s * 1e9);
 }

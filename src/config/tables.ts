@@ -6,22 +6,27 @@ import { type TunedEntry } from './types.js';
 import { type ScanConfig, scanSpace } from '../device/scan/config.js';
 import { type ReduceConfig, reduceSpace } from '../device/reduce/config.js';
 import { type TransformConfig, transformSpace } from '../device/transform/config.js';
+import { type RadixSortConfig, radixSortSpace } from '../device/radix-sort/config.js';
 
 /** Tuned tables by algorithm: the built-in ones, or a user's, loaded at run time. */
 export interface TunedTables {
   readonly scan?: readonly TunedEntry<ScanConfig>[];
   readonly reduce?: readonly TunedEntry<ReduceConfig>[];
   readonly transform?: readonly TunedEntry<TransformConfig>[];
+  /** Keyed by the key type's class; the value size is not part of the key yet (a row may say it in its note). */
+  readonly radixSort?: readonly TunedEntry<RadixSortConfig>[];
 }
 
-/** Algorithms that have a tuned table (one generated module each: `config/tuned/<name>.ts`). */
-export const TUNED_ALGORITHMS = ['scan', 'reduce', 'transform'] as const;
+/** Algorithms that have a tuned table (one generated module each: `config/tuned/<fileName>.ts`). */
+export const TUNED_ALGORITHMS = ['scan', 'reduce', 'transform', 'radixSort'] as const;
 export type TunedAlgorithm = (typeof TUNED_ALGORITHMS)[number];
 
 export interface TableSpec {
   readonly algorithm: TunedAlgorithm;
   /** Name of the table's export in its module, e.g. `scanTuned`. */
   readonly exportName: string;
+  /** The generated module's and sidecar's base name: `config/tuned/<fileName>.ts` and `.json`. */
+  readonly fileName: string;
   /** TypeScript name of the config type, e.g. `ScanConfig`. */
   readonly configType: string;
   /** Module of the config type, relative to the package's `src/` (or `dist/`). */
@@ -34,9 +39,10 @@ export interface TableSpec {
 }
 
 export const TABLE_SPECS: Readonly<Record<TunedAlgorithm, TableSpec>> = {
-  scan: { algorithm: 'scan', exportName: 'scanTuned', configType: 'ScanConfig', configModule: 'device/scan/config.js', fields: scanSpace },
-  reduce: { algorithm: 'reduce', exportName: 'reduceTuned', configType: 'ReduceConfig', configModule: 'device/reduce/config.js', fields: reduceSpace },
-  transform: { algorithm: 'transform', exportName: 'transformTuned', configType: 'TransformConfig', configModule: 'device/transform/config.js', fields: transformSpace },
+  scan: { algorithm: 'scan', exportName: 'scanTuned', fileName: 'scan', configType: 'ScanConfig', configModule: 'device/scan/config.js', fields: scanSpace },
+  reduce: { algorithm: 'reduce', exportName: 'reduceTuned', fileName: 'reduce', configType: 'ReduceConfig', configModule: 'device/reduce/config.js', fields: reduceSpace },
+  transform: { algorithm: 'transform', exportName: 'transformTuned', fileName: 'transform', configType: 'TransformConfig', configModule: 'device/transform/config.js', fields: transformSpace },
+  radixSort: { algorithm: 'radixSort', exportName: 'radixSortTuned', fileName: 'radix-sort', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js', fields: radixSortSpace },
 };
 
 export function isTunedAlgorithm(a: string): a is TunedAlgorithm {
@@ -162,13 +168,13 @@ export type TunedInput = TunedTables | TunedTableFile | readonly (TunedTables | 
 export function normalizeTunedInput(input: unknown, name = 'tuned'): TunedTables {
   if (input === undefined || input === null) return {};
   const parts = Array.isArray(input) ? input : [input];
-  const out: Record<TunedAlgorithm, TunedEntry<unknown>[] | undefined> = { scan: undefined, reduce: undefined, transform: undefined };
+  const out: Record<TunedAlgorithm, TunedEntry<unknown>[] | undefined> = { scan: undefined, reduce: undefined, transform: undefined, radixSort: undefined };
   const add = (algorithm: TunedAlgorithm, rows: readonly TunedEntry<unknown>[]): void => {
     out[algorithm] = out[algorithm] ? [...out[algorithm]!, ...rows] : (rows as TunedEntry<unknown>[]);
   };
   parts.forEach((part, i) => {
     const where = Array.isArray(input) ? `${name}[${i}]` : name;
-    if (!isObject(part)) throw bad(where, `must be tables by algorithm { scan?, reduce?, transform? } or a "${TUNED_TABLE_FORMAT}" JSON file, got ${show(part)}`);
+    if (!isObject(part)) throw bad(where, `must be tables by algorithm { scan?, reduce?, transform?, radixSort? } or a "${TUNED_TABLE_FORMAT}" JSON file, got ${show(part)}`);
     if ('format' in part) {
       if (part.format !== TUNED_TABLE_FORMAT) throw bad(`${where}.format`, `must be "${TUNED_TABLE_FORMAT}", got ${show(part.format)}`);
       if (part.formatVersion !== TUNED_TABLE_FORMAT_VERSION) throw bad(`${where}.formatVersion`, `this wgprim reads version ${TUNED_TABLE_FORMAT_VERSION}, got ${show(part.formatVersion)}`);

@@ -15,8 +15,9 @@ import { isTunedTableFile, normalizeTunedInput, TABLE_SPECS, TUNED_ALGORITHMS, t
 import { scanTuned } from '../config/tuned/scan.js';
 import { reduceTuned } from '../config/tuned/reduce.js';
 import { transformTuned } from '../config/tuned/transform.js';
+import { radixSortTuned } from '../config/tuned/radix-sort.js';
 
-const BUILT_IN: Readonly<Record<TunedAlgorithm, readonly TunedEntry<unknown>[]>> = { scan: scanTuned, reduce: reduceTuned, transform: transformTuned };
+const BUILT_IN: Readonly<Record<TunedAlgorithm, readonly TunedEntry<unknown>[]>> = { scan: scanTuned, reduce: reduceTuned, transform: transformTuned, radixSort: radixSortTuned };
 
 function readJson(file: string): unknown {
   let text: string;
@@ -109,8 +110,8 @@ export function readTablesDir(dir: string): ReadTablesResult {
   if (!isDir(dir)) return { tables: {}, from };
   const own = sameDir(dir, path.join(packageRoot(), 'src', 'config', 'tuned')) || sameDir(dir, path.join(packageRoot(), 'dist', 'config', 'tuned'));
   for (const a of TUNED_ALGORITHMS) {
-    const json = path.join(dir, `${a}.json`);
-    const ts = path.join(dir, `${a}.ts`);
+    const json = path.join(dir, `${TABLE_SPECS[a].fileName}.json`);
+    const ts = path.join(dir, `${TABLE_SPECS[a].fileName}.ts`);
     if (fs.existsSync(json)) {
       const data = readJson(json);
       if (!isTunedTableFile(data) || (data as { algorithm?: unknown }).algorithm !== a) {
@@ -121,9 +122,9 @@ export function readTablesDir(dir: string): ReadTablesResult {
       from[a] = json;
     } else if (own) {
       tables[a] = BUILT_IN[a];
-      from[a] = `built-in ${TABLE_SPECS[a].exportName} (this build's config/tuned/${a}.js)`;
+      from[a] = `built-in ${TABLE_SPECS[a].exportName} (this build's config/tuned/${TABLE_SPECS[a].fileName}.js)`;
     } else if (fs.existsSync(ts)) {
-      throw new WgprimError('invalid-argument', `${ts} has no ${a}.json next to it, and Node cannot import TypeScript: regenerate the folder with wgprim create-optimization (it writes both)`);
+      throw new WgprimError('invalid-argument', `${ts} has no ${TABLE_SPECS[a].fileName}.json next to it, and Node cannot import TypeScript: regenerate the folder with wgprim create-optimization (it writes both)`);
     }
   }
   return { tables: tables as TunedTables, from };

@@ -12,7 +12,7 @@
 // `evidence` in the report).
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
 import { matchLevel } from '../config/select.js';
-import { configKey, rowKey, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
+import { configKey, rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
 import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
@@ -175,8 +175,8 @@ export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImp
     }
     const rows = sortRows([...result.values()]);
     tables[a] = rows;
-    outputs.push({ name: `${a}.ts`, text: renderTableModule(a, rows, { importRoot: input.importRoot }) });
-    outputs.push({ name: `${a}.json`, text: renderTableJson(a, rows) });
+    outputs.push({ name: `${TABLE_SPECS[a].fileName}.ts`, text: renderTableModule(a, rows, { importRoot: input.importRoot }) });
+    outputs.push({ name: `${TABLE_SPECS[a].fileName}.json`, text: renderTableJson(a, rows) });
   }
   return { decisions, keptOldOnly, tables: tables as TunedTables, outputs, warnings };
 }

@@ -295,8 +295,8 @@ export function createOptimization(inputs: readonly BenchInput[], options: Creat
     tables[a] = merged.rows;
     kept[a] = merged.kept;
     const mine = sources.filter((s) => measurements.some((m) => m.algorithm === a && s.startsWith(`${m.source} (`)));
-    outputs.push({ name: `${a}.ts`, text: renderTableModule(a, merged.rows, { importRoot: options.importRoot, sources: mine, kept: merged.kept }) });
-    outputs.push({ name: `${a}.json`, text: renderTableJson(a, merged.rows) });
+    outputs.push({ name: `${TABLE_SPECS[a].fileName}.ts`, text: renderTableModule(a, merged.rows, { importRoot: options.importRoot, sources: mine, kept: merged.kept }) });
+    outputs.push({ name: `${TABLE_SPECS[a].fileName}.json`, text: renderTableJson(a, merged.rows) });
   }
   return { groups, fresh, tables: tables as TunedTables, kept, warnings, errors, outputs };
 }
@@ -366,7 +366,7 @@ export function renderTableModule(algorithm: TunedAlgorithm, rows: readonly Tune
     `// Tuned ${algorithm} configs, one row per (target, type class). Selection takes the most specific`,
     '// row that matches the adapter (device, then architecture, then vendor), else the heuristic.',
     `// Regenerate: wgprim create-optimization -b <benchmark JSON ...> --out-basedir <this folder>`,
-    `// The same rows, as JSON, are in ${algorithm}.json: apply-config-improvements and loadTunedDir read that.`,
+    `// The same rows, as JSON, are in ${spec.fileName}.json: apply-config-improvements and loadTunedDir read that.`,
     '// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and',
     '// exclusive); a config must have been measured at every point of its group. cv: the largest.',
   ];

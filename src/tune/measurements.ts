@@ -35,6 +35,9 @@ export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = {
   scan: { table: 'scan', typeField: 'value_type', tileBias: false },
   reduce: { table: 'reduce', typeField: 'key_type', tileBias: false },
   transform: { table: 'transform', typeField: 'value_type', tileBias: false },
+  // Keys-only (value_type empty) and pairs are separate points of one group: the table is keyed
+  // by the key type's class only, for now.
+  radix_sort: { table: 'radixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
 };
 
 /** A parsed Google Benchmark file: only `context` and `benchmarks` are read. */

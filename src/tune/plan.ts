@@ -51,6 +51,7 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'merge', kind: 'tune', tables: ['merge'], after: [], note: 'device merge of two sorted inputs' },
   { id: 'merge_sort_block_sort', kind: 'tune', tables: ['merge_sort_block_sort'], after: [], note: 'scored with the block-sort tile bias items/s * (bs*ipt)^(1/4)' },
   { id: 'merge_sort_block_merge', kind: 'tune', tables: ['merge_sort_block_merge'], after: ['merge_sort_block_sort'], note: 'its input is pre-sorted with the tuned block-sort config, so block_sort is installed first' },
+  { id: 'radix_sort', kind: 'tune', tables: ['radixSort'], after: ['scan'], note: 'the portable LSD sort (no forward progress needed); keyed by key type class; its digit-count scan runs on scan\'s table, so scan is tuned first' },
   { id: 'radix_sort_block_sort', kind: 'tune', tables: ['radix_sort_block_sort'], after: [], note: 'the small-size path; scored with the block-sort tile bias' },
   { id: 'radix_sort_onesweep', kind: 'tune', tables: ['radix_sort_onesweep'], after: [], note: 'histogram config = sort config; radix bits and rank method tuned' },
   { id: 'radix_sort_threshold', kind: 'threshold', tables: ['radix_sort_threshold'], after: ['radix_sort_block_sort', 'radix_sort_onesweep'], note: 'the size where onesweep overtakes the block-sort path, measured with both tuned (rocPRIM sets it by hand)' },

@@ -10,7 +10,9 @@ import { type Prim } from '../prim.js';
 import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from '../device/scan/config.js';
 import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from '../device/reduce/config.js';
 import { type TransformConfig, transformConfigProblem, transformHeuristic, transformSpace } from '../device/transform/config.js';
-import { benchmarkAlgorithm, configFromName, reduceName, scanName, transformExpression, transformName, type SingleAlgorithm } from '../bench/run.js';
+import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace } from '../device/radix-sort/config.js';
+import { radixKeyInfo, type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
+import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixValueBytes, reduceName, scanName, transformExpression, transformName, type SingleAlgorithm } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
 
 /** One value of a tuning parameter. */
@@ -60,6 +62,10 @@ export interface TunableAlgorithm {
   readonly space: ParamSpace;
   /** A small space for CPU adapters (lavapipe, SwiftShader): a few minutes for the whole campaign. */
   readonly smallSpace: ParamSpace;
+  /** Sizes for CPU adapters where the common ones (2^16, 2^20) would take too long. */
+  readonly smallSizes?: readonly number[];
+  /** Types for CPU adapters where the representative types would take too long. */
+  readonly smallTypes?: readonly ElementType[];
   /** Why this config cannot run on this device for this type, or undefined. */
   problem(ctx: DeviceContext, type: ElementType, config: ConfigObject): string | undefined;
   /** The algorithm's heuristic default here (no tuned tables). */
@@ -187,5 +193,36 @@ registerTunable({
   parseName: (f) => {
     if (f.lvl !== 'device' || f.algo !== 'transform' || typeof f.cfg !== 'object') return undefined;
     return { algorithm: 'transform', benchmark: 'transform', type: str(f.value_type), config: configFromName('transform', f.cfg) as unknown as ConfigObject };
+  },
+});
+
+// radix_sort: the portable LSD sort. Both benchmarks feed the one `radixSort` table (keyed by the
+// key type's class); keys only are timed unless the settings name `radix_sort_pairs` too.
+
+registerTunable({
+  name: 'radix_sort',
+  benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
+  defaultBenchmarks: ['radix_sort_keys'],
+  space: radixSortSpace,
+  // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], workgroupScan: ['subgroup'] },
+  smallSizes: [2 ** 14, 2 ** 16],
+  smallTypes: ['u32'],
+  problem: (ctx, type, c) => radixSortConfigProblem(ctx, radixKeyInfo(type), 0, c as unknown as RadixSortConfig),
+  heuristic: (ctx, type) => radixSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
+  selected: (prim, type) => asSelected(prim.selectedRadixSortConfig(type, 0)),
+  record: async (prim, enc, b, type, c, benchmark) => {
+    const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, config: c as unknown as RadixSortConfig };
+    if (benchmark !== 'radix_sort_pairs') return prim.radixSortKeys(enc, args);
+    const { values, valuesOut } = await benchValues(prim.device, b.count);
+    return prim.radixSortPairs(enc, { ...args, values, valuesOut, valueBytes: radixValueBytes(benchmark) as 4 });
+  },
+  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+  measure: measureWithBench,
+  benchmarkName: (benchmark, type, c) => radixSortName(type, benchmark === 'radix_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortConfig),
+  parseName: (f) => {
+    if (f.lvl !== 'device' || f.algo !== 'radix_sort' || typeof f.cfg !== 'object') return undefined;
+    const value = str(f.value_type);
+    return { algorithm: 'radix_sort', benchmark: value === '' || value === 'empty' ? 'radix_sort_keys' : 'radix_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort', f.cfg) as unknown as ConfigObject };
   },
 });

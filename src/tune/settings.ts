@@ -98,8 +98,8 @@ export function defaultSettings(kind: DeviceKind): TuneSettings {
   for (const a of tunableAlgorithms()) {
     algorithms[a.name] = {
       space: kind === 'cpu' ? a.smallSpace : a.space,
-      types: REPRESENTATIVE_TYPES,
-      sizes: kind === 'cpu' ? [2 ** 16, 2 ** 20] : [2 ** 20, 2 ** 24],
+      types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : REPRESENTATIVE_TYPES,
+      sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,
     };
   }
