@@ -52,8 +52,10 @@ export interface ParsedBenchmark {
 }
 
 export interface TunableAlgorithm {
-  /** Registry key; also the tuned table's name and the plan stage's id. */
+  /** Registry key and the plan stage's id; also the tuned table's name unless `table` says otherwise. */
   readonly name: string;
+  /** The tuned table its rows go to (`TUNED_ALGORITHMS`), where it is not `name`. */
+  readonly table?: string;
   /** The benchmarks one variant can be timed with (scan: inclusive and exclusive). */
   readonly benchmarks: readonly string[];
   /** The ones timed unless the settings say otherwise. */
@@ -201,6 +203,7 @@ registerTunable({
 
 registerTunable({
   name: 'radix_sort',
+  table: 'radixSort',
   benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
   defaultBenchmarks: ['radix_sort_keys'],
   space: radixSortSpace,

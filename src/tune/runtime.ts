@@ -8,10 +8,10 @@ import { type AdapterInfoLike, type Target, describeTarget } from '../runtime/ta
 import { ELEMENT_TYPES, type ElementType, type TypeClass, typeClassOf } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
 import { type TunedEntry } from '../config/types.js';
-import { configKey, isTunedAlgorithm, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
+import { configKey, isTunedAlgorithm, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
 import { releaseBenchmarkBuffers } from '../bench/run.js';
 import { type ProgressEvent, runCampaign, type StopReason } from './campaign.js';
-import { type ConfigObject, isTunable, tunableAlgorithms } from './registry.js';
+import { type ConfigObject, isTunable, tunable, tunableAlgorithms } from './registry.js';
 import { type SettingsInput, type StrategyName, REPRESENTATIVE_TYPES, defaultSettings, deviceKindOf, mergeSettings } from './settings.js';
 import { createOptimization, type CandidateScore, type GroupResult } from './create-optimization.js';
 import { classifyImprovement } from './apply-improvements.js';
@@ -21,7 +21,11 @@ import { type TuneCache, encodeTuneCacheEntry, tuneCacheKey } from './cache.js';
 export interface TuneOptions {
   /** Milliseconds to spend; measuring stops at the first measurement that starts after it. Required. */
   readonly budgetMs: number;
-  /** Algorithms to tune (default: every tunable one: transform, reduce, scan). */
+  /**
+   * Algorithms to tune (default: transform, reduce, scan). `radix_sort` (the portable radix
+   * sort, keys only; rows go to the `radixSort` table) is tuned only when named: its kernels
+   * compile slowly on some drivers.
+   */
   readonly algorithms?: readonly string[];
   /**
    * Types to tune (default: the representative type of each type class: u32, f32, u64, and f16
@@ -127,6 +131,13 @@ function adapterInfoOf(t: Target): AdapterInfoLike {
   return { vendor: t.vendor, architecture: t.architecture, device: t.device, description: t.description, subgroupMinSize: t.subgroupMinSize, subgroupMaxSize: t.subgroupMaxSize };
 }
 
+/** The tuned table a tunable algorithm's rows go to, or undefined where it has none. */
+function tableOf(name: string): TunedAlgorithm | undefined {
+  if (!isTunable(name)) return undefined;
+  const table = tunable(name).table ?? name;
+  return isTunedAlgorithm(table) ? table : undefined;
+}
+
 function checkOptions(o: TuneOptions): void {
   const bad = (what: string): never => {
     throw new WgprimError('invalid-argument', `prim.tune: ${what}`);
@@ -136,7 +147,7 @@ function checkOptions(o: TuneOptions): void {
   if (o.algorithms !== undefined) {
     if (!Array.isArray(o.algorithms) || !o.algorithms.length) bad('algorithms must be a non-empty list');
     for (const a of o.algorithms) {
-      if (!isTunable(a) || !isTunedAlgorithm(a)) bad(`no tunable algorithm "${String(a)}" (known: ${TUNED_ALGORITHMS.join(', ')})`);
+      if (typeof a !== 'string' || !tableOf(a)) bad(`no tunable algorithm "${String(a)}" (known: ${tunableAlgorithms().map((t) => t.name).filter((n) => tableOf(n)).join(', ')})`);
     }
   }
   if (o.types !== undefined) {
@@ -192,6 +203,7 @@ export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o
   }
   const started = performance.now();
   const kind = deviceKindOf(target);
+  // The default: the tunables named after their table (radix_sort is opt-in).
   const algorithms = [...(o.algorithms ?? tunableAlgorithms().map((a) => a.name).filter(isTunedAlgorithm))];
   const types = o.types ?? REPRESENTATIVE_TYPES;
   const sizes = o.sizes ?? [kind === 'cpu' ? 2 ** 16 : 2 ** 22];
@@ -227,11 +239,12 @@ export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o
   const groups: TuneGroupSummary[] = [];
   const installed: Record<string, TunedEntry<unknown>[]> = {};
   for (const r of result.summary) {
-    if (!isTunedAlgorithm(r.algorithm)) continue;
+    const table = tableOf(r.algorithm);
+    if (!table) continue;
     const typeClass = typeClassOf(r.type);
-    const g = co.groups.find((x) => x.level === 'target' && x.algorithm === r.algorithm && sameClass(x.typeClass, typeClass));
-    const d = decide(g, r.algorithm, r.selected ? { config: r.selected.config, source: r.selected.source } : undefined, install, threshold);
-    if (d.decision === 'installed' && d.row && !(installed[r.algorithm] ??= []).includes(d.row)) installed[r.algorithm]!.push(d.row);
+    const g = co.groups.find((x) => x.level === 'target' && x.algorithm === table && sameClass(x.typeClass, typeClass));
+    const d = decide(g, table, r.selected ? { config: r.selected.config, source: r.selected.source } : undefined, install, threshold);
+    if (d.decision === 'installed' && d.row && !(installed[table] ??= []).includes(d.row)) installed[table]!.push(d.row);
     groups.push({ algorithm: r.algorithm, type: r.type, typeClass, strategy: r.strategy, configs: r.measured, failed: r.failed, ...d });
   }
   const installedTables = installed as TunedTables;
