@@ -377,6 +377,20 @@ describe('campaign on a device', () => {
     expect(tuned.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: row.config });
     expect(tuned.selectedRadixSortConfig('i32', 4).source).toBe('tuned:device');
     expect(tuned.selectedRadixSortConfig('f32').source).toBe('heuristic');
+
+    // A tile that fits workgroup memory with keys only but not with values: kept for keys,
+    // dropped (with the reason) once pairs are among the benchmarks.
+    const big = { space: { workgroupSize: [128], itemsPerThread: [32], radixBits: [8], workgroupScan: ['shared'] }, types: ['u32'], sizes: [4096] };
+    const limit = prim.context.limits.maxComputeWorkgroupStorageSize;
+    const keysOnly = enumerateVariants(prim, resolveSettings(mergeSettings(settings, { algorithms: { radix_sort: { ...big, benchmarks: ['radix_sort_keys'] } } }), prim.context, ['radix_sort']));
+    const withPairs = enumerateVariants(prim, resolveSettings(mergeSettings(settings, { algorithms: { radix_sort: { ...big, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'] } } }), prim.context, ['radix_sort']));
+    // Keys: 128*32*4 + 128*4 + 256*4 + 16 = 17936 bytes; pairs: 128*32*8 + 1552 = 34320.
+    expect(limit).toBeGreaterThanOrEqual(17936);
+    expect(keysOnly.kept).toBe(1);
+    if (limit < 34320) {
+      expect(withPairs.kept).toBe(0);
+      expect(withPairs.dropped[0]!.reason).toMatch(/workgroup memory.*radix_sort_pairs/);
+    }
   });
 });
 

@@ -68,8 +68,8 @@ export interface TunableAlgorithm {
   readonly smallSizes?: readonly number[];
   /** Types for CPU adapters where the representative types would take too long. */
   readonly smallTypes?: readonly ElementType[];
-  /** Why this config cannot run on this device for this type, or undefined. */
-  problem(ctx: DeviceContext, type: ElementType, config: ConfigObject): string | undefined;
+  /** Why this config cannot run on this device for this type (in every one of `benchmarks`, where given), or undefined. */
+  problem(ctx: DeviceContext, type: ElementType, config: ConfigObject, benchmarks?: readonly string[]): string | undefined;
   /** The algorithm's heuristic default here (no tuned tables). */
   heuristic(ctx: DeviceContext, type: ElementType): ConfigObject;
   /** What a call selects today (tuned tables, then the heuristic). */
@@ -211,7 +211,12 @@ registerTunable({
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], workgroupScan: ['subgroup'] },
   smallSizes: [2 ** 14, 2 ** 16],
   smallTypes: ['u32'],
-  problem: (ctx, type, c) => radixSortConfigProblem(ctx, radixKeyInfo(type), 0, c as unknown as RadixSortConfig),
+  // With pairs among the benchmarks, the tile must fit workgroup memory with its values too.
+  problem: (ctx, type, c, benchmarks) => {
+    const pairs = benchmarks?.includes('radix_sort_pairs') ?? false;
+    const p = radixSortConfigProblem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as RadixSortConfig);
+    return p === undefined || !pairs ? p : `${p} (with the u32 values of radix_sort_pairs)`;
+  },
   heuristic: (ctx, type) => radixSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
   selected: (prim, type) => asSelected(prim.selectedRadixSortConfig(type, 0)),
   record: async (prim, enc, b, type, c, benchmark) => {

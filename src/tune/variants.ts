@@ -142,7 +142,7 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
 function whyNot(prim: Prim, ra: ResolvedAlgorithm, type: ElementType, config: ConfigObject): string | undefined {
   let problem: string | undefined;
   try {
-    problem = tunable(ra.name).problem(prim.context, type, config);
+    problem = tunable(ra.name).problem(prim.context, type, config, ra.benchmarks);
   } catch (err) {
     problem = (err as Error).message;
   }
