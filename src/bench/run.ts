@@ -79,9 +79,12 @@ export function reduceName(type: string, c: ReduceConfig): string {
 export function transformName(type: string, c: TransformConfig): string {
   return formatName({ lvl: 'device', algo: 'transform', value_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread } });
 }
-/** The portable LSD radix sort; `valueType` is `empty` for keys only (rocPRIM's `empty_type`). */
+/** The LSD radix sort's passes (rocPRIM's `radix_sort_onesweep`); `valueType` is `empty` for keys only (rocPRIM's `empty_type`). */
 export function radixSortName(keyType: string, valueType: string, c: RadixSortConfig): string {
-  return formatName({ lvl: 'device', algo: 'radix_sort', key_type: keyType, value_type: valueType, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, method: c.workgroupScan } });
+  return formatName({
+    lvl: 'device', algo: 'radix_sort_onesweep', key_type: keyType, value_type: valueType,
+    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, method: c.workgroupScan, lookback: c.lookback.replace(/-/g, '_'), hist_bs: c.histogramWorkgroupSize, hist_ipt: c.histogramItemsPerThread },
+  });
 }
 
 /** The config a parsed name's `cfg` describes (the inverse of the names above). */
@@ -99,8 +102,12 @@ export function configFromName(algo: string, cfg: NameFields): AnyConfig {
       return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), maxWorkgroups: num('max_wg'), workgroupReduce: str('method') as ReduceConfig['workgroupReduce'] };
     case 'transform':
       return { workgroupSize: num('bs'), itemsPerThread: num('ipt') };
-    case 'radix_sort':
-      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), workgroupScan: str('method') as RadixSortConfig['workgroupScan'] };
+    case 'radix_sort_onesweep':
+      return {
+        workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortConfig['rank'],
+        workgroupScan: str('method') as RadixSortConfig['workgroupScan'], lookback: str('lookback').replace(/_/g, '-') as RadixSortConfig['lookback'],
+        histogramWorkgroupSize: num('hist_bs'), histogramItemsPerThread: num('hist_ipt'),
+      };
     default:
       throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
   }

@@ -208,7 +208,7 @@ registerTunable({
   defaultBenchmarks: ['radix_sort_keys'],
   space: radixSortSpace,
   // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], workgroupScan: ['subgroup'] },
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
   smallSizes: [2 ** 14, 2 ** 16],
   smallTypes: ['u32'],
   // With pairs among the benchmarks, the tile must fit workgroup memory with its values too.
@@ -229,8 +229,8 @@ registerTunable({
   measure: measureWithBench,
   benchmarkName: (benchmark, type, c) => radixSortName(type, benchmark === 'radix_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortConfig),
   parseName: (f) => {
-    if (f.lvl !== 'device' || f.algo !== 'radix_sort' || typeof f.cfg !== 'object') return undefined;
+    if (f.lvl !== 'device' || f.algo !== 'radix_sort_onesweep' || typeof f.cfg !== 'object') return undefined;
     const value = str(f.value_type);
-    return { algorithm: 'radix_sort', benchmark: value === '' || value === 'empty' ? 'radix_sort_keys' : 'radix_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort', f.cfg) as unknown as ConfigObject };
+    return { algorithm: 'radix_sort', benchmark: value === '' || value === 'empty' ? 'radix_sort_keys' : 'radix_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_onesweep', f.cfg) as unknown as ConfigObject };
   },
 });

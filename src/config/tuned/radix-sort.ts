@@ -9,13 +9,4 @@ import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 
 export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
-  {
-    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
-    typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 128, itemsPerThread: 16, radixBits: 8, workgroupScan: 'subgroup' },
-    evidence: {
-      itemsPerSecond: 3.034e6, cv: 0.34, size: [16384, 65536], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^14, 2^16 x value_type=empty); cv: max; 4/4 configs eligible; runner-up 256x16 8 subgroup at 0.861x',
-    },
-  },
 ];

@@ -1,60 +1,117 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { launchShapeProblem, subgroupProblem, workgroupMemoryProblem } from '../common.js';
+import { hasForwardProgress } from '../../runtime/target.js';
+import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
+import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
 
 /**
- * Launch config of the portable LSD radix sort (reduce-then-scan per digit pass: an upsweep
- * histogram per tile, an exclusive scan of the digit counts, a stable scatter). It needs no
- * forward progress between workgroups, so it is correct on every GPU.
+ * Launch config of the LSD radix sort (rocPRIM's `radix_sort_onesweep`). Each digit pass ranks
+ * a tile of workgroupSize * itemsPerThread keys in workgroup memory and writes it out digit by
+ * digit; where each tile's digits go comes from a single pass with decoupled look-back
+ * (onesweep, after one histogram pass over all digit places), or from an upsweep of per-tile
+ * counts and a scan of them (reduce-then-scan: no forward progress needed, correct on every GPU).
  */
 export interface RadixSortConfig {
-  /** Invocations per workgroup of the upsweep and the scatter. */
+  /** Invocations per workgroup of the sort (and upsweep) kernels. */
   readonly workgroupSize: number;
-  /** Keys per invocation per tile; a multiple of 4. A tile holds workgroupSize * itemsPerThread keys. */
+  /** Keys per invocation per tile. A tile holds workgroupSize * itemsPerThread keys. */
   readonly itemsPerThread: number;
   /** Bits sorted per pass, 4..8: 2^radixBits digit counters per tile. */
   readonly radixBits: number;
   /**
-   * The workgroup scan inside the scatter's ranking (one per bit): subgroup scans and one
-   * barrier, or a scan through workgroup memory only (2 log2(workgroupSize) barriers).
+   * How a tile is ranked: `match` (subgroup ballots find equal digits, one atomic per digit
+   * group; needs subgroups) or `split` (one stable split per bit, through workgroup scans).
    */
+  readonly rank: 'match' | 'split';
+  /** The workgroup scan of the split rank: subgroup scans, or workgroup memory only. */
   readonly workgroupScan: 'subgroup' | 'shared';
+  /** `decoupled`: onesweep (needs forward progress and the match rank); `reduce-then-scan`: portable. */
+  readonly lookback: 'decoupled' | 'reduce-then-scan';
+  /** Onesweep's histogram pass: invocations per workgroup and keys per invocation per tile. */
+  readonly histogramWorkgroupSize: number;
+  readonly histogramItemsPerThread: number;
 }
 
 /** The tuning space and the edges tests walk. */
 export const radixSortSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
-  itemsPerThread: [4, 8, 12, 16, 20, 24, 32],
+  itemsPerThread: [4, 6, 8, 10, 12, 14, 16, 20, 24, 32],
   radixBits: [4, 5, 6, 7, 8],
+  rank: ['match', 'split'],
   workgroupScan: ['subgroup', 'shared'],
+  lookback: ['decoupled', 'reduce-then-scan'],
+  histogramWorkgroupSize: [128, 256, 512, 1024],
+  histogramItemsPerThread: [4, 8, 16, 32],
 } as const;
 
-/** Bytes of workgroup memory the scatter kernel needs (the larger of the two kernels). */
-export function radixSortWorkgroupBytes(key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
+/** Most keys a onesweep pass can count: look-back words keep counts in 30 bits. */
+export const ONESWEEP_MAX_COUNT = 2 ** 30 - 1;
+
+/** Bytes of workgroup memory the sort kernel needs (the largest of the pass's kernels). */
+export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
   const tile = c.workgroupSize * c.itemsPerThread;
-  // Keys and values of the tile, the workgroup's scan array, a start per digit.
-  return tile * (Math.max(key.bytes, 4) + valueBytes) + c.workgroupSize * 4 + (1 << c.radixBits) * 4 + 16;
+  const radix = 1 << c.radixBits;
+  const tileBytes = tile * (Math.max(key.bytes, 4) + valueBytes);
+  if (c.rank === 'split') {
+    // The tile, the workgroup's scan array, a start per digit.
+    return tileBytes + c.workgroupSize * 4 + radix * 4 + 16;
+  }
+  const rank = radixRankWorkgroupBytes({ ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
+  return tileBytes + rank + radix * 4 + 16;
+}
+
+function shapeProblem(ctx: DeviceContext, what: string, workgroupSize: number, itemsPerThread: number, multipleOf4: boolean): string | undefined {
+  if (!Number.isInteger(workgroupSize) || workgroupSize < 32 || workgroupSize % 32 !== 0) return `${what}workgroupSize ${workgroupSize} is not a multiple of 32 (>= 32)`;
+  if (workgroupSize > ctx.limits.maxComputeInvocationsPerWorkgroup || workgroupSize > ctx.limits.maxComputeWorkgroupSizeX) {
+    return `${what}workgroupSize ${workgroupSize} exceeds this device's maxComputeInvocationsPerWorkgroup ${ctx.limits.maxComputeInvocationsPerWorkgroup}`;
+  }
+  if (multipleOf4 ? !Number.isInteger(itemsPerThread) || itemsPerThread < 4 || itemsPerThread > 64 || itemsPerThread % 4 !== 0 : !Number.isInteger(itemsPerThread) || itemsPerThread < 1 || itemsPerThread > 64) {
+    return `${what}itemsPerThread ${itemsPerThread} is not ${multipleOf4 ? 'a multiple of 4 in [4, 64] (split rank)' : 'an integer in [1, 64]'}`;
+  }
+  return undefined;
 }
 
 export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): string | undefined {
-  const shape = launchShapeProblem(ctx, c);
+  if (c.rank !== 'match' && c.rank !== 'split') return `unknown rank "${String(c.rank)}"`;
+  if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
+  if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
+  const shape = shapeProblem(ctx, '', c.workgroupSize, c.itemsPerThread, c.rank === 'split');
   if (shape) return shape;
   if (!Number.isInteger(c.radixBits) || c.radixBits < 4 || c.radixBits > 8) return `radixBits ${c.radixBits} is not an integer in [4, 8]`;
-  if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
-  if (c.workgroupScan === 'subgroup') {
+  if (c.rank === 'match' || c.workgroupScan === 'subgroup') {
     const sg = subgroupProblem(ctx, c.workgroupSize);
-    if (sg) return sg;
+    if (sg) return `${c.rank === 'match' ? 'the match rank' : 'the subgroup scan'}: ${sg}`;
   }
-  return workgroupMemoryProblem(ctx, radixSortWorkgroupBytes(key, valueBytes, c));
+  if (c.lookback === 'decoupled') {
+    if (c.rank !== 'match') return 'lookback "decoupled" (onesweep) needs rank "match"';
+    const hist = shapeProblem(ctx, 'histogram ', c.histogramWorkgroupSize, c.histogramItemsPerThread, false);
+    if (hist) return hist;
+    const histBytes = Math.ceil((key.bytes * 8) / c.radixBits) * (1 << c.radixBits) * 4;
+    const h = workgroupMemoryProblem(ctx, histBytes);
+    if (h) return `the histogram ${h}`;
+  }
+  return workgroupMemoryProblem(ctx, radixSortWorkgroupBytes(ctx, key, valueBytes, c));
 }
 
-/** 256 invocations, 8-bit digits, subgroup scans where the device has them, the most items per thread (up to 16) whose tile fits workgroup memory. */
+/**
+ * Onesweep with the match rank where the device has subgroups and the vendor is known to give
+ * forward progress; else the match rank with reduce-then-scan; without subgroups the split
+ * rank. 256 invocations, 8-bit digits, the most items per thread (up to 16) that fit.
+ */
 export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): RadixSortConfig {
-  const workgroupSize = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
-  const workgroupScan = subgroupProblem(ctx, workgroupSize) === undefined ? 'subgroup' : 'shared';
-  for (const itemsPerThread of [16, 12, 8, 4]) {
-    const c: RadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, workgroupScan };
-    if (radixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
+  const largest = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
+  const subgroups = subgroupProblem(ctx, largest) === undefined;
+  const rank = subgroups ? 'match' : 'split';
+  const lookback = subgroups && hasForwardProgress(ctx.target) ? 'decoupled' : 'reduce-then-scan';
+  // Small subgroups need more per-subgroup counters: smaller workgroups keep the tile large.
+  for (const workgroupSize of [largest, 128, 64]) {
+    for (const itemsPerThread of [16, 12, 8, 4]) {
+      const c: RadixSortConfig = {
+        workgroupSize, itemsPerThread, radixBits: 8, rank, workgroupScan: subgroups ? 'subgroup' : 'shared', lookback,
+        histogramWorkgroupSize: largest, histogramItemsPerThread: 16,
+      };
+      if (radixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
+    }
   }
-  return { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' };
+  return { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4 };
 }

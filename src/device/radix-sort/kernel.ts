@@ -19,7 +19,7 @@ export interface RadixSortKernelOptions {
 }
 
 /** WGSL type holding a key's raw bits: one word, or two (x = low word) for 64-bit keys. */
-const rawType = (t: TypeInfo): string => (t.bytes === 8 ? 'vec2<u32>' : 'u32');
+export const rawType = (t: TypeInfo): string => (t.bytes === 8 ? 'vec2<u32>' : 'u32');
 
 /**
  * `to_ordered(x)` maps a key's raw bits to bits whose unsigned order is the sort order
@@ -27,7 +27,7 @@ const rawType = (t: TypeInfo): string => (t.bytes === 8 ? 'vec2<u32>' : 'u32');
  * ordered bits and `bit_at(y, s)` one bit. Floats: negative keys have every bit flipped,
  * others the sign bit, which gives -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.
  */
-function keyFunctions(t: TypeInfo): string {
+export function keyFunctions(t: TypeInfo, withParams = true): string {
   const K = rawType(t);
   const wide = t.bytes === 8;
   let to: string;
@@ -47,23 +47,26 @@ function keyFunctions(t: TypeInfo): string {
       break;
     default: throw new Error(`radix sort kernel: no key transform for ${t.name}`);
   }
+  // digit_at(y, shift, bits): bits [shift, shift + bits) of ordered bits y (bits <= 8).
   const digit = wide
-    ? `fn digit(y: vec2<u32>) -> u32 {
-  let mask = (1u << P.pass_bits) - 1u;
-  if (P.shift >= 32u) { return (y.y >> (P.shift - 32u)) & mask; }
-  var lo = y.x >> P.shift;
-  if (P.shift > 0u) { lo |= y.y << (32u - P.shift); }
+    ? `fn digit_at(y: vec2<u32>, shift: u32, bits: u32) -> u32 {
+  let mask = (1u << bits) - 1u;
+  if (shift >= 32u) { return (y.y >> (shift - 32u)) & mask; }
+  var lo = y.x >> shift;
+  if (shift > 0u) { lo |= y.y << (32u - shift); }
   return lo & mask;
 }
 fn bit_at(y: vec2<u32>, s: u32) -> u32 {
   if (s >= 32u) { return (y.y >> (s - 32u)) & 1u; }
   return (y.x >> s) & 1u;
 }`
-    : `fn digit(y: u32) -> u32 { return (y >> P.shift) & ((1u << P.pass_bits) - 1u); }
+    : `fn digit_at(y: u32, shift: u32, bits: u32) -> u32 { return (y >> shift) & ((1u << bits) - 1u); }
 fn bit_at(y: u32, s: u32) -> u32 { return (y >> s) & 1u; }`;
-  return `fn to_ordered(x: ${K}) -> ${K} { return (${to}) ^ ${K}(P.flip); }
-fn from_ordered(y0: ${K}) -> ${K} { let y = y0 ^ ${K}(P.flip); return ${from}; }
+  const flip = withParams ? 'P.flip' : 'flip';
+  return `fn to_ordered(x: ${K}) -> ${K} { return (${to}) ^ ${K}(${flip}); }
+fn from_ordered(y0: ${K}) -> ${K} { let y = y0 ^ ${K}(${flip}); return ${from}; }
 ${digit}
+${withParams ? 'fn digit(y: ' + K + ') -> u32 { return digit_at(y, P.shift, P.pass_bits); }' : ''}
 const SENTINEL = ${K}(${wide ? '0xffffffffu, 0xffffffffu' : '0xffffffffu'});`;
 }
 
@@ -72,7 +75,7 @@ const SENTINEL = ${K}(${wide ? '0xffffffffu, 0xffffffffu' : '0xffffffffu'});`;
  * packed two to a word: a store clears and sets its own half with two atomics, so two
  * invocations writing the halves of one word cannot lose each other's key.
  */
-function keyAccess(t: TypeInfo, withStore: boolean): string {
+export function keyAccess(t: TypeInfo, withStore: boolean): string {
   const K = rawType(t);
   if (t.bytes === 2) {
     return `@group(0) @binding(1) var<storage, read> keys_in: array<u32>;

@@ -5,8 +5,9 @@ import { type ElementType, typeClassOf, typeInfo, type TypeInfo } from '../../wg
 import { selectWithOverride } from '../../config/select.js';
 import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
 import { type ScanConfig } from '../scan/config.js';
-import { recordScan } from '../scan/scan.js';
-import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
+import { prepareScan } from '../scan/scan.js';
+import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
+import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
 import { radixScatterKernel, radixUpsweepKernel } from './kernel.js';
 
 /**
@@ -121,20 +122,36 @@ export async function recordRadixSort(
   const tile = config.workgroupSize * config.itemsPerThread;
   const numTiles = ceilDiv(count, tile);
   const radix = 1 << config.radixBits;
-  const countsLength = radix * numTiles;
+  const onesweep = config.lookback === 'decoupled';
+  if (onesweep && count > ONESWEEP_MAX_COUNT) {
+    fail('limit-exceeded', `${name}: onesweep counts keys in 30 bits: ${count} keys exceed ${ONESWEEP_MAX_COUNT}; use lookback "reduce-then-scan"`);
+  }
+  // Per-tile digit counts (reduce-then-scan), or two look-back regions of one word per (tile, digit).
+  const countsLength = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numTiles;
   if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
   }
+  const sub = { subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize };
   const kernelOptions = { key: t, valueBytes, config };
-  const upsweep = radixUpsweepKernel(kernelOptions);
-  const scatter = radixScatterKernel(kernelOptions);
-  const [upPipeline, scatterPipeline] = await Promise.all([ctx.pipeline(upsweep), ctx.pipeline(scatter)]);
+  const sortKernel = config.rank === 'split'
+    ? radixScatterKernel(kernelOptions)
+    : onesweepSortKernel({ ...kernelOptions, ...sub, offsets: onesweep ? 'lookback' : 'scanned' });
+  const upsweep = onesweep ? undefined : radixUpsweepKernel(kernelOptions);
+  const histogram = onesweep ? onesweepHistogramKernel(kernelOptions) : undefined;
+  const rowScan = onesweep ? onesweepRowScanKernel(config.radixBits) : undefined;
+  // Every pipeline exists before anything is recorded.
+  const [sortPipeline, upPipeline, histPipeline, rowScanPipeline] = await Promise.all(
+    [sortKernel, upsweep, histogram, rowScan].map((k) => (k ? ctx.pipeline(k) : undefined)),
+  );
+  const counts = ctx.scratch(onesweep ? 'radixSort.lookback' : 'radixSort.counts', countsLength * 4);
+  const recordCountScan = onesweep
+    ? undefined
+    : await prepareScan(ctx, scanTables, { input: counts, output: counts, count: countsLength, type: 'u32', config: { lookback: 'reduce-then-scan' } }, true);
 
   const keyBytes = roundUp(count * t.bytes, 4);
   const valBytes = count * valueBytes;
   const keysScratch = ctx.scratch('radixSort.keys', keyBytes);
   const valuesScratch = pairs ? ctx.scratch('radixSort.values', valBytes) : undefined;
-  const counts = ctx.scratch('radixSort.counts', countsLength * 4);
   // Destination of each pass, from the last back: the output, then the scratch buffer and the
   // output in turn. An in-place chain has an even length, so the first pass writes the scratch.
   const chain = (out: GPUBuffer, scratch: GPUBuffer): GPUBuffer[] =>
@@ -143,15 +160,46 @@ export async function recordRadixSort(
   const valDst = pairs ? chain(valuesOut!, valuesScratch!) : [];
   const bind = (buffer: GPUBuffer, bytes: number): GPUBufferBinding => ({ buffer, offset: 0, size: bytes });
   const countsBinding = bind(counts, countsLength * 4);
+  const flip = descending ? 0xffffffff : 0;
+
+  let rowsBinding: GPUBufferBinding | undefined;
+  if (onesweep) {
+    // Histogram rows, one per pass (copy passes keep a zero row: every key has digit 0), turned
+    // into the digits' exclusive starts; look-back region 0 and the tickets start cleared.
+    const rowBytes = passes.length * radix * 4;
+    const rows = ctx.scratch('radixSort.histogram', rowBytes);
+    rowsBinding = bind(rows, rowBytes);
+    encoder.clearBuffer(rows, 0, rowBytes);
+    encoder.clearBuffer(counts, 0, (ONESWEEP_COUNTER_WORDS + radix * numTiles) * 4);
+    if (digitPasses.length > 0) {
+      const hTile = config.histogramWorkgroupSize * config.histogramItemsPerThread;
+      const hTiles = ceilDiv(count, hTile);
+      // Enough workgroups to fill a large GPU; each adds its counts to the rows once.
+      const hGroups = Math.min(hTiles, 2048);
+      const hParams = { buffer: ctx.uniform(new Uint32Array([count, hTiles, beginBit, endBit, flip, copyPasses])) };
+      ctx.dispatch(encoder, histogram!.label, histPipeline!, ctx.bindGroup(histPipeline!, histogram!.key, [hParams, bind(args.keys, keyBytes), rowsBinding]), hGroups);
+    }
+    ctx.dispatch(encoder, rowScan!.label, rowScanPipeline!, ctx.bindGroup(rowScanPipeline!, rowScan!.key, [rowsBinding]), passes.length);
+  }
 
   for (let i = 0; i < passes.length; i++) {
     const pass = passes[i]!;
     const keySrc = i === 0 ? args.keys : keyDst[i - 1]!;
-    const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, descending ? 0xffffffff : 0])) };
-    ctx.dispatch(encoder, upsweep.label, upPipeline, ctx.bindGroup(upPipeline, upsweep.key, [params, bind(keySrc, keyBytes), countsBinding]), numTiles);
-    await recordScan(ctx, scanTables, encoder, { input: counts, output: counts, count: countsLength, type: 'u32', config: { lookback: 'reduce-then-scan' } }, true);
-    const entries: GPUBufferBinding[] = [params, bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes), countsBinding];
-    if (pairs) entries.push(bind(i === 0 ? p.values : valDst[i - 1]!, valBytes), bind(valDst[i]!, valBytes));
-    ctx.dispatch(encoder, scatter.label, scatterPipeline, ctx.bindGroup(scatterPipeline, scatter.key, entries), numTiles);
+    const values = pairs ? [bind(i === 0 ? p.values : valDst[i - 1]!, valBytes), bind(valDst[i]!, valBytes)] : [];
+    const keyIo = [bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes)];
+    let entries: GPUBufferBinding[];
+    if (onesweep) {
+      const region = (r: number): number => ONESWEEP_COUNTER_WORDS + r * radix * numTiles;
+      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION])) };
+      entries = [params, ...keyIo, rowsBinding!, countsBinding, ...values];
+    } else {
+      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip])) };
+      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, bind(keySrc, keyBytes), countsBinding]), numTiles);
+      recordCountScan!(encoder);
+      entries = config.rank === 'split'
+        ? [params, ...keyIo, countsBinding, ...values]
+        : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, 0, NO_REGION])) }, ...keyIo, countsBinding, ...values];
+    }
+    ctx.dispatch(encoder, sortKernel.label, sortPipeline!, ctx.bindGroup(sortPipeline!, sortKernel.key, entries), numTiles);
   }
 }

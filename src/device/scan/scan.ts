@@ -30,6 +30,15 @@ export function selectScanConfig(ctx: DeviceContext, tables: readonly (readonly 
 
 /** Records an inclusive or exclusive device-wide scan into `encoder`. */
 export async function recordScan(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ScanConfig>[])[], encoder: GPUCommandEncoder, args: ScanArgs, exclusive: boolean): Promise<void> {
+  (await prepareScan(ctx, tables, args, exclusive))(encoder);
+}
+
+/**
+ * Checks a scan and compiles its pipelines; the returned function records it (synchronously,
+ * any number of times). Algorithms that scan inside their own passes prepare the scan first,
+ * so nothing is recorded before every pipeline they need exists.
+ */
+export async function prepareScan(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ScanConfig>[])[], args: ScanArgs, exclusive: boolean): Promise<(encoder: GPUCommandEncoder) => void> {
   ctx.assertAlive();
   if (!args || typeof args !== 'object') fail('invalid-argument', 'scan needs an argument object { input, output, count, type }');
   checkCount(args.count);
@@ -41,7 +50,7 @@ export async function recordScan(ctx: DeviceContext, tables: readonly (readonly 
   const init = args.initialValue === undefined ? undefined : encodeValue(t, args.initialValue, 'initialValue');
   const { config } = selectScanConfig(ctx, tables, args.type, args.config);
   const { count } = args;
-  if (count === 0) return;
+  if (count === 0) return () => {};
 
   const inPlace = args.input === args.output;
   const tile = config.workgroupSize * config.itemsPerThread;
@@ -63,39 +72,41 @@ export async function recordScan(ctx: DeviceContext, tables: readonly (readonly 
       ];
   const kernels = passes.map((p) => scanKernel({ ...base, ...p }));
   const pipelines = await Promise.all(kernels.map((k) => ctx.pipeline(k)));
-  const dispatch = (i: number, entries: GPUBufferBinding[], workgroups: number): void => {
-    const kernel = kernels[i]!;
-    const pipeline = pipelines[i]!;
-    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), workgroups);
+  return (encoder) => {
+    const dispatch = (i: number, entries: GPUBufferBinding[], workgroups: number): void => {
+      const kernel = kernels[i]!;
+      const pipeline = pipelines[i]!;
+      ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), workgroups);
+    };
+
+    const input = inPlace ? undefined : ctx.view(args.input, count, t, 1);
+    const output = ctx.view(args.output, count, t, inPlace ? 1 : 3);
+    const inTail = (input ?? output).tailStart;
+    const params = (n: number, tiles: number, inT: number, outT: number, withInit: [number, number] | undefined): GPUBufferBinding => ({
+      buffer: ctx.uniform(new Uint32Array([n, tiles, inT, outT, Math.min(inT, outT), withInit ? 1 : 0, withInit?.[0] ?? 0, withInit?.[1] ?? 0])),
+    });
+    const userViews = [...(input?.entries ?? []), ...output.entries];
+
+    if (numTiles === 1) {
+      // One tile: a single workgroup needs no look-back state.
+      dispatch(0, [params(count, 1, inTail, output.tailStart, init), ...userViews], 1);
+      return;
+    }
+    if (config.lookback === 'decoupled') {
+      const words = lookbackStateWords(numTiles, t);
+      const state = ctx.scratch('scan.lookback', words * 4);
+      encoder.clearBuffer(state, 0, words * 4);
+      dispatch(0, [params(count, numTiles, inTail, output.tailStart, init), ...userViews, { buffer: state, offset: 0, size: words * 4 }], numTiles);
+      return;
+    }
+    // Reduce-then-scan: tile aggregates, an exclusive scan of them in one workgroup, then the tiles.
+    const partialBytes = numTiles * t.bytes;
+    const partials = ctx.scratch('scan.partials', partialBytes + 256);
+    const partialsBinding: GPUBufferBinding = { buffer: partials, offset: 0, size: Math.ceil(partialBytes / 4) * 4 };
+    const readView = input ?? ctx.view(args.input, count, t, 1);
+    dispatch(0, [params(count, numTiles, readView.tailStart, readView.tailStart, undefined), ...readView.entries, partialsBinding], numTiles);
+    const pv = ctx.view(partials, numTiles, t, 1);
+    dispatch(1, [params(numTiles, ceilDiv(numTiles, tile), pv.tailStart, pv.tailStart, undefined), ...pv.entries], 1);
+    dispatch(2, [params(count, numTiles, inTail, output.tailStart, init), ...userViews, partialsBinding], numTiles);
   };
-
-  const input = inPlace ? undefined : ctx.view(args.input, count, t, 1);
-  const output = ctx.view(args.output, count, t, inPlace ? 1 : 3);
-  const inTail = (input ?? output).tailStart;
-  const params = (n: number, tiles: number, inT: number, outT: number, withInit: [number, number] | undefined): GPUBufferBinding => ({
-    buffer: ctx.uniform(new Uint32Array([n, tiles, inT, outT, Math.min(inT, outT), withInit ? 1 : 0, withInit?.[0] ?? 0, withInit?.[1] ?? 0])),
-  });
-  const userViews = [...(input?.entries ?? []), ...output.entries];
-
-  if (numTiles === 1) {
-    // One tile: a single workgroup needs no look-back state.
-    dispatch(0, [params(count, 1, inTail, output.tailStart, init), ...userViews], 1);
-    return;
-  }
-  if (config.lookback === 'decoupled') {
-    const words = lookbackStateWords(numTiles, t);
-    const state = ctx.scratch('scan.lookback', words * 4);
-    encoder.clearBuffer(state, 0, words * 4);
-    dispatch(0, [params(count, numTiles, inTail, output.tailStart, init), ...userViews, { buffer: state, offset: 0, size: words * 4 }], numTiles);
-    return;
-  }
-  // Reduce-then-scan: tile aggregates, an exclusive scan of them in one workgroup, then the tiles.
-  const partialBytes = numTiles * t.bytes;
-  const partials = ctx.scratch('scan.partials', partialBytes + 256);
-  const partialsBinding: GPUBufferBinding = { buffer: partials, offset: 0, size: Math.ceil(partialBytes / 4) * 4 };
-  const readView = input ?? ctx.view(args.input, count, t, 1);
-  dispatch(0, [params(count, numTiles, readView.tailStart, readView.tailStart, undefined), ...readView.entries, partialsBinding], numTiles);
-  const pv = ctx.view(partials, numTiles, t, 1);
-  dispatch(1, [params(numTiles, ceilDiv(numTiles, tile), pv.tailStart, pv.tailStart, undefined), ...pv.entries], 1);
-  dispatch(2, [params(count, numTiles, inTail, output.tailStart, init), ...userViews, partialsBinding], numTiles);
 }

@@ -1,0 +1,238 @@
+import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
+import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
+import { radixRankKey, radixRankWgsl } from '../../wgsl/radix-rank.js';
+import { type TypeInfo } from '../../wgsl/types.js';
+import { type BindingKind } from '../../wgsl/views.js';
+import { type RadixSortConfig } from './config.js';
+import { keyAccess, keyFunctions, rawType } from './kernel.js';
+
+/**
+ * Kernels of the match-ranked LSD sort. Per digit pass one `sort` kernel ranks each tile in
+ * workgroup memory (subgroup match, src/wgsl/radix-rank.ts) and writes it out digit by digit.
+ * A tile's first output position per digit comes either
+ * - by decoupled look-back (onesweep): tiles are taken in launch order from a ticket; each
+ *   publishes its digit counts, then walks back over its predecessors' counts until one has
+ *   published an inclusive prefix; the digits' global starts come from one histogram pass
+ *   over all digit places before the sorting passes; or
+ * - from `offsets`, the exclusive scan (digit-major) of per-tile digit counts written by an
+ *   upsweep pass (reduce-then-scan: no forward progress needed).
+ */
+
+/**
+ * Uniform block of the sort kernel: `row` indexes the histogram row (onesweep), `counter` the
+ * ticket word, `state_base` this pass's look-back region and `clear_base` the region the next
+ * pass will use (NO_REGION: none), which each tile zeroes for its own slots.
+ */
+export const ONESWEEP_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip', 'row', 'counter', 'state_base', 'clear_base'] as const;
+export const NO_REGION = 0xffffffff;
+/** Words at the front of the look-back state: one ticket counter per pass. */
+export const ONESWEEP_COUNTER_WORDS = 16;
+/** Look-back word: flag in the top 2 bits, count in the low 30. */
+const COUNT_BITS = 30;
+
+export const HISTOGRAM_PARAMS = ['count', 'num_tiles', 'begin_bit', 'end_bit', 'flip', 'first_row'] as const;
+
+export interface OnesweepKernelOptions {
+  readonly key: TypeInfo;
+  readonly valueBytes: 0 | 4 | 8;
+  readonly config: RadixSortConfig;
+  readonly offsets: 'lookback' | 'scanned';
+  readonly subgroupMinSize: number;
+  readonly subgroupMaxSize: number;
+}
+
+function rankOptions(o: OnesweepKernelOptions) {
+  return { workgroupSize: o.config.workgroupSize, itemsPerThread: o.config.itemsPerThread, radixBits: o.config.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
+}
+
+export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
+  const c = o.config;
+  const K = rawType(o.key);
+  const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
+  const pairs = o.valueBytes !== 0;
+  const lookback = o.offsets === 'lookback';
+  const IPT = c.itemsPerThread;
+  const v = (s: string): string => (pairs ? s : '');
+  const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', 'read-only-storage'];
+  if (lookback) bindings.push('storage');
+  const valSlot = bindings.length;
+  if (pairs) bindings.push('read-only-storage', 'storage');
+  const mask = `${2 ** COUNT_BITS - 1}u`;
+  const code = `enable subgroups;
+diagnostic(off, subgroup_uniformity);
+${paramsStruct(ONESWEEP_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+${keyAccess(o.key, true)}
+// Onesweep: the digits' global exclusive starts, one row of RADIX per pass. Scanned: the
+// per-(digit, tile) first positions.
+@group(0) @binding(3) var<storage, read> offsets: array<u32>;
+${lookback ? '@group(0) @binding(4) var<storage, read_write> state: array<atomic<u32>>;' : ''}
+${v(`@group(0) @binding(${valSlot}) var<storage, read> vals_in: array<${V}>;
+@group(0) @binding(${valSlot + 1}) var<storage, read_write> vals_out: array<${V}>;`)}
+${keyFunctions(o.key)}
+const WG = ${c.workgroupSize}u;
+const IPT = ${IPT}u;
+const TILE = ${c.workgroupSize * IPT}u;
+const FLAG_AGGREGATE = ${2 ** COUNT_BITS}u;
+const FLAG_INCLUSIVE = ${2 ** (COUNT_BITS + 1)}u;
+const COUNT_MASK = ${mask};
+${radixRankWgsl(rankOptions(o))}
+var<workgroup> s_keys: array<${K}, TILE>;
+${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
+var<workgroup> s_base: array<u32, RK_RADIX>;
+var<workgroup> s_tile: u32;
+var<workgroup> sg_counter: atomic<u32>;
+
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32) {
+  ${SUBGROUP_ID}
+  ${lookback
+    ? `// Tiles in launch order: every tile a look-back waits on has started.
+  if (lid == 0u) { s_tile = atomicAdd(&state[P.counter], 1u); }
+  let tile = workgroupUniformLoad(&s_tile);`
+    : `let tile = ${LINEAR_WORKGROUP_ID};`}
+  if (tile >= P.num_tiles) { return; }
+  let base = tile * TILE;
+  let valid = min(TILE, P.count - base);
+  var ks: array<${K}, IPT>;
+  var dg: array<u32, IPT>;
+  var rk: array<u32, IPT>;
+  ${v(`var vs: array<${V}, IPT>;`)}
+  // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
+${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
+  var y = SENTINEL;
+  if (p < valid) {
+    y = to_ordered(load_key(base + p));
+    ${v('vs[j] = vals_in[base + p];')}
+  }
+  ks[j] = y;
+  dg[j] = digit(y);`)}
+  rank_counts(&dg, sgid, sg_lane, sg_size);
+  let r = sgid * sg_size + sg_lane;
+  let sentinel_digit = digit(SENTINEL);
+  ${lookback
+    ? `// Publish this tile's counts before ranking, so successors' look-backs find them early.
+  for (var d = r; d < RK_RADIX; d += WG) {
+    var n = rk_count[d];
+    if (d == sentinel_digit) { n -= TILE - valid; }
+    atomicStore(&state[P.state_base + tile * RK_RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u) | n);
+    if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
+  }`
+    : ''}
+  rank_match(&dg, &rk, P.pass_bits, sgid, sg_lane, sg_size);
+${unroll(IPT, 'j', `  s_keys[rk[j]] = ks[j];
+  ${v('s_vals[rk[j]] = vs[j];')}`)}
+  ${lookback
+    ? `for (var d = r; d < RK_RADIX; d += WG) {
+    var n = rk_count[d];
+    if (d == sentinel_digit) { n -= TILE - valid; }
+    var prefix = 0u;
+    var p = tile;
+    while (p > 0u) {
+      p -= 1u;
+      var w = 0u;
+      loop {
+        w = atomicLoad(&state[P.state_base + p * RK_RADIX + d]);
+        if (w != 0u) { break; }
+      }
+      prefix += w & COUNT_MASK;
+      if (w >= FLAG_INCLUSIVE) { break; }
+    }
+    if (tile > 0u) { atomicStore(&state[P.state_base + tile * RK_RADIX + d], FLAG_INCLUSIVE | (prefix + n)); }
+    s_base[d] = offsets[P.row * RK_RADIX + d] + prefix - rk_start[d];
+  }`
+    : `for (var d = r; d < RK_RADIX; d += WG) { s_base[d] = offsets[d * P.num_tiles + tile] - rk_start[d]; }`}
+  workgroupBarrier();
+  for (var k = 0u; k < IPT; k++) {
+    let i = k * WG + lid;
+    if (i < valid) {
+      let y = s_keys[i];
+      let dst = s_base[digit(y)] + i;
+      store_key(dst, from_ordered(y));
+      ${v('vals_out[dst] = s_vals[i];')}
+    }
+  }
+}
+`;
+  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rankOptions(o))].join(':');
+  return { key, label: `wgprim.radixSort.${lookback ? 'onesweep' : 'sort'}.${o.key.name}`, code, bindings, workgroupSize: c.workgroupSize };
+}
+
+/**
+ * Histogram of every digit place in one read of the keys: row `first_row + q` gets the counts
+ * of the digit at bits [begin_bit + q * RADIX_BITS, ...) (narrower at end_bit). Each workgroup
+ * walks tiles grid-stride and adds its counts to the rows once.
+ */
+export function onesweepHistogramKernel(o: { key: TypeInfo; config: RadixSortConfig }): Kernel {
+  const c = o.config;
+  const radix = 1 << c.radixBits;
+  const maxPasses = Math.ceil((o.key.bytes * 8) / c.radixBits);
+  const HWG = c.histogramWorkgroupSize;
+  const code = `${paramsStruct(HISTOGRAM_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+${keyAccess(o.key, false)}
+@group(0) @binding(2) var<storage, read_write> rows: array<atomic<u32>>;
+${keyFunctions(o.key, false)}
+var<private> flip: u32;
+const HWG = ${HWG}u;
+const HIPT = ${c.histogramItemsPerThread}u;
+const RADIX = ${radix}u;
+const BITS = ${c.radixBits}u;
+const MAX_PASSES = ${maxPasses}u;
+var<workgroup> h: array<atomic<u32>, ${radix * maxPasses}>;
+
+@compute @workgroup_size(HWG)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  flip = P.flip;
+  let groups = nwg.x * nwg.y;
+  let npass = (P.end_bit - P.begin_bit + BITS - 1u) / BITS;
+  for (var tile = ${LINEAR_WORKGROUP_ID}; tile < P.num_tiles; tile += groups) {
+    let base = tile * HWG * HIPT;
+    for (var k = 0u; k < HIPT; k++) {
+      let e = base + k * HWG + lid;
+      if (e < P.count) {
+        let y = to_ordered(load_key(e));
+        for (var q = 0u; q < npass; q++) {
+          let s = P.begin_bit + q * BITS;
+          atomicAdd(&h[q * RADIX + digit_at(y, s, min(BITS, P.end_bit - s))], 1u);
+        }
+      }
+    }
+  }
+  workgroupBarrier();
+  for (var i = lid; i < npass * RADIX; i += HWG) {
+    let n = atomicLoad(&h[i]);
+    if (n != 0u) { atomicAdd(&rows[P.first_row * RADIX + i], n); }
+  }
+}
+`;
+  const key = ['radix-histogram', o.key.name, c.radixBits, HWG, c.histogramItemsPerThread].join(':');
+  return { key, label: `wgprim.radixSort.histogram.${o.key.name}`, code, bindings: ['uniform', 'read-only-storage', 'storage'], workgroupSize: HWG };
+}
+
+/** Turns each histogram row (one workgroup per row) into exclusive starts, in place. */
+export function onesweepRowScanKernel(radixBits: number): Kernel {
+  const radix = 1 << radixBits;
+  const code = `@group(0) @binding(0) var<storage, read_write> rows: array<u32>;
+const RADIX = ${radix}u;
+var<workgroup> s: array<u32, RADIX>;
+
+@compute @workgroup_size(RADIX)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let i = wid.x * RADIX + lid;
+  let x = rows[i];
+  s[lid] = x;
+  workgroupBarrier();
+  for (var d = 1u; d < RADIX; d <<= 1u) {
+    var y = 0u;
+    if (lid >= d) { y = s[lid - d]; }
+    workgroupBarrier();
+    s[lid] += y;
+    workgroupBarrier();
+  }
+  rows[i] = s[lid] - x;
+}
+`;
+  return { key: `radix-row-scan:${radixBits}`, label: 'wgprim.radixSort.rowScan', code, bindings: ['storage'], workgroupSize: radix };
+}
