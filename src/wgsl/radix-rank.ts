@@ -7,16 +7,20 @@ import { unroll } from './block.js';
  * chunk + j * sg_size + l (`striped_pos`). Loads in that layout are coalesced, and a rank
  * that visits items j = 0, 1, ... and lanes in order within each j is stable.
  *
- * Two steps, both called by every invocation of the workgroup (they contain barriers):
- * - `rank_counts(dg, ...)`: per-subgroup digit counts ("early counts"), then the tile's digit
- *   totals `rk_count[d]` and exclusive starts `rk_start[d]`, and each (subgroup, digit)'s first
- *   rank in `rk_hist`. A onesweep pass publishes `rk_count` before the match below.
- * - `rank_match(dg, rk, nbits, ...)`: each item's rank: lanes with the same digit find each
- *   other with one ballot per digit bit; the lowest of them claims ranks for all with one
- *   atomic add on its subgroup's counter and hands the base to the others by shuffle.
+ * The rank is spliced into the caller's function as text, not called: per-item arrays stay
+ * in registers, and no array of digits or ranks is kept (each is recomputed or used at once),
+ * which keeps register use, and so occupancy, where the sort needs it.
+ * Two steps, both run by every invocation of the workgroup (they contain barriers):
+ * - `rankCounts`: per-subgroup digit counts ("early counts"), then the tile's digit totals
+ *   `rk_count[d]` and exclusive starts `rk_start[d]`, and each (subgroup, digit)'s first rank
+ *   in `rk_hist`. A onesweep pass publishes `rk_count` before the match.
+ * - `rankMatch`: each item's rank: lanes with the same digit find each other with one ballot
+ *   per digit bit; the lowest of them claims ranks for all with one atomic add on its
+ *   subgroup's counter and hands the base to the others by shuffle; `place` gets the rank.
  *
- * Digits must be below 2^nbits, nbits <= radixBits. Subgroup ids must order subgroups by the
- * chunk they hold (the callers take `sgid` from the SUBGROUP_ID ticket and load by it).
+ * Needs `enable subgroups;`, and in scope: `sgid`, `sg_lane`, `sg_size` (subgroup ids must order
+ * subgroups by the chunk they hold: callers take `sgid` from the SUBGROUP_ID ticket and load by
+ * it). Digits must be below 2^radixBits.
  */
 export interface RadixRankOptions {
   readonly workgroupSize: number;
@@ -40,34 +44,23 @@ export function radixRankKey(o: RadixRankOptions): string {
   return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${Math.ceil(o.subgroupMaxSize / 32)}`;
 }
 
-/** WGSL (needs `enable subgroups;`): the rank's workgroup arrays and functions. */
-export function radixRankWgsl(o: RadixRankOptions): string {
-  const WG = o.workgroupSize;
-  const IPT = o.itemsPerThread;
+const maskWords = (o: RadixRankOptions): number => Math.ceil(o.subgroupMaxSize / 32);
+
+/** Module-scope part: the rank's workgroup arrays and helper functions. */
+export function radixRankDecls(o: RadixRankOptions): string {
   const radix = 1 << o.radixBits;
-  const nsg = Math.max(1, WG / o.subgroupMinSize);
-  const dpt = Math.ceil(radix / WG);
-  // Ballots are vec4<u32>; only the words a subgroup can fill are used (one on 32-lane GPUs).
-  const words = Math.ceil(o.subgroupMaxSize / 32);
+  const nsg = Math.max(1, o.workgroupSize / o.subgroupMinSize);
+  const words = maskWords(o);
   const M = words === 1 ? 'u32' : `vec${words === 2 ? 2 : 4}<u32>`;
-  const part = words === 1 ? '.x' : words === 2 ? '.xy' : '';
-  const popcount = (x: string): string => (words === 1 ? `countOneBits(${x})` : `rk_sum(countOneBits(${x}))`);
-  const lowestLane =
-    words === 1
-      ? 'countTrailingZeros(peers)'
-      : `rk_lowest(peers)`;
   const helpers =
     words === 1
-      ? ''
+      ? `fn rk_lanes_below(lane: u32) -> u32 { return select((1u << lane) - 1u, 0xffffffffu, lane >= 32u); }`
       : `fn rk_sum(v: ${M}) -> u32 { var s = 0u; for (var w = 0u; w < ${words}u; w++) { s += v[w]; } return s; }
 fn rk_lowest(v: ${M}) -> u32 {
   for (var w = 0u; w < ${words}u; w++) { if (v[w] != 0u) { return w * 32u + countTrailingZeros(v[w]); } }
   return 0u;
-}`;
-  const lanesBelow =
-    words === 1
-      ? `fn rk_lanes_below(lane: u32) -> u32 { return select((1u << lane) - 1u, 0xffffffffu, lane >= 32u); }`
-      : `fn rk_lanes_below(lane: u32) -> ${M} {
+}
+fn rk_lanes_below(lane: u32) -> ${M} {
   var m = ${M}(0u);
   for (var w = 0u; w < ${words}u; w++) {
     let lo = w * 32u;
@@ -76,29 +69,32 @@ fn rk_lowest(v: ${M}) -> u32 {
   return m;
 }`;
   return `const RK_RADIX = ${radix}u;
+const RK_BITS = ${o.radixBits}u;
 const RK_NSG = ${nsg}u;
-const RK_DPT = ${dpt}u;
+const RK_DPT = ${Math.ceil(radix / o.workgroupSize)}u;
 // Per (subgroup, digit) counters: early counts, then first ranks, then running ranks.
 var<workgroup> rk_hist: array<atomic<u32>, ${nsg * radix}>;
 var<workgroup> rk_start: array<u32, RK_RADIX>;
 var<workgroup> rk_count: array<u32, RK_RADIX>;
 var<workgroup> rk_sums: array<u32, RK_NSG>;
 ${helpers}
-${lanesBelow}
-
 fn striped_pos(j: u32, sgid: u32, sg_lane: u32, sg_size: u32) -> u32 {
-  return (sgid * ${IPT}u + j) * sg_size + sg_lane;
+  return (sgid * ${o.itemsPerThread}u + j) * sg_size + sg_lane;
+}`;
 }
 
-fn rank_counts(dg: ptr<function, array<u32, ${IPT}>>, sgid: u32, sg_lane: u32, sg_size: u32) {
+/** Body text: the early counts and digit starts. `digitOf(j)` is item j's digit (a WGSL expression). */
+export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string): string {
+  const WG = o.workgroupSize;
+  return `{
   let nsg = ${WG}u / sg_size;
   let r = sgid * sg_size + sg_lane;
-  // The previous use of the arrays (an earlier pass over the same tile) is over.
+  // Any earlier use of the arrays (a previous pass over the same tile) is over.
   workgroupBarrier();
   for (var i = r; i < nsg * RK_RADIX; i += ${WG}u) { atomicStore(&rk_hist[i], 0u); }
   workgroupBarrier();
   let own = sgid * RK_RADIX;
-${unroll(IPT, 'j', '  atomicAdd(&rk_hist[own + (*dg)[j]], 1u);')}
+${unroll(o.itemsPerThread, 'j', `  atomicAdd(&rk_hist[own + ${digitOf('j')}], 1u);`)}
   workgroupBarrier();
   // Invocation r owns digits r * RK_DPT ..: per digit, the subgroups' counts become
   // exclusive prefixes in subgroup order, and the total is the digit's count in the tile.
@@ -131,15 +127,26 @@ ${unroll(IPT, 'j', '  atomicAdd(&rk_hist[own + (*dg)[j]], 1u);')}
     }
   }
   workgroupBarrier();
+}`;
 }
 
-fn rank_match(dg: ptr<function, array<u32, ${IPT}>>, rk: ptr<function, array<u32, ${IPT}>>, nbits: u32, sgid: u32, sg_lane: u32, sg_size: u32) {
+/**
+ * Body text: ranks item after item; `place(j, rank)` is WGSL that uses item j's rank (a
+ * `let` in scope). Digits of narrower passes have zero high bits, so every pass takes
+ * RK_BITS ballots (a fixed loop the compiler unrolls).
+ */
+export function rankMatch(o: RadixRankOptions, digitOf: (j: string) => string, place: (j: string, rank: string) => string): string {
+  const words = maskWords(o);
+  const part = words === 1 ? '.x' : words === 2 ? '.xy' : '';
+  const popcount = (x: string): string => (words === 1 ? `countOneBits(${x})` : `rk_sum(countOneBits(${x}))`);
+  const lowest = words === 1 ? 'countTrailingZeros(peers)' : 'rk_lowest(peers)';
+  return `{
   let own = sgid * RK_RADIX;
   let below_mask = rk_lanes_below(sg_lane);
   let lanes = subgroupBallot(true)${part};
-${unroll(IPT, 'j', `  let d = (*dg)[j];
+${unroll(o.itemsPerThread, 'j', `  let d = ${digitOf('j')};
   var peers = lanes;
-  for (var b = 0u; b < nbits; b++) {
+  for (var b = 0u; b < RK_BITS; b++) {
     let on = ((d >> b) & 1u) == 1u;
     let bal = subgroupBallot(on)${part};
     peers &= select(~bal, bal, on);
@@ -147,7 +154,7 @@ ${unroll(IPT, 'j', `  let d = (*dg)[j];
   let below = ${popcount('peers & below_mask')};
   var first = 0u;
   if (below == 0u) { first = atomicAdd(&rk_hist[own + d], ${popcount('peers')}); }
-  (*rk)[j] = subgroupShuffle(first, ${lowestLane}) + below;`)}
-}
-`;
+  let rank = subgroupShuffle(first, ${lowest}) + below;
+  ${place('j', 'rank')}`)}
+}`;
 }

@@ -1,6 +1,6 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
-import { radixRankKey, radixRankWgsl } from '../../wgsl/radix-rank.js';
+import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
@@ -76,7 +76,7 @@ const TILE = ${c.workgroupSize * IPT}u;
 const FLAG_AGGREGATE = ${2 ** COUNT_BITS}u;
 const FLAG_INCLUSIVE = ${2 ** (COUNT_BITS + 1)}u;
 const COUNT_MASK = ${mask};
-${radixRankWgsl(rankOptions(o))}
+${radixRankDecls(rankOptions(o))}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
 var<workgroup> s_base: array<u32, RK_RADIX>;
@@ -96,8 +96,6 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   var ks: array<${K}, IPT>;
-  var dg: array<u32, IPT>;
-  var rk: array<u32, IPT>;
   ${v(`var vs: array<${V}, IPT>;`)}
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
 ${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
@@ -106,9 +104,8 @@ ${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
     y = to_ordered(load_key(base + p));
     ${v('vs[j] = vals_in[base + p];')}
   }
-  ks[j] = y;
-  dg[j] = digit(y);`)}
-  rank_counts(&dg, sgid, sg_lane, sg_size);
+  ks[j] = y;`)}
+  ${rankCounts(rankOptions(o), (j) => `digit(ks[${j}])`)}
   let r = sgid * sg_size + sg_lane;
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -120,9 +117,7 @@ ${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
     if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
   }`
     : ''}
-  rank_match(&dg, &rk, P.pass_bits, sgid, sg_lane, sg_size);
-${unroll(IPT, 'j', `  s_keys[rk[j]] = ks[j];
-  ${v('s_vals[rk[j]] = vs[j];')}`)}
+  ${rankMatch(rankOptions(o), (j) => `digit(ks[${j}])`, (j, rank) => `s_keys[${rank}] = ks[${j}];${pairs ? ` s_vals[${rank}] = vs[${j}];` : ''}`)}
   ${lookback
     ? `for (var d = r; d < RK_RADIX; d += WG) {
     var n = rk_count[d];

@@ -174,8 +174,8 @@ export async function recordRadixSort(
     if (digitPasses.length > 0) {
       const hTile = config.histogramWorkgroupSize * config.histogramItemsPerThread;
       const hTiles = ceilDiv(count, hTile);
-      // Enough workgroups to fill a large GPU; each adds its counts to the rows once.
-      const hGroups = Math.min(hTiles, 2048);
+      // Enough workgroups to fill a large GPU, few enough that their adds to the rows (one per counter each) do not queue up on the same addresses.
+      const hGroups = Math.min(hTiles, 512);
       const hParams = { buffer: ctx.uniform(new Uint32Array([count, hTiles, beginBit, endBit, flip, copyPasses])) };
       ctx.dispatch(encoder, histogram!.label, histPipeline!, ctx.bindGroup(histPipeline!, histogram!.key, [hParams, bind(args.keys, keyBytes), rowsBinding]), hGroups);
     }
