@@ -86,13 +86,16 @@ var<workgroup> sg_counter: atomic<u32>;
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32) {
-  ${SUBGROUP_ID}
-  ${lookback
-    ? `// Tiles in launch order: every tile a look-back waits on has started.
-  if (lid == 0u) { s_tile = atomicAdd(&state[P.counter], 1u); }
-  let tile = workgroupUniformLoad(&s_tile);`
-    : `let tile = ${LINEAR_WORKGROUP_ID};`}
+  // Nothing here reads workgroup memory it has not written (the subgroup ticket is reset
+  // explicitly), so the kernel does not depend on zero-initialized workgroup memory.
+  if (lid == 0u) {
+    atomicStore(&sg_counter, 0u);
+    // Tiles in launch order (onesweep): every tile a look-back waits on has started.
+    s_tile = ${lookback ? 'atomicAdd(&state[P.counter], 1u)' : LINEAR_WORKGROUP_ID};
+  }
+  let tile = workgroupUniformLoad(&s_tile);
   if (tile >= P.num_tiles) { return; }
+  ${SUBGROUP_ID}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   var ks: array<${K}, IPT>;
@@ -182,6 +185,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   flip = P.flip;
   let groups = nwg.x * nwg.y;
   let npass = (P.end_bit - P.begin_bit + BITS - 1u) / BITS;
+  for (var i = lid; i < npass * RADIX; i += HWG) { atomicStore(&h[i], 0u); }
+  workgroupBarrier();
   for (var tile = ${LINEAR_WORKGROUP_ID}; tile < P.num_tiles; tile += groups) {
     let base = tile * HWG * HIPT;
     for (var k = 0u; k < HIPT; k++) {
