@@ -40,10 +40,16 @@ describe('benchmark names (rocPRIM grammar)', () => {
     const reduce = { workgroupSize: 128, itemsPerThread: 8, maxWorkgroups: 1024, workgroupReduce: 'shared' } as const;
     expect(configFromName('reduce', parseName(reduceName('f32', reduce)).cfg as never)).toEqual(reduce);
     expect(parseName(transformName('u64', { workgroupSize: 64, itemsPerThread: 4 }))).toEqual({ lvl: 'device', algo: 'transform', value_type: 'u64', cfg: { bs: 64, ipt: 4 } });
-    const radix = { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, workgroupScan: 'subgroup' } as const;
+    const radix = {
+      workgroupSize: 256, itemsPerThread: 15, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 512, histogramItemsPerThread: 16,
+    } as const;
     const rName = radixSortName('u32', 'empty', radix);
-    expect(rName).toBe('{lvl:device,algo:radix_sort,key_type:u32,value_type:empty,cfg:{bs:256,ipt:16,bits:8,method:subgroup}}');
-    expect(configFromName('radix_sort', parseName(rName).cfg as never)).toEqual(radix);
+    expect(rName).toBe('{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:empty,cfg:{bs:256,ipt:15,bits:8,rank:match,method:subgroup,lookback:decoupled,hist_bs:512,hist_ipt:16}}');
+    expect(configFromName('radix_sort_onesweep', parseName(rName).cfg as never)).toEqual(radix);
+    const split = { ...radix, itemsPerThread: 8, radixBits: 4, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan' } as const;
+    expect(parseName(radixSortName('i64', 'empty', split)).cfg).toMatchObject({ rank: 'split', method: 'shared', lookback: 'reduce_then_scan' });
+    expect(configFromName('radix_sort_onesweep', parseName(radixSortName('i64', 'empty', split)).cfg as never)).toEqual(split);
+    expect(() => configFromName('radix_sort', parseName(rName).cfg as never)).toThrow(/no config mapping/);
     expect(parseName(radixSortName('f32', 'u32', radix)).value_type).toBe('u32');
     expect(expandAlgorithm('radix_sort_pairs')).toEqual(['radix_sort_pairs']);
   });
@@ -132,15 +138,15 @@ describe('on a device', () => {
 
   it('times radix sort keys and pairs: keys/s, input read and output written once, CUB anchors matched', async () => {
     const common = { type: 'u32' as const, size: 5000, seed: 1, warmup: 1, batches: 2, batchSize: 2 };
-    const config = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' as const };
+    const config = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4 } as const;
     const records = [
       ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'radix_sort_keys', config })),
       ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'radix_sort_pairs' })),
     ];
     expect(records.map((r) => r.algorithm)).toEqual(['radix_sort_keys', 'radix_sort_pairs']);
     expect(records.map((r) => r.bytesPerCall)).toEqual([40000, 80000]);
-    expect(records[0]!.name).toBe('{lvl:device,algo:radix_sort,key_type:u32,value_type:empty,cfg:{bs:64,ipt:4,bits:8,method:shared}}');
-    expect(parseName(records[1]!.name)).toMatchObject({ algo: 'radix_sort', key_type: 'u32', value_type: 'u32' });
+    expect(records[0]!.name).toBe('{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:empty,cfg:{bs:64,ipt:4,bits:8,rank:split,method:shared,lookback:reduce_then_scan,hist_bs:64,hist_ipt:4}}');
+    expect(parseName(records[1]!.name)).toMatchObject({ algo: 'radix_sort_onesweep', key_type: 'u32', value_type: 'u32' });
     expect(records[1]!.config).toEqual(prim.selectedRadixSortConfig('u32', 4).config);
     const anchors = [
       { algo: 'radix_sort_keys', type: 'u32', n: 5000, ms: 1, gitems_per_s: 1 },

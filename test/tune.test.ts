@@ -11,7 +11,7 @@ import { typeInfo } from '../src/wgsl/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim, WgprimError } from '../src/index.js';
 import { formatName, parseName } from '../src/bench/gbench.js';
-import { transformName } from '../src/bench/run.js';
+import { radixSortName, transformName } from '../src/bench/run.js';
 import { type DeviceContext } from '../src/runtime/context.js';
 import { type ConfigObject, registerTunable, tunable } from '../src/tune/registry.js';
 import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolveSettings, settingsJsonSchema } from '../src/tune/settings.js';
@@ -42,9 +42,9 @@ describe('settings', () => {
       expect(gpu.algorithms[a]!.types).toEqual(['u32', 'f32', 'u64', 'f16']);
     }
     // Radix sort compiles slowly on lavapipe: 4 variants of u32 at 2^14 and 2^16 on a CPU.
-    expect(gpu.algorithms.radix_sort!.space).toEqual(tunable('radix_sort').space);
-    expect(spaceSize(cpu.algorithms.radix_sort!.space)).toBeLessThanOrEqual(4);
-    expect(cpu.algorithms.radix_sort).toMatchObject({ types: ['u32'], sizes: [2 ** 14, 2 ** 16], benchmarks: ['radix_sort_keys'] });
+    expect(gpu.algorithms.radix_sort_onesweep!.space).toEqual(tunable('radix_sort_onesweep').space);
+    expect(spaceSize(cpu.algorithms.radix_sort_onesweep!.space)).toBeLessThanOrEqual(4);
+    expect(cpu.algorithms.radix_sort_onesweep).toMatchObject({ types: ['u32'], sizes: [2 ** 14, 2 ** 16], benchmarks: ['radix_sort_keys'] });
     expect(deviceKindOf({ vendor: 'mesa', architecture: 'software', device: 'llvmpipe-x', description: '', subgroupMinSize: 8, subgroupMaxSize: 8 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'google', architecture: 'swiftshader', device: '', description: '', subgroupMinSize: 4, subgroupMaxSize: 4 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'nvidia', architecture: '', device: 'nvidia-h200', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 })).toBe('gpu');
@@ -60,15 +60,15 @@ describe('settings', () => {
     expect(s.algorithms.reduce).toEqual(base.algorithms.reduce);
     let err: unknown;
     try {
-      mergeSettings(base, { batches: 0, batchsize: 4, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'], size: [1] }, radix_sort_onesweep: { types: ['u32'] } } } as never);
+      mergeSettings(base, { batches: 0, batchsize: 4, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'], size: [1] }, radix_sort_pairs: { types: ['u32'] } } } as never);
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(WgprimError);
     const text = (err as Error).message;
-    for (const bit of ['batches must be an integer >= 1', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort_onesweep"']) expect(text).toContain(bit);
+    for (const bit of ['batches must be an integer >= 1', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort_pairs"']) expect(text).toContain(bit);
     const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, unknown> } } };
-    expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform', 'radix_sort']));
+    expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform', 'radix_sort_onesweep']));
   });
 
   it('leaves out types whose feature the device lacks and sizes over its binding limit, saying why', () => {
@@ -173,9 +173,10 @@ describe('plan', () => {
     const family = stages.filter((s) => s.family === 'partition');
     expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'unique', 'unique_by_key', 'partition', 'partition_two_way', 'partition_three_way']);
     expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
-    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'radix_sort']);
-    expect(pos('radix_sort')).toBeGreaterThan(pos('scan'));
-    expect(stages.find((s) => s.id === 'radix_sort')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });
+    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'radix_sort_onesweep']);
+    expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));
+    expect(stages.find((s) => s.id === 'radix_sort_onesweep')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });
+    expect(stages.find((s) => s.id === 'radix_sort')).toBeUndefined();
     expect(planOrder(['scan', 'transform', 'reduce'])).toEqual(['transform', 'reduce', 'scan']);
     expect(formatPlan(stages)[0]).toMatch(/^ 1\. transform\s+available/);
   });
@@ -348,10 +349,10 @@ describe('campaign on a device', () => {
   });
 
   it('measures radix sort keys and pairs, and create-optimization turns them into a radixSort row that Prim selects', async () => {
-    const radix = mergeSettings(settings, { algorithms: { radix_sort: {
-      space: { workgroupSize: [64], itemsPerThread: [4], radixBits: [8], workgroupScan: ['shared'] }, types: ['u32'], sizes: [4096], benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
+    const radix = mergeSettings(settings, { algorithms: { radix_sort_onesweep: {
+      space: { workgroupSize: [64], itemsPerThread: [4], radixBits: [8], rank: ['split'], workgroupScan: ['shared'], lookback: ['reduce-then-scan'], histogramWorkgroupSize: [64], histogramItemsPerThread: [4] }, types: ['u32'], sizes: [4096], benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
     } } });
-    const r = await runCampaign(prim, { settings: radix, algorithms: ['radix_sort'], adapterInfo });
+    const r = await runCampaign(prim, { settings: radix, algorithms: ['radix_sort_onesweep'], adapterInfo });
     expect(r.stopped).toBeUndefined();
     const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
     expect(gbenchProblems(file)).toEqual([]);
@@ -360,7 +361,10 @@ describe('campaign on a device', () => {
     // variant's build (error entries for both benchmarks), so that config is not eligible.
     const names = file.benchmarks.map((e) => parseName(e.name));
     expect(names.filter((n) => n.value_type === 'empty')).toHaveLength(names.length / 2);
-    expect(names).toContainEqual({ lvl: 'device', algo: 'radix_sort', key_type: 'u32', value_type: 'u32', cfg: { bs: 64, ipt: 4, bits: 8, method: 'shared' } });
+    expect(names).toContainEqual({
+      lvl: 'device', algo: 'radix_sort_onesweep', key_type: 'u32', value_type: 'u32',
+      cfg: { bs: 64, ipt: 4, bits: 8, rank: 'split', method: 'shared', lookback: 'reduce_then_scan', hist_bs: 64, hist_ipt: 4 },
+    });
     // The campaign always measures the heuristic config (and the selected one, which on lavapipe
     // is its built-in tuned row): the heuristic's keys-only tile may not fit with values.
     const heuristic = radixSortHeuristic(prim.context, typeInfo('u32'), 0);
@@ -370,13 +374,13 @@ describe('campaign on a device', () => {
       expect(parseName(e.name)).toMatchObject({ cfg: { bs: heuristic.workgroupSize, ipt: heuristic.itemsPerThread } });
       expect(e.error_message).toMatch(/workgroup memory/);
     }
-    expect(r.summary[0]).toMatchObject({ algorithm: 'radix_sort', type: 'u32' });
+    expect(r.summary[0]).toMatchObject({ algorithm: 'radix_sort_onesweep', type: 'u32' });
     const opt = createOptimization([{ data: file, label: 'radix.json' }]);
     const row = opt.fresh.radixSort!.find((e) => !e.typeClass.float && e.typeClass.bytes === 4)!;
     expect(row).toBeDefined();
     // The winner is a config measured without errors (so never a heuristic that failed with values).
     const failedCfgs = file.benchmarks.filter(isErrorEntry).map((e) => JSON.stringify(parseName(e.name).cfg));
-    const rowCfg = { bs: row.config.workgroupSize, ipt: row.config.itemsPerThread, bits: row.config.radixBits, method: row.config.workgroupScan };
+    const rowCfg = parseName(radixSortName('u32', 'empty', row.config)).cfg;
     expect(failedCfgs).not.toContain(JSON.stringify(rowCfg));
     expect(names.map((n) => JSON.stringify(n.cfg))).toContain(JSON.stringify(rowCfg));
     if (!pairsFits) expect(row.config).not.toEqual(heuristic);
@@ -389,10 +393,10 @@ describe('campaign on a device', () => {
 
     // A tile that fits workgroup memory with keys only but not with values: kept for keys,
     // dropped (with the reason) once pairs are among the benchmarks.
-    const big = { space: { workgroupSize: [128], itemsPerThread: [32], radixBits: [8], workgroupScan: ['shared'] }, types: ['u32'], sizes: [4096] };
+    const big = { space: { workgroupSize: [128], itemsPerThread: [32], radixBits: [8], rank: ['split'], workgroupScan: ['shared'], lookback: ['reduce-then-scan'] }, types: ['u32'], sizes: [4096] };
     const limit = prim.context.limits.maxComputeWorkgroupStorageSize;
-    const keysOnly = enumerateVariants(prim, resolveSettings(mergeSettings(settings, { algorithms: { radix_sort: { ...big, benchmarks: ['radix_sort_keys'] } } }), prim.context, ['radix_sort']));
-    const withPairs = enumerateVariants(prim, resolveSettings(mergeSettings(settings, { algorithms: { radix_sort: { ...big, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'] } } }), prim.context, ['radix_sort']));
+    const keysOnly = enumerateVariants(prim, resolveSettings(mergeSettings(settings, { algorithms: { radix_sort_onesweep: { ...big, benchmarks: ['radix_sort_keys'] } } }), prim.context, ['radix_sort_onesweep']));
+    const withPairs = enumerateVariants(prim, resolveSettings(mergeSettings(settings, { algorithms: { radix_sort_onesweep: { ...big, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'] } } }), prim.context, ['radix_sort_onesweep']));
     // Keys: 128*32*4 + 128*4 + 256*4 + 16 = 17936 bytes; pairs: 128*32*8 + 1552 = 34320.
     expect(limit).toBeGreaterThanOrEqual(17936);
     expect(keysOnly.kept).toBe(1);

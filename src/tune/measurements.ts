@@ -37,7 +37,7 @@ export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = {
   transform: { table: 'transform', typeField: 'value_type', tileBias: false },
   // Keys-only (value_type empty) and pairs are separate points of one group: the table is keyed
   // by the key type's class only, for now.
-  radix_sort: { table: 'radixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
+  radix_sort_onesweep: { table: 'radixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
 };
 
 /** A parsed Google Benchmark file: only `context` and `benchmarks` are read. */

@@ -198,11 +198,12 @@ registerTunable({
   },
 });
 
-// radix_sort: the portable LSD sort. Both benchmarks feed the one `radixSort` table (keyed by the
-// key type's class); keys only are timed unless the settings name `radix_sort_pairs` too.
+// radix_sort_onesweep: the LSD radix sort (onesweep or reduce-then-scan per digit). Both benchmarks
+// feed the one `radixSort` table (keyed by the key type's class); keys only are timed unless the
+// settings name `radix_sort_pairs` too.
 
 registerTunable({
-  name: 'radix_sort',
+  name: 'radix_sort_onesweep',
   table: 'radixSort',
   benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
   defaultBenchmarks: ['radix_sort_keys'],
@@ -231,6 +232,6 @@ registerTunable({
   parseName: (f) => {
     if (f.lvl !== 'device' || f.algo !== 'radix_sort_onesweep' || typeof f.cfg !== 'object') return undefined;
     const value = str(f.value_type);
-    return { algorithm: 'radix_sort', benchmark: value === '' || value === 'empty' ? 'radix_sort_keys' : 'radix_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_onesweep', f.cfg) as unknown as ConfigObject };
+    return { algorithm: 'radix_sort_onesweep', benchmark: value === '' || value === 'empty' ? 'radix_sort_keys' : 'radix_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_onesweep', f.cfg) as unknown as ConfigObject };
   },
 });

@@ -22,7 +22,7 @@ export interface TuneOptions {
   /** Milliseconds to spend; measuring stops at the first measurement that starts after it. Required. */
   readonly budgetMs: number;
   /**
-   * Algorithms to tune (default: transform, reduce, scan). `radix_sort` (the portable radix
+   * Algorithms to tune (default: transform, reduce, scan). `radix_sort_onesweep` (the radix
    * sort, keys only; rows go to the `radixSort` table) is tuned only when named: its kernels
    * compile slowly on some drivers.
    */
@@ -203,7 +203,7 @@ export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o
   }
   const started = performance.now();
   const kind = deviceKindOf(target);
-  // The default: the tunables named after their table (radix_sort is opt-in).
+  // The default: the tunables named after their table (radix_sort_onesweep is opt-in).
   const algorithms = [...(o.algorithms ?? tunableAlgorithms().map((a) => a.name).filter(isTunedAlgorithm))];
   const types = o.types ?? REPRESENTATIVE_TYPES;
   const sizes = o.sizes ?? [kind === 'cpu' ? 2 ** 16 : 2 ** 22];
