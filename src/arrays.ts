@@ -7,6 +7,7 @@ import { type ScanConfig } from './device/scan/config.js';
 import { type ReduceConfig } from './device/reduce/config.js';
 import { type TransformConfig } from './device/transform/config.js';
 import { type RadixSortConfig } from './device/radix-sort/config.js';
+import { type RadixSortBlockSortConfig } from './device/radix-sort/block-sort-config.js';
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';
 import type { Prim } from './prim.js';
 
@@ -75,7 +76,10 @@ export interface ArrayRadixSortOptions {
   /** Integer keys only: sort by bits [beginBit, endBit). */
   readonly beginBit?: number;
   readonly endBit?: number;
+  /** The onesweep / LSD path's config (counts above the block sort's maxCount). */
   readonly config?: Partial<RadixSortConfig>;
+  /** The small-size path's config (block sort + merge; `maxCount: 0` forces onesweep). */
+  readonly blockSortConfig?: Partial<RadixSortBlockSortConfig>;
 }
 
 /** Values a pair sort moves: any 4- or 8-byte typed array. */
@@ -140,7 +144,7 @@ export class ArrayApi {
     const buf = this.upload(keys);
     try {
       const [result] = await this.runAll([[buf, keys.byteLength]], (enc) =>
-        this.prim.radixSortKeys(enc, { keys: buf, count: keys.length, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+        this.prim.radixSortKeys(enc, { keys: buf, count: keys.length, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config, blockSortConfig: options.blockSortConfig }));
       return arrayOfType(type, result!, keys.length) as A;
     } finally {
       buf.destroy();
@@ -157,7 +161,7 @@ export class ArrayApi {
     const vb = this.upload(values as unknown as PrimTypedArray);
     try {
       const [k, v] = await this.runAll([[kb, keys.byteLength], [vb, values.byteLength]], (enc) =>
-        this.prim.radixSortPairs(enc, { keys: kb, values: vb, valueBytes, count: keys.length, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+        this.prim.radixSortPairs(enc, { keys: kb, values: vb, valueBytes, count: keys.length, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config, blockSortConfig: options.blockSortConfig }));
       const Ctor = values.constructor as new (b: ArrayBuffer, o: number, n: number) => V;
       return { keys: arrayOfType(type, k!, keys.length) as A, values: new Ctor(v!, 0, values.length) };
     } finally {
@@ -174,6 +178,7 @@ export class ArrayApi {
     radixBitRange(t, options.beginBit, options.endBit);
     if (options.descending !== undefined && typeof options.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(options.descending)}`);
     if (options.config !== undefined) this.prim.selectedRadixSortConfig(type, valueBytes, options.config);
+    if (options.blockSortConfig !== undefined) this.prim.selectedRadixSortBlockSortConfig(type, valueBytes, options.blockSortConfig);
     return type as RadixSortKeyType;
   }
 

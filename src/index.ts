@@ -25,4 +25,5 @@ export { type ReduceArgs } from './device/reduce/reduce.js';
 export { type TransformConfig, transformSpace } from './device/transform/config.js';
 export { type TransformArgs } from './device/transform/transform.js';
 export { type RadixSortConfig, radixSortSpace } from './device/radix-sort/config.js';
+export { type RadixSortBlockSortConfig, radixSortBlockSortSpace, RADIX_BLOCK_SORT_DEFAULT_MAX_COUNT } from './device/radix-sort/block-sort-config.js';
 export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';

@@ -9,6 +9,7 @@ import { scanTuned } from './config/tuned/scan.js';
 import { reduceTuned } from './config/tuned/reduce.js';
 import { transformTuned } from './config/tuned/transform.js';
 import { radixSortTuned } from './config/tuned/radix-sort.js';
+import { radixSortBlockSortTuned } from './config/tuned/radix-sort-block-sort.js';
 import { type ScanConfig } from './device/scan/config.js';
 import { recordScan, type ScanArgs, selectScanConfig } from './device/scan/scan.js';
 import { type ReduceConfig } from './device/reduce/config.js';
@@ -16,7 +17,8 @@ import { recordReduce, type ReduceArgs, selectReduceConfig } from './device/redu
 import { type TransformConfig } from './device/transform/config.js';
 import { recordTransform, type TransformArgs, selectTransformConfig } from './device/transform/transform.js';
 import { type RadixSortConfig } from './device/radix-sort/config.js';
-import { recordRadixSort, type RadixSortKeysArgs, type RadixSortPairsArgs, selectRadixSortConfig } from './device/radix-sort/radix-sort.js';
+import { recordRadixSort, type RadixSortKeysArgs, type RadixSortPairsArgs, selectRadixSortBlockSortConfig, selectRadixSortConfig } from './device/radix-sort/radix-sort.js';
+import { type RadixSortBlockSortConfig } from './device/radix-sort/block-sort-config.js';
 import { type ElementType } from './wgsl/types.js';
 import { ArrayApi } from './arrays.js';
 
@@ -57,9 +59,10 @@ export class Prim {
     reduce: readonly (readonly TunedEntry<ReduceConfig>[])[];
     transform: readonly (readonly TunedEntry<TransformConfig>[])[];
     radixSort: readonly (readonly TunedEntry<RadixSortConfig>[])[];
+    radixSortBlockSort: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[];
   };
   /** Rows installed at run time (`tune`, `useTuned`, the tune cache), consulted first. */
-  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [], radixSort: [] };
+  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [] };
   private runtimeRows = new Set<TunedEntry<unknown>>();
   private readonly user: TunedTables;
   private tuning = false;
@@ -77,6 +80,7 @@ export class Prim {
       reduce: [...(fromTuned.reduce ?? []), ...(fromConfigs.reduce ?? [])],
       transform: [...(fromTuned.transform ?? []), ...(fromConfigs.transform ?? [])],
       radixSort: [...(fromTuned.radixSort ?? []), ...(fromConfigs.radixSort ?? [])],
+      radixSortBlockSort: [...(fromTuned.radixSortBlockSort ?? []), ...(fromConfigs.radixSortBlockSort ?? [])],
     };
     this.user = user;
     this.tables = this.makeTables();
@@ -97,6 +101,7 @@ export class Prim {
       reduce: [r.reduce as readonly TunedEntry<ReduceConfig>[], u.reduce ?? [], reduceTuned],
       transform: [r.transform as readonly TunedEntry<TransformConfig>[], u.transform ?? [], transformTuned],
       radixSort: [r.radixSort as readonly TunedEntry<RadixSortConfig>[], u.radixSort ?? [], radixSortTuned],
+      radixSortBlockSort: [r.radixSortBlockSort as readonly TunedEntry<RadixSortBlockSortConfig>[], u.radixSortBlockSort ?? [], radixSortBlockSortTuned],
     };
   }
 
@@ -109,7 +114,7 @@ export class Prim {
    */
   useTuned(tables: TunedInput, options: { readonly replace?: boolean } = {}): void {
     const fresh = normalizeTunedInput(tables, 'useTuned') as Record<string, readonly TunedEntry<unknown>[] | undefined>;
-    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [], radixSort: [] } : this.runtime) };
+    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [] } : this.runtime) };
     for (const a of TUNED_ALGORITHMS) {
       const rows = fresh[a];
       if (!rows) continue;
@@ -177,11 +182,11 @@ export class Prim {
    * size is used for the passes in between.
    */
   radixSortKeys(encoder: GPUCommandEncoder, args: RadixSortKeysArgs): Promise<void> {
-    return recordRadixSort(this.context, this.tables.radixSort, this.tables.scan, encoder, args, false);
+    return recordRadixSort(this.context, this.tables.radixSort, this.tables.radixSortBlockSort, this.tables.scan, encoder, args, false);
   }
   /** Records a stable LSD radix sort of keys with values of 4 or 8 bytes moved alongside. */
   radixSortPairs(encoder: GPUCommandEncoder, args: RadixSortPairsArgs): Promise<void> {
-    return recordRadixSort(this.context, this.tables.radixSort, this.tables.scan, encoder, args, true);
+    return recordRadixSort(this.context, this.tables.radixSort, this.tables.radixSortBlockSort, this.tables.scan, encoder, args, true);
   }
   /**
    * The radix sort config a call would use for these keys and values (0: keys only), and where
@@ -190,6 +195,15 @@ export class Prim {
    */
   selectedRadixSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
     const s = selectRadixSortConfig(this.context, this.tables.radixSort, type, valueBytes, override);
+    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
+  }
+
+  /**
+   * The config of the radix sort's small-size path (block sort + merge, counts up to its
+   * `maxCount`) a call would use for these keys and values, and where it came from.
+   */
+  selectedRadixSortBlockSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortBlockSortConfig>): SelectedConfig<RadixSortBlockSortConfig> {
+    const s = selectRadixSortBlockSortConfig(this.context, this.tables.radixSortBlockSort, type, valueBytes, override);
     return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
   }
 

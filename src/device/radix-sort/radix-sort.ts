@@ -9,6 +9,8 @@ import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
 import { radixScatterKernel, radixUpsweepKernel } from './kernel.js';
+import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
+import { recordRadixBlockSort } from './block-sort.js';
 
 /**
  * Key types the radix sort takes. f16 keys (16-bit patterns, two to a word) need no device
@@ -27,7 +29,13 @@ export interface RadixSortKeysArgs {
   /** Integer keys: sort by bits [beginBit, endBit) only (defaults 0 and the key's width). Float keys take the full range only. */
   readonly beginBit?: number;
   readonly endBit?: number;
+  /** Overrides the onesweep / LSD path's config (counts above the block sort's `maxCount`). */
   readonly config?: Partial<RadixSortConfig>;
+  /**
+   * Overrides the small-size path's config: counts up to its `maxCount` are sorted tile by tile
+   * and merged (`maxCount: 0` forces the onesweep / LSD path for every count).
+   */
+  readonly blockSortConfig?: Partial<RadixSortBlockSortConfig>;
 }
 
 export interface RadixSortPairsArgs extends RadixSortKeysArgs {
@@ -50,6 +58,14 @@ export function selectRadixSortConfig(ctx: DeviceContext, tables: readonly (read
   return selectWithOverride('radixSort', tables, ctx.target, typeClassOf(type), (c) => radixSortConfigProblem(ctx, t, valueBytes, c), () => radixSortHeuristic(ctx, t, valueBytes), override);
 }
 
+export function selectRadixSortBlockSortConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[], type: ElementType, valueBytes: 0 | 4 | 8, override?: Partial<RadixSortBlockSortConfig>): SelectedConfig<RadixSortBlockSortConfig> {
+  const t = radixKeyInfo(type);
+  return selectWithOverride('radixSortBlockSort', tables, ctx.target, typeClassOf(type), (c) => radixSortBlockSortProblem(ctx, t, valueBytes, c), () => radixSortBlockSortHeuristic(ctx, t, valueBytes), override);
+}
+
+/** Counts above this always take the onesweep / LSD path (the merge's u32 positions stay in range). */
+export const BLOCK_SORT_MAX_COUNT = 2 ** 30;
+
 /** The bit range a call sorts by, checked: floats take only the full range. */
 export function radixBitRange(t: TypeInfo, beginBit: unknown, endBit: unknown): [number, number] {
   const width = t.bytes * 8;
@@ -71,10 +87,16 @@ function checkValueBytes(v: unknown): 4 | 8 {
 
 const VALUE_INFO: Record<4 | 8, TypeInfo> = { 4: typeInfo('u32'), 8: typeInfo('u64') };
 
-/** Records a stable LSD radix sort of keys (and values when `pairs`) into `encoder`. */
+/**
+ * Records a stable radix sort of keys (and values when `pairs`) into `encoder`. The path goes
+ * by count, as rocPRIM's: up to the block sort config's `maxCount`, a block sort of each tile
+ * (one workgroup when the count fits one tile) and merge passes; above it the onesweep / LSD
+ * passes.
+ */
 export async function recordRadixSort(
   ctx: DeviceContext,
   tables: readonly (readonly TunedEntry<RadixSortConfig>[])[],
+  blockSortTables: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[],
   scanTables: readonly (readonly TunedEntry<ScanConfig>[])[],
   encoder: GPUCommandEncoder,
   args: RadixSortKeysArgs | RadixSortPairsArgs,
@@ -103,7 +125,13 @@ export async function recordRadixSort(
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
   const { config } = selectRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
+  const { config: blockConfig } = selectRadixSortBlockSortConfig(ctx, blockSortTables, args.type, valueBytes, args.blockSortConfig);
   if (count === 0) return;
+  if (count <= blockConfig.maxCount && count <= BLOCK_SORT_MAX_COUNT) {
+    return recordRadixBlockSort(ctx, encoder, {
+      keys: args.keys, keysOut, values: pairs ? p.values : undefined, valuesOut, count, key: t, valueBytes, beginBit, endBit, descending, config: blockConfig,
+    });
+  }
 
   const keysInPlace = keysOut === args.keys;
   const valuesInPlace = pairs && valuesOut === p.values;

@@ -1,0 +1,314 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createPrim, type Prim, type RadixSortBlockSortConfig, type RadixSortConfig, type RadixSortKeyType, typeInfo, WgprimError } from '../src/index.js';
+import { radixSortBlockSortHeuristic, radixSortBlockSortProblem } from '../src/device/radix-sort/block-sort-config.js';
+import { type Kernel } from '../src/runtime/kernel.js';
+import { testPrim } from './support/gpu.js';
+import { rng, SEED } from './support/data.js';
+
+// The radix sort's small-size paths (one workgroup; block sort + merge passes) forced by config,
+// and the switch to onesweep at maxCount, against a CPU stable reference (values = index check
+// stability; keys are compared bit for bit). Tiles are small so lavapipe compiles fast.
+
+let prim: Prim;
+/** Labels of the kernels whose pipelines the last calls asked for (the path taken). */
+let kernels: string[] = [];
+beforeAll(async () => {
+  prim = await testPrim();
+  const ctx = prim.context;
+  const pipeline = ctx.pipeline.bind(ctx);
+  ctx.pipeline = (k: Kernel): Promise<GPUComputePipeline> => {
+    kernels.push(k.label);
+    return pipeline(k);
+  };
+});
+
+type KeyArray = Uint32Array | Int32Array | Float32Array | Uint16Array | BigUint64Array | BigInt64Array;
+const KEY_TYPES: RadixSortKeyType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
+const widthOf = (t: RadixSortKeyType): number => (t === 'u64' || t === 'i64' ? 64 : t === 'f16' ? 16 : 32);
+const is64 = (t: RadixSortKeyType): boolean => t === 'u64' || t === 'i64';
+
+function randomKeys(type: RadixSortKeyType, n: number, seed: number, distinct?: number): KeyArray {
+  const r = rng(seed);
+  const word = (): number => (r() * 4294967296) >>> 0;
+  const pool = distinct ? Array.from({ length: distinct }, () => [word(), word()] as const) : undefined;
+  const pick = (): readonly [number, number] => (pool ? pool[Math.floor(r() * pool.length)]! : [word(), word()]);
+  if (is64(type)) {
+    const out = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) {
+      const [lo, hi] = pick();
+      out[i] = (BigInt(hi) << 32n) | BigInt(lo);
+    }
+    return type === 'u64' ? out : new BigInt64Array(out.buffer);
+  }
+  if (type === 'f16') return Uint16Array.from({ length: n }, () => pick()[0] & 0xffff);
+  const bits = Uint32Array.from({ length: n }, () => pick()[0]);
+  return type === 'u32' ? bits : type === 'i32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
+}
+
+function ordered32(type: RadixSortKeyType, bits: number): number {
+  if (type === 'i32') return (bits ^ 0x80000000) >>> 0;
+  if (type === 'f32') return (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
+  if (type === 'f16') return bits & 0x8000 ? ~bits & 0xffff : bits | 0x8000;
+  return bits;
+}
+
+/** Indices of `keys` in stable sorted order by bits [b, e) of the ordered keys. */
+function referenceOrder(type: RadixSortKeyType, keys: KeyArray, descending: boolean, b: number, e: number): Uint32Array {
+  const n = keys.length;
+  const idx = Array.from({ length: n }, (_, i) => i);
+  if (is64(type)) {
+    const mask = (1n << BigInt(e - b)) - 1n;
+    const raw = new BigUint64Array(keys.buffer, keys.byteOffset, n);
+    const d = Array.from(raw, (v) => ((type === 'i64' ? v ^ (1n << 63n) : v) >> BigInt(b)) & mask);
+    idx.sort((x, y) => (d[x] !== d[y] ? ((d[x]! < d[y]!) !== descending ? -1 : 1) : x - y));
+    return Uint32Array.from(idx);
+  }
+  const raw = keys instanceof Uint16Array ? keys : new Uint32Array(keys.buffer, keys.byteOffset, n);
+  const range = 2 ** (e - b);
+  const d = Array.from(raw, (x) => {
+    const v = Math.floor(ordered32(type, x) / 2 ** b) % range;
+    return descending ? range - 1 - v : v;
+  });
+  idx.sort((x, y) => d[x]! - d[y]! || x - y);
+  return Uint32Array.from(idx);
+}
+
+function rawKeys(keys: KeyArray): ArrayLike<number | bigint> {
+  if (keys instanceof Uint16Array) return keys;
+  return keys instanceof BigUint64Array || keys instanceof BigInt64Array ? new BigUint64Array(keys.buffer, keys.byteOffset, keys.length) : new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
+}
+
+function firstBad(keys: KeyArray, got: KeyArray, order: Uint32Array, gotValues?: ArrayLike<number | bigint>, valueOf: (i: number) => number | bigint = (i) => i): string | undefined {
+  if (got.length !== keys.length) return `length ${got.length} != ${keys.length}`;
+  const src = rawKeys(keys);
+  const out = rawKeys(got);
+  for (let i = 0; i < order.length; i++) {
+    const j = order[i]!;
+    if (out[i] !== src[j]) return `key at ${i}: got bits ${out[i]!.toString(16)}, want ${src[j]!.toString(16)} (input index ${j})`;
+    if (gotValues && gotValues[i] !== valueOf(j)) return `value at ${i}: got ${gotValues[i]}, want ${valueOf(j)} (key bits ${src[j]!.toString(16)})`;
+  }
+  return undefined;
+}
+
+interface SortCase {
+  readonly descending?: boolean;
+  readonly beginBit?: number;
+  readonly endBit?: number;
+  readonly blockSortConfig?: Partial<RadixSortBlockSortConfig>;
+  readonly config?: Partial<RadixSortConfig>;
+}
+
+/** Sorts pairs (values = index) and, where asked, keys alone through the array API (both in place). */
+async function check(type: RadixSortKeyType, keys: KeyArray, c: SortCase, what: string, keysOnly = true): Promise<void> {
+  const order = referenceOrder(type, keys, c.descending ?? false, c.beginBit ?? 0, c.endBit ?? widthOf(type));
+  const label = `${type} n=${keys.length} ${JSON.stringify(c)} ${what}`;
+  const values = Uint32Array.from({ length: keys.length }, (_, i) => i);
+  const options = type === 'f16' ? { ...c, type: 'f16' as const } : c;
+  const pairs = await prim.arrays.radixSortPairs(keys, values, options);
+  expect(firstBad(keys, pairs.keys, order, pairs.values), `pairs ${label}`).toBeUndefined();
+  if (keysOnly) {
+    const sorted = await prim.arrays.radixSortKeys(keys, options);
+    expect(firstBad(keys, sorted, order), `keys ${label}`).toBeUndefined();
+  }
+}
+
+const FORCE = 2 ** 30;
+/** 64 x 4 tiles; merge tiles of 32 x 4 (two per run pair of the first pass) or 64 x 8 (one, part empty). */
+const small = (rank: 'match' | 'split', merge: 'narrow' | 'wide' = 'narrow'): Partial<RadixSortBlockSortConfig> => ({
+  workgroupSize: 64, itemsPerThread: 4, radixBits: 4, rank, maxCount: FORCE,
+  ...(merge === 'narrow' ? { mergeWorkgroupSize: 32, mergeItemsPerThread: 4 } : { mergeWorkgroupSize: 64, mergeItemsPerThread: 8 }),
+});
+const TILE = 256;
+const ranks = (): ('match' | 'split')[] => (prim.context.hasSubgroups ? ['match', 'split'] : ['split']);
+
+describe('radix sort paths: one workgroup and block sort + merge, forced by config', () => {
+  it('every key type, both directions, both ranks; sizes 0, 1, tile ± 1, a prime, a few tiles', async () => {
+    for (const rank of ranks()) {
+      for (const type of KEY_TYPES) {
+        for (const n of [0, 1, TILE - 1, TILE, TILE + 1, 1031, 3 * TILE + 5]) {
+          for (const descending of [false, true]) {
+            kernels = [];
+            const blockSortConfig = small(rank, n === 1031 ? 'wide' : 'narrow');
+            await check(type, randomKeys(type, n, SEED + n), { descending, blockSortConfig }, `rank=${rank}`, n !== 1031);
+            if (n === 0) continue;
+            expect(kernels.some((k) => k.includes('onesweep') || k.includes('upsweep') || k.includes('scatter')), `n=${n} took the LSD path`).toBe(false);
+            if (kernels.length) expect(kernels.some((k) => k.includes('.merge.')), `n=${n}: merge kernels ${kernels.join(', ')}`).toBe(n > TILE);
+          }
+        }
+      }
+    }
+  });
+
+  it('many merge passes, duplicates-heavy inputs (stability across runs), 8-byte values', async () => {
+    for (const rank of ranks()) {
+      // 40 tiles: 6 merge passes, the last pair short.
+      await check('u32', randomKeys('u32', 40 * TILE - 77, SEED + 40), { blockSortConfig: small(rank) }, 'many passes', false);
+      for (const distinct of [1, 3, 17]) {
+        await check('i32', randomKeys('i32', 9 * TILE + 3, SEED + distinct, distinct), { descending: distinct === 3, blockSortConfig: small(rank) }, `distinct=${distinct}`, false);
+        await check('u64', randomKeys('u64', 5 * TILE + 1, SEED + distinct, distinct), { blockSortConfig: small(rank, 'wide') }, `distinct=${distinct}`, false);
+      }
+      const n = 4 * TILE + 9;
+      const keys = randomKeys('f32', n, SEED + 8, 50);
+      const values = BigUint64Array.from({ length: n }, (_, i) => (BigInt(i) << 32n) | BigInt(n - i));
+      const got = await prim.arrays.radixSortPairs(keys, values, { blockSortConfig: small(rank) });
+      expect(firstBad(keys, got.keys, referenceOrder('f32', keys, false, 0, 32), got.values, (j) => values[j]!), `8-byte values, ${rank}`).toBeUndefined();
+    }
+  });
+
+  it('bit ranges of integer keys, including an empty one', async () => {
+    const cases: [RadixSortKeyType, number, number][] = [['u32', 4, 20], ['u32', 31, 32], ['u32', 7, 7], ['i32', 3, 30], ['u64', 20, 44], ['i64', 30, 63], ['u64', 0, 33]];
+    for (const rank of ranks()) {
+      for (const [type, beginBit, endBit] of cases) {
+        const keys = randomKeys(type, 5 * TILE + 17, SEED + beginBit * 100 + endBit, 300);
+        await check(type, keys, { beginBit, endBit, blockSortConfig: small(rank) }, 'bit range', false);
+        await check(type, keys, { beginBit, endBit, descending: true, blockSortConfig: small(rank) }, 'bit range', false);
+      }
+    }
+  });
+
+  it('other shapes: more items per thread, 8-bit digits, odd items per thread', async () => {
+    const shapes: Partial<RadixSortBlockSortConfig>[] = [
+      { workgroupSize: 32, itemsPerThread: 7, radixBits: 8, mergeWorkgroupSize: 32, mergeItemsPerThread: 3 },
+      { workgroupSize: 96, itemsPerThread: 2, radixBits: 5, mergeWorkgroupSize: 64, mergeItemsPerThread: 1 },
+    ];
+    for (const rank of ranks()) {
+      for (const shape of shapes) {
+        for (const type of ['u32', 'i64', 'f16'] as const) {
+          await check(type, randomKeys(type, 2711, SEED + 2711), { descending: type === 'i64', blockSortConfig: { ...shape, rank, maxCount: FORCE } }, 'shape', false);
+        }
+      }
+    }
+  });
+});
+
+describe('radix sort paths: the threshold', () => {
+  it('counts up to maxCount take block sort + merge, larger ones onesweep; maxCount 0 forces onesweep', async () => {
+    const onesweep: Partial<RadixSortConfig> = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8 };
+    for (const rank of ranks()) {
+      const maxCount = 3 * TILE + 10;
+      for (const n of [TILE, maxCount - 1, maxCount, maxCount + 1, 2 * maxCount]) {
+        kernels = [];
+        await check('u32', randomKeys('u32', n, SEED + n), { config: onesweep, blockSortConfig: { ...small(rank), maxCount } }, 'threshold', false);
+        const block = kernels.some((k) => k.includes('blockSort'));
+        const lsd = kernels.some((k) => !k.includes('blockSort') && !k.includes('.merge.'));
+        expect([block, lsd], `n=${n} maxCount=${maxCount}: ${kernels.join(', ')}`).toEqual([n <= maxCount, n > maxCount]);
+      }
+      for (const n of [1, TILE + 1]) {
+        kernels = [];
+        await check('f32', randomKeys('f32', n, SEED + n), { config: onesweep, blockSortConfig: { ...small(rank), maxCount: 0 } }, 'onesweep forced');
+        expect(kernels.some((k) => k.includes('blockSort') || k.includes('.merge.')), `n=${n}: ${kernels.join(', ')}`).toBe(false);
+      }
+    }
+  });
+
+  it('the default config: small counts sort by block sort, and the selection reports it', async () => {
+    const s = prim.selectedRadixSortBlockSortConfig('u32');
+    expect(radixSortBlockSortProblem(prim.context, typeInfo('u32'), 0, s.config)).toBeUndefined();
+    kernels = [];
+    await check('u32', randomKeys('u32', 3001, SEED + 3001), {}, 'default', false);
+    expect(kernels.some((k) => k.includes('blockSort'))).toBe(3001 <= s.config.maxCount);
+  });
+
+  it('the heuristic is valid for every key type and value size', () => {
+    for (const type of KEY_TYPES) {
+      for (const vb of [0, 4, 8] as const) {
+        const t = typeInfo(type);
+        const h = radixSortBlockSortHeuristic(prim.context, t, vb);
+        expect(radixSortBlockSortProblem(prim.context, t, vb, h), `${type} values ${vb}`).toBeUndefined();
+        expect(h.rank).toBe(prim.context.hasSubgroups ? 'match' : 'split');
+        const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '' } });
+        expect(bare.selectedRadixSortBlockSortConfig(type, vb)).toEqual({ config: h, source: 'heuristic' });
+      }
+    }
+  });
+});
+
+describe('radix sort paths: buffer level', () => {
+  let usage = 0;
+  beforeAll(() => {
+    usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+  });
+  const upload = (data: ArrayBufferView): GPUBuffer => {
+    const b = prim.device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 4) * 4), usage });
+    prim.device.queue.writeBuffer(b, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+    return b;
+  };
+  const read = async (b: GPUBuffer, bytes: number): Promise<ArrayBuffer> => {
+    const r = prim.device.createBuffer({ size: Math.max(16, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const enc = prim.device.createCommandEncoder();
+    enc.copyBufferToBuffer(b, 0, r, 0, Math.max(16, bytes));
+    prim.device.queue.submit([enc.finish()]);
+    await r.mapAsync(GPUMapMode.READ);
+    const out = r.getMappedRange().slice(0, bytes);
+    r.destroy();
+    return out;
+  };
+
+  it('separate outputs leave the inputs untouched; in place and mixed, with odd and even pass counts', async () => {
+    // 200: one workgroup; 700: 3 tiles, 2 merges; 1500: 6 tiles, 3 merges; [5, 5): a copy.
+    for (const rank of ranks()) {
+      for (const [n, beginBit, endBit] of [[200, 0, 32], [700, 0, 32], [1500, 0, 32], [1500, 5, 5], [700, 3, 11]] as const) {
+        for (const type of ['u32', 'f16'] as const) {
+          const keys = randomKeys(type, n, SEED + n, 100);
+          const keyBytes = Math.ceil(keys.byteLength / 4) * 4;
+          const values = Uint32Array.from({ length: n }, (_, i) => i);
+          const order = referenceOrder(type, keys, false, beginBit, endBit);
+          for (const mode of ['separate', 'in-place', 'keys-in-place', 'values-in-place'] as const) {
+            if (type === 'f16' && beginBit !== 0) continue;
+            const kb = upload(keys);
+            const vb = upload(values);
+            const ko = mode === 'separate' || mode === 'values-in-place' ? prim.device.createBuffer({ size: keyBytes, usage }) : undefined;
+            const vo = mode === 'separate' || mode === 'keys-in-place' ? prim.device.createBuffer({ size: n * 4, usage }) : undefined;
+            const enc = prim.device.createCommandEncoder();
+            const range = type === 'f16' ? {} : { beginBit, endBit };
+            await prim.radixSortPairs(enc, { keys: kb, values: vb, keysOut: ko, valuesOut: vo, valueBytes: 4, count: n, type, ...range, blockSortConfig: small(rank) });
+            prim.device.queue.submit([enc.finish()]);
+            const gotKeys = type === 'f16' ? new Uint16Array(await read(ko ?? kb, keyBytes), 0, n) : new Uint32Array(await read(ko ?? kb, n * 4));
+            const gotValues = new Uint32Array(await read(vo ?? vb, n * 4));
+            const label = `${rank} ${type} ${mode} n=${n} [${beginBit}, ${endBit})`;
+            expect(firstBad(keys, gotKeys, order, gotValues), label).toBeUndefined();
+            if (ko) expect(new Uint8Array(await read(kb, keys.byteLength)), `keys input kept, ${label}`).toEqual(new Uint8Array(keys.buffer));
+            if (vo) expect(new Uint32Array(await read(vb, n * 4)), `values input kept, ${label}`).toEqual(values);
+            for (const b of [kb, vb, ko, vo]) b?.destroy();
+          }
+        }
+      }
+    }
+  });
+
+  it('invalid block sort configs fail with invalid-config before anything is recorded', async () => {
+    const kb = upload(new Uint32Array(100));
+    const base = { keys: kb, count: 100, type: 'u32' as const };
+    const bad: [string, Partial<RadixSortBlockSortConfig>][] = [
+      ['workgroupSize 48', { workgroupSize: 48 }],
+      ['itemsPerThread 0', { itemsPerThread: 0 }],
+      ['itemsPerThread 65', { itemsPerThread: 65 }],
+      ['radixBits 9', { radixBits: 9 }],
+      ['rank', { rank: 'bogus' as never }],
+      ['mergeWorkgroupSize 40', { mergeWorkgroupSize: 40 }],
+      ['mergeItemsPerThread 1.5', { mergeItemsPerThread: 1.5 }],
+      ['maxCount -1', { maxCount: -1 }],
+      ['maxCount NaN', { maxCount: Number.NaN }],
+      ['workgroupSize over the device limit', { workgroupSize: 4096 }],
+      ['tile over workgroup memory', { workgroupSize: 256, itemsPerThread: 64, rank: 'split' }],
+      ['merge tile over workgroup memory', { mergeWorkgroupSize: 256, mergeItemsPerThread: 64 }],
+    ];
+    if (!prim.context.hasSubgroups) bad.push(['match without subgroups', { rank: 'match' }]);
+    const encoders: GPUCommandEncoder[] = [];
+    for (const [what, blockSortConfig] of bad) {
+      const e = prim.device.createCommandEncoder();
+      encoders.push(e);
+      const err = await prim.radixSortKeys(e, { ...base, blockSortConfig }).then(() => undefined, (x: unknown) => x);
+      expect(err, what).toBeInstanceOf(WgprimError);
+      expect((err as WgprimError).code, what).toBe('invalid-config');
+      // Also for a count the config's path would not take (an empty sort is checked too).
+      await expect(prim.radixSortKeys(e, { ...base, count: 0, blockSortConfig }), what).rejects.toMatchObject({ code: 'invalid-config' });
+    }
+    prim.device.pushErrorScope('validation');
+    prim.device.queue.submit(encoders.map((e) => e.finish()));
+    expect(await prim.device.popErrorScope()).toBeNull();
+    await expect(prim.arrays.radixSortKeys(new Uint32Array(4), { blockSortConfig: { workgroupSize: 33 } })).rejects.toMatchObject({ code: 'invalid-config' });
+    expect(() => prim.selectedRadixSortBlockSortConfig('u32', 0, { itemsPerThread: -1 })).toThrow(WgprimError);
+    kb.destroy();
+  });
+});
