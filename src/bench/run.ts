@@ -8,6 +8,7 @@ import { type ReduceConfig } from '../device/reduce/config.js';
 import { type TransformConfig } from '../device/transform/config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
+import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import type { Prim } from '../prim.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type BenchRecord, formatName, type NameFields } from './gbench.js';
@@ -87,8 +88,16 @@ export function radixSortName(keyType: string, valueType: string, c: RadixSortCo
   });
 }
 
+/** The radix sort's small-size path (block sort + merge passes; rocPRIM's `radix_sort_block_sort`). */
+export function radixSortBlockSortName(keyType: string, valueType: string, c: RadixSortBlockSortConfig): string {
+  return formatName({
+    lvl: 'device', algo: 'radix_sort_block_sort', key_type: keyType, value_type: valueType,
+    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, merge_bs: c.mergeWorkgroupSize, merge_ipt: c.mergeItemsPerThread, max: c.maxCount },
+  });
+}
+
 /** The config a parsed name's `cfg` describes (the inverse of the names above). */
-export function configFromName(algo: string, cfg: NameFields): AnyConfig {
+export function configFromName(algo: string, cfg: NameFields): AnyConfig | RadixSortBlockSortConfig {
   const num = (k: string): number => {
     const v = cfg[k];
     if (typeof v !== 'number') throw new WgprimError('invalid-argument', `benchmark name cfg lacks numeric "${k}"`);
@@ -107,6 +116,11 @@ export function configFromName(algo: string, cfg: NameFields): AnyConfig {
         workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortConfig['rank'],
         workgroupScan: str('method') as RadixSortConfig['workgroupScan'], lookback: str('lookback').replace(/_/g, '-') as RadixSortConfig['lookback'],
         histogramWorkgroupSize: num('hist_bs'), histogramItemsPerThread: num('hist_ipt'),
+      };
+    case 'radix_sort_block_sort':
+      return {
+        workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortBlockSortConfig['rank'],
+        mergeWorkgroupSize: num('merge_bs'), mergeItemsPerThread: num('merge_ipt'), maxCount: num('max'),
       };
     default:
       throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
@@ -227,6 +241,53 @@ export function transformExpression(type: ElementType): string {
  * is a list: one record per timed algorithm. Its buffers are kept for the next call with the
  * same type, size and seed (see `releaseBenchmarkBuffers`).
  */
+/** The radix sort benchmarks named `radix_sort_onesweep` time that path at every size (no block sort below its maxCount). */
+export const ONESWEEP_ONLY: Partial<RadixSortBlockSortConfig> = { maxCount: 0 };
+
+/** What `benchmarkRadixSortBlockSort` takes: `config` overrides the selected block sort config. */
+export interface RadixBlockSortBenchOptions extends Omit<BenchmarkOptions, 'algorithm' | 'config'> {
+  readonly pairs: boolean;
+  readonly config?: Partial<RadixSortBlockSortConfig>;
+}
+
+/**
+ * Times the radix sort's small-size path (block sort + merge) on seeded random keys, from
+ * `input` to `output` as the radix sort benchmarks do (pairs: u32 indices). The path is taken
+ * at every size: the config's maxCount is raised to the size where it is below (the name
+ * keeps the config's own maxCount).
+ */
+export async function benchmarkRadixSortBlockSort(prim: Prim, options: RadixBlockSortBenchOptions): Promise<BenchRecord> {
+  const { type, size, seed } = options;
+  if (!Number.isInteger(size) || size < 1) throw new WgprimError('invalid-argument', `size must be a positive integer, got ${size}`);
+  const t = typeInfo(type);
+  const valueBytes = options.pairs ? 4 : 0;
+  const selected = prim.selectedRadixSortBlockSortConfig(type, valueBytes, options.config);
+  const config = selected.config;
+  const dataBytes = size * t.bytes;
+  const maxBinding = prim.context.limits.maxStorageBufferBindingSize;
+  if (dataBytes > maxBinding) {
+    throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's maxStorageBufferBindingSize (${maxBinding} bytes)`);
+  }
+  const { input, output } = await benchBuffers(prim.device, t, size, seed, 'sort-keys');
+  const keyType = type as RadixSortKeyType;
+  const blockSortConfig = { ...config, maxCount: Math.max(config.maxCount, size) };
+  let record: RecordCall;
+  if (options.pairs) {
+    const { values, valuesOut } = await benchValues(prim.device, size);
+    record = (enc) => prim.radixSortPairs(enc, { keys: input, keysOut: output, values, valuesOut, valueBytes: 4, count: size, type: keyType, blockSortConfig });
+  } else {
+    record = (enc) => prim.radixSortKeys(enc, { keys: input, keysOut: output, count: size, type: keyType, blockSortConfig });
+  }
+  const timing = await timeGpu(prim, record, options);
+  return {
+    name: radixSortBlockSortName(type, options.pairs ? 'u32' : 'empty', config),
+    algorithm: options.pairs ? 'radix_sort_block_sort_pairs' : 'radix_sort_block_sort_keys', type, size,
+    bytesPerCall: 2 * (dataBytes + size * valueBytes),
+    times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
+    configSource: selected.source, config,
+  };
+}
+
 export async function benchmarkAlgorithm(prim: Prim, options: BenchmarkOptions): Promise<BenchRecord[]> {
   const records: BenchRecord[] = [];
   for (const algorithm of expandAlgorithm(options.algorithm)) records.push(await benchmarkOne(prim, algorithm, options));
@@ -289,11 +350,11 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
       const c = config as Partial<RadixSortConfig>;
       if (algorithm === 'radix_sort_pairs') {
         const { values, valuesOut } = await benchValues(device, size);
-        record = (enc) => prim.radixSortPairs(enc, { keys: input, keysOut: output, values, valuesOut, valueBytes: 4, count: size, type: keyType, config: c });
+        record = (enc) => prim.radixSortPairs(enc, { keys: input, keysOut: output, values, valuesOut, valueBytes: 4, count: size, type: keyType, config: c, blockSortConfig: ONESWEEP_ONLY });
         name = radixSortName(type, 'u32', config as RadixSortConfig);
         bytesPerCall = 2 * (dataBytes + size * 4);
       } else {
-        record = (enc) => prim.radixSortKeys(enc, { keys: input, keysOut: output, count: size, type: keyType, config: c });
+        record = (enc) => prim.radixSortKeys(enc, { keys: input, keysOut: output, count: size, type: keyType, config: c, blockSortConfig: ONESWEEP_ONLY });
         name = radixSortName(type, 'empty', config as RadixSortConfig);
         bytesPerCall = 2 * dataBytes;
       }

@@ -38,6 +38,8 @@ export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = {
   // Keys-only (value_type empty) and pairs are separate points of one group: the table is keyed
   // by the key type's class only, for now.
   radix_sort_onesweep: { table: 'radixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
+  // The small-size path's tiles feed merge passes: rocPRIM's block-sort bias prefers larger tiles.
+  radix_sort_block_sort: { table: 'radixSortBlockSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: true },
 };
 
 /** A parsed Google Benchmark file: only `context` and `benchmarks` are read. */

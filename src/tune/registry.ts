@@ -12,6 +12,8 @@ import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } 
 import { type TransformConfig, transformConfigProblem, transformHeuristic, transformSpace } from '../device/transform/config.js';
 import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace } from '../device/radix-sort/config.js';
 import { radixKeyInfo, type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
+import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
+import { benchmarkRadixSortBlockSort, ONESWEEP_ONLY, radixSortBlockSortName } from '../bench/run.js';
 import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixValueBytes, reduceName, scanName, transformExpression, transformName, type SingleAlgorithm } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
 
@@ -221,7 +223,7 @@ registerTunable({
   heuristic: (ctx, type) => radixSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
   selected: (prim, type) => asSelected(prim.selectedRadixSortConfig(type, 0)),
   record: async (prim, enc, b, type, c, benchmark) => {
-    const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, config: c as unknown as RadixSortConfig };
+    const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, config: c as unknown as RadixSortConfig, blockSortConfig: ONESWEEP_ONLY };
     if (benchmark !== 'radix_sort_pairs') return prim.radixSortKeys(enc, args);
     const { values, valuesOut } = await benchValues(prim.device, b.count);
     return prim.radixSortPairs(enc, { ...args, values, valuesOut, valueBytes: radixValueBytes(benchmark) as 4 });
@@ -233,5 +235,48 @@ registerTunable({
     if (f.lvl !== 'device' || f.algo !== 'radix_sort_onesweep' || typeof f.cfg !== 'object') return undefined;
     const value = str(f.value_type);
     return { algorithm: 'radix_sort_onesweep', benchmark: value === '' || value === 'empty' ? 'radix_sort_keys' : 'radix_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_onesweep', f.cfg) as unknown as ConfigObject };
+  },
+});
+
+// radix_sort_block_sort: the radix sort's small-size path (block sort of each tile, then merge
+// passes), its own `radixSortBlockSort` table. Measured on that path at every size (maxCount is
+// raised to the size); rows keep the space's maxCount, which the plan's radix_sort_threshold
+// stage is to measure. Opt-in (not named after its table).
+
+registerTunable({
+  name: 'radix_sort_block_sort',
+  table: 'radixSortBlockSort',
+  benchmarks: ['radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs'],
+  defaultBenchmarks: ['radix_sort_block_sort_keys'],
+  space: radixSortBlockSortSpace,
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8], radixBits: [4], rank: ['match'], mergeWorkgroupSize: [128], mergeItemsPerThread: [4, 8], maxCount: [radixSortBlockSortSpace.maxCount[0]] },
+  smallSizes: [2 ** 12, 2 ** 14],
+  smallTypes: ['u32'],
+  problem: (ctx, type, c, benchmarks) => {
+    const pairs = benchmarks?.includes('radix_sort_block_sort_pairs') ?? false;
+    const p = radixSortBlockSortProblem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as RadixSortBlockSortConfig);
+    return p === undefined || !pairs ? p : `${p} (with the u32 values of radix_sort_block_sort_pairs)`;
+  },
+  heuristic: (ctx, type) => radixSortBlockSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
+  selected: (prim, type) => asSelected(prim.selectedRadixSortBlockSortConfig(type, 0)),
+  record: async (prim, enc, b, type, c, benchmark) => {
+    const config = c as unknown as RadixSortBlockSortConfig;
+    const blockSortConfig = { ...config, maxCount: Math.max(config.maxCount, b.count) };
+    const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, blockSortConfig };
+    if (benchmark !== 'radix_sort_block_sort_pairs') return prim.radixSortKeys(enc, args);
+    const { values, valuesOut } = await benchValues(prim.device, b.count);
+    return prim.radixSortPairs(enc, { ...args, values, valuesOut, valueBytes: 4 });
+  },
+  // Past one tile: the block sort and the merge kernels both run.
+  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+  measure: (prim, o) => benchmarkRadixSortBlockSort(prim, {
+    pairs: o.benchmark === 'radix_sort_block_sort_pairs', type: o.type, size: o.size, seed: o.seed, config: o.config as unknown as RadixSortBlockSortConfig,
+    warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
+  }),
+  benchmarkName: (benchmark, type, c) => radixSortBlockSortName(type, benchmark === 'radix_sort_block_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortBlockSortConfig),
+  parseName: (f) => {
+    if (f.lvl !== 'device' || f.algo !== 'radix_sort_block_sort' || typeof f.cfg !== 'object') return undefined;
+    const value = str(f.value_type);
+    return { algorithm: 'radix_sort_block_sort', benchmark: value === '' || value === 'empty' ? 'radix_sort_block_sort_keys' : 'radix_sort_block_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_block_sort', f.cfg) as unknown as ConfigObject };
   },
 });
