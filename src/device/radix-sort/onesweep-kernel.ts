@@ -29,6 +29,8 @@ export const NO_REGION = 0xffffffff;
 export const ONESWEEP_COUNTER_WORDS = 16;
 /** Look-back word: flag in the top 2 bits, count in the low 30. */
 const COUNT_BITS = 30;
+/** Predecessor words a look-back step loads at once (H200, 2^28 u32, 256 x 12: 1 word 16.0 ms, 4 words 14.3, 8 14.6, 16 15.3). */
+const LOOKBACK_WINDOW = 4;
 
 export const HISTOGRAM_PARAMS = ['count', 'num_tiles', 'begin_bit', 'end_bit', 'flip', 'first_row'] as const;
 
@@ -76,6 +78,7 @@ const TILE = ${c.workgroupSize * IPT}u;
 const FLAG_AGGREGATE = ${2 ** COUNT_BITS}u;
 const FLAG_INCLUSIVE = ${2 ** (COUNT_BITS + 1)}u;
 const COUNT_MASK = ${mask};
+const LOOKBACK_WINDOW = ${LOOKBACK_WINDOW}u;
 ${radixRankDecls(rankOptions(o))}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
@@ -125,17 +128,28 @@ ${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
     ? `for (var d = r; d < RK_RADIX; d += WG) {
     var n = rk_count[d];
     if (d == sentinel_digit) { n -= TILE - valid; }
+    // Walk back over the predecessors' words for digit d, LOOKBACK_WINDOW at a time (their
+    // loads are in flight together: a walk over many tiles that only published counts costs
+    // one memory latency per window, not per tile), until an inclusive prefix is found. A word
+    // not yet written stops the window; the walk polls again from there.
     var prefix = 0u;
     var p = tile;
-    while (p > 0u) {
-      p -= 1u;
-      var w = 0u;
-      loop {
-        w = atomicLoad(&state[P.state_base + p * RK_RADIX + d]);
-        if (w != 0u) { break; }
-      }
-      prefix += w & COUNT_MASK;
-      if (w >= FLAG_INCLUSIVE) { break; }
+    loop {
+      if (p == 0u) { break; }
+      var ws: array<u32, LOOKBACK_WINDOW>;
+${unroll(LOOKBACK_WINDOW, 'k', `      ws[k] = FLAG_INCLUSIVE;
+      if (p > k) { ws[k] = atomicLoad(&state[P.state_base + (p - 1u - k) * RK_RADIX + d]); }`)}
+      var stop = false;
+      var found = false;
+${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
+        let w = ws[k];
+        if (w == 0u) { stop = true; } else {
+          prefix += w & COUNT_MASK;
+          p -= 1u;
+          if (w >= FLAG_INCLUSIVE) { stop = true; found = true; }
+        }
+      }`)}
+      if (found) { break; }
     }
     if (tile > 0u) { atomicStore(&state[P.state_base + tile * RK_RADIX + d], FLAG_INCLUSIVE | (prefix + n)); }
     s_base[d] = offsets[P.row * RK_RADIX + d] + prefix - rk_start[d];
