@@ -7,6 +7,7 @@ import { type ScanConfig } from './device/scan/config.js';
 import { type ReduceConfig } from './device/reduce/config.js';
 import { type TransformConfig } from './device/transform/config.js';
 import { type RadixSortConfig } from './device/radix-sort/config.js';
+import { type SegmentedRadixSortConfig } from './device/segmented-radix-sort/config.js';
 import { type RadixSortBlockSortConfig } from './device/radix-sort/block-sort-config.js';
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';
 import type { Prim } from './prim.js';
@@ -80,6 +81,19 @@ export interface ArrayRadixSortOptions {
   readonly config?: Partial<RadixSortConfig>;
   /** The small-size path's config (block sort + merge; `maxCount: 0` forces onesweep). */
   readonly blockSortConfig?: Partial<RadixSortBlockSortConfig>;
+}
+
+/** Options of `segmentedRadixSortKeys` / `segmentedRadixSortPairs`. */
+export interface ArraySegmentedRadixSortOptions {
+  /** Ends of the segments (as many as the offsets); omitted: segment i is [offsets[i], offsets[i + 1]). */
+  readonly endOffsets?: Uint32Array;
+  /** Needed only for f16 keys (a Uint16Array of f16 bits). */
+  readonly type?: 'f16';
+  readonly descending?: boolean;
+  /** Integer keys only: sort by bits [beginBit, endBit). */
+  readonly beginBit?: number;
+  readonly endBit?: number;
+  readonly config?: Partial<SegmentedRadixSortConfig>;
 }
 
 /** Values a pair sort moves: any 4- or 8-byte typed array. */
@@ -168,6 +182,64 @@ export class ArrayApi {
       kb.destroy();
       vb.destroy();
     }
+  }
+
+  /**
+   * A copy of `keys` with each segment sorted stably on its own: segment i is
+   * [offsets[i], options.endOffsets[i]), or without endOffsets [offsets[i], offsets[i + 1]).
+   * Elements outside every segment keep their place.
+   */
+  async segmentedRadixSortKeys<A extends PrimTypedArray>(keys: A, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions = {}): Promise<A> {
+    const { type, segments } = this.segmentedPrecheck(keys, offsets, options, 0);
+    const kb = this.upload(keys);
+    const ko = this.buffer(keys.byteLength);
+    const ob = this.upload(offsets.length ? offsets : new Uint32Array(1));
+    const eb = options.endOffsets ? this.upload(options.endOffsets.length ? options.endOffsets : new Uint32Array(1)) : undefined;
+    try {
+      const [result] = await this.runAll([[ko, keys.byteLength]], (enc) =>
+        this.prim.segmentedRadixSortKeys(enc, { keys: kb, keysOut: ko, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+      return arrayOfType(type, result!, keys.length) as A;
+    } finally {
+      for (const b of [kb, ko, ob, eb]) b?.destroy();
+    }
+  }
+
+  /** Keys sorted as `segmentedRadixSortKeys` does, and the values permuted with them. */
+  async segmentedRadixSortPairs<A extends PrimTypedArray, V extends RadixSortValueArray>(keys: A, values: V, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions = {}): Promise<{ keys: A; values: V }> {
+    const valueBytes = values?.BYTES_PER_ELEMENT;
+    if (!ArrayBuffer.isView(values) || (valueBytes !== 4 && valueBytes !== 8)) fail('invalid-argument', 'segmentedRadixSortPairs values must be a typed array of 4- or 8-byte elements');
+    if (values.length !== keys.length) fail('invalid-argument', `segmentedRadixSortPairs: ${keys.length} keys but ${values.length} values`);
+    const { type, segments } = this.segmentedPrecheck(keys, offsets, options, valueBytes);
+    const kb = this.upload(keys);
+    const ko = this.buffer(keys.byteLength);
+    const vb = this.upload(values as unknown as PrimTypedArray);
+    const vo = this.buffer(values.byteLength);
+    const ob = this.upload(offsets.length ? offsets : new Uint32Array(1));
+    const eb = options.endOffsets ? this.upload(options.endOffsets.length ? options.endOffsets : new Uint32Array(1)) : undefined;
+    try {
+      const [k, v] = await this.runAll([[ko, keys.byteLength], [vo, values.byteLength]], (enc) =>
+        this.prim.segmentedRadixSortPairs(enc, { keys: kb, keysOut: ko, values: vb, valuesOut: vo, valueBytes, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+      const Ctor = values.constructor as new (b: ArrayBuffer, o: number, n: number) => V;
+      return { keys: arrayOfType(type, k!, keys.length) as A, values: new Ctor(v!, 0, values.length) };
+    } finally {
+      for (const b of [kb, ko, vb, vo, ob, eb]) b?.destroy();
+    }
+  }
+
+  private segmentedPrecheck(keys: PrimTypedArray, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions, valueBytes: 0 | 4 | 8): { type: RadixSortKeyType; segments: number } {
+    this.prim.context.assertAlive();
+    if (!options || typeof options !== 'object') fail('invalid-argument', 'segmented radix sort options must be an object');
+    if (!(offsets instanceof Uint32Array)) fail('invalid-argument', 'segmented radix sort offsets must be a Uint32Array');
+    const ends = options.endOffsets;
+    if (ends !== undefined && !(ends instanceof Uint32Array)) fail('invalid-argument', 'segmented radix sort endOffsets must be a Uint32Array');
+    if (ends !== undefined && ends.length !== offsets.length) fail('invalid-argument', `segmented radix sort: ${offsets.length} begin offsets but ${ends.length} end offsets`);
+    const segments = ends !== undefined ? offsets.length : Math.max(0, offsets.length - 1);
+    const type = typeOfArray(keys, options.type);
+    const t = radixKeyInfo(type);
+    radixBitRange(t, options.beginBit, options.endBit);
+    if (options.descending !== undefined && typeof options.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(options.descending)}`);
+    if (options.config !== undefined) this.prim.selectedSegmentedRadixSortConfig(type, valueBytes, options.config);
+    return { type: type as RadixSortKeyType, segments };
   }
 
   private radixPrecheck(keys: PrimTypedArray, options: ArrayRadixSortOptions, valueBytes: 0 | 4 | 8): RadixSortKeyType {

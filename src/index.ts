@@ -1,6 +1,6 @@
 // wgprim core: runs wherever a GPUDevice exists; imports nothing from Node.
 export { createPrim, Prim, type PrimOptions, type TunedTables, type AlgorithmName } from './prim.js';
-export { ArrayApi, typeOfArray, type PrimTypedArray, type ArrayScanOptions, type ArrayReduceOptions, type ArrayTransformOptions, type ArrayRadixSortOptions, type RadixSortValueArray } from './arrays.js';
+export { ArrayApi, typeOfArray, type PrimTypedArray, type ArrayScanOptions, type ArrayReduceOptions, type ArrayTransformOptions, type ArrayRadixSortOptions, type ArraySegmentedRadixSortOptions, type RadixSortValueArray } from './arrays.js';
 export { WgprimError, type WgprimErrorCode } from './runtime/errors.js';
 export { type Target, type AdapterInfoLike, targetFromAdapterInfo, hasForwardProgress, describeTarget } from './runtime/target.js';
 export { DeviceContext } from './runtime/context.js';
@@ -25,5 +25,7 @@ export { type ReduceArgs } from './device/reduce/reduce.js';
 export { type TransformConfig, transformSpace } from './device/transform/config.js';
 export { type TransformArgs } from './device/transform/transform.js';
 export { type RadixSortConfig, radixSortSpace } from './device/radix-sort/config.js';
+export { type SegmentedRadixSortConfig, segmentedRadixSortSpace } from './device/segmented-radix-sort/config.js';
+export { type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs } from './device/segmented-radix-sort/segmented-radix-sort.js';
 export { type RadixSortBlockSortConfig, radixSortBlockSortSpace, RADIX_BLOCK_SORT_DEFAULT_MAX_COUNT } from './device/radix-sort/block-sort-config.js';
 export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';

@@ -9,6 +9,9 @@ import { scanTuned } from './config/tuned/scan.js';
 import { reduceTuned } from './config/tuned/reduce.js';
 import { transformTuned } from './config/tuned/transform.js';
 import { radixSortTuned } from './config/tuned/radix-sort.js';
+import { segmentedRadixSortTuned } from './config/tuned/segmented-radix-sort.js';
+import { type SegmentedRadixSortConfig } from './device/segmented-radix-sort/config.js';
+import { recordSegmentedRadixSort, type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs, selectSegmentedRadixSortConfig } from './device/segmented-radix-sort/segmented-radix-sort.js';
 import { radixSortBlockSortTuned } from './config/tuned/radix-sort-block-sort.js';
 import { type ScanConfig } from './device/scan/config.js';
 import { recordScan, type ScanArgs, selectScanConfig } from './device/scan/scan.js';
@@ -59,10 +62,11 @@ export class Prim {
     reduce: readonly (readonly TunedEntry<ReduceConfig>[])[];
     transform: readonly (readonly TunedEntry<TransformConfig>[])[];
     radixSort: readonly (readonly TunedEntry<RadixSortConfig>[])[];
+    segmentedRadixSort: readonly (readonly TunedEntry<SegmentedRadixSortConfig>[])[];
     radixSortBlockSort: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[];
   };
   /** Rows installed at run time (`tune`, `useTuned`, the tune cache), consulted first. */
-  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [] };
+  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [], segmentedRadixSort: [] };
   private runtimeRows = new Set<TunedEntry<unknown>>();
   private readonly user: TunedTables;
   private tuning = false;
@@ -80,6 +84,7 @@ export class Prim {
       reduce: [...(fromTuned.reduce ?? []), ...(fromConfigs.reduce ?? [])],
       transform: [...(fromTuned.transform ?? []), ...(fromConfigs.transform ?? [])],
       radixSort: [...(fromTuned.radixSort ?? []), ...(fromConfigs.radixSort ?? [])],
+      segmentedRadixSort: [...(fromTuned.segmentedRadixSort ?? []), ...(fromConfigs.segmentedRadixSort ?? [])],
       radixSortBlockSort: [...(fromTuned.radixSortBlockSort ?? []), ...(fromConfigs.radixSortBlockSort ?? [])],
     };
     this.user = user;
@@ -101,6 +106,7 @@ export class Prim {
       reduce: [r.reduce as readonly TunedEntry<ReduceConfig>[], u.reduce ?? [], reduceTuned],
       transform: [r.transform as readonly TunedEntry<TransformConfig>[], u.transform ?? [], transformTuned],
       radixSort: [r.radixSort as readonly TunedEntry<RadixSortConfig>[], u.radixSort ?? [], radixSortTuned],
+      segmentedRadixSort: [r.segmentedRadixSort as readonly TunedEntry<SegmentedRadixSortConfig>[], u.segmentedRadixSort ?? [], segmentedRadixSortTuned],
       radixSortBlockSort: [r.radixSortBlockSort as readonly TunedEntry<RadixSortBlockSortConfig>[], u.radixSortBlockSort ?? [], radixSortBlockSortTuned],
     };
   }
@@ -114,7 +120,7 @@ export class Prim {
    */
   useTuned(tables: TunedInput, options: { readonly replace?: boolean } = {}): void {
     const fresh = normalizeTunedInput(tables, 'useTuned') as Record<string, readonly TunedEntry<unknown>[] | undefined>;
-    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [] } : this.runtime) };
+    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [], segmentedRadixSort: [] } : this.runtime) };
     for (const a of TUNED_ALGORITHMS) {
       const rows = fresh[a];
       if (!rows) continue;
@@ -204,6 +210,25 @@ export class Prim {
    */
   selectedRadixSortBlockSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortBlockSortConfig>): SelectedConfig<RadixSortBlockSortConfig> {
     const s = selectRadixSortBlockSortConfig(this.context, this.tables.radixSortBlockSort, type, valueBytes, override);
+    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
+  }
+
+  /**
+   * Records a stable radix sort of each segment [begin[i], end[i]) of `keys` into `keysOut`
+   * (CUB's DeviceSegmentedRadixSort::SortKeys). `endOffsets` omitted: segment i ends where
+   * segment i + 1 begins (`beginOffsets` holds segments + 1 entries). Elements no segment covers
+   * are copied to `keysOut` unchanged.
+   */
+  segmentedRadixSortKeys(encoder: GPUCommandEncoder, args: SegmentedRadixSortKeysArgs): Promise<void> {
+    return recordSegmentedRadixSort(this.context, this.tables.segmentedRadixSort, encoder, args, false);
+  }
+  /** `segmentedRadixSortKeys` with values of 4 or 8 bytes moved alongside (into `valuesOut`). */
+  segmentedRadixSortPairs(encoder: GPUCommandEncoder, args: SegmentedRadixSortPairsArgs): Promise<void> {
+    return recordSegmentedRadixSort(this.context, this.tables.segmentedRadixSort, encoder, args, true);
+  }
+  /** The segmented radix sort config a call would use for these keys and values (0: keys only), and where it came from. */
+  selectedSegmentedRadixSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<SegmentedRadixSortConfig>): SelectedConfig<SegmentedRadixSortConfig> {
+    const s = selectSegmentedRadixSortConfig(this.context, this.tables.segmentedRadixSort, type, valueBytes, override);
     return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
   }
 

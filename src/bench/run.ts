@@ -8,6 +8,7 @@ import { type ReduceConfig } from '../device/reduce/config.js';
 import { type TransformConfig } from '../device/transform/config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
+import { type SegmentedRadixSortConfig } from '../device/segmented-radix-sort/config.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import type { Prim } from '../prim.js';
 import { type SelectedConfig } from '../config/types.js';
@@ -15,22 +16,23 @@ import { type BenchRecord, formatName, type NameFields } from './gbench.js';
 import { type RecordCall, releaseColdCacheBuffer, timeGpu } from './timing.js';
 
 /** What `bench --algorithm` takes; `scan` means both scans. */
-export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform' | 'radix_sort_keys' | 'radix_sort_pairs';
+export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform' | 'radix_sort_keys' | 'radix_sort_pairs' | 'segmented_radix_sort';
 /** One timed algorithm: the names the CUB anchors use. */
 export type SingleAlgorithm = Exclude<BenchAlgorithm, 'scan'>;
-export const SINGLE_ALGORITHMS: readonly SingleAlgorithm[] = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs'];
+export const SINGLE_ALGORITHMS: readonly SingleAlgorithm[] = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'segmented_radix_sort'];
 
 export function expandAlgorithm(a: BenchAlgorithm | 'all'): SingleAlgorithm[] {
   if (a === 'all') return [...SINGLE_ALGORITHMS];
   if (a === 'scan') return ['inclusive_scan', 'exclusive_scan'];
-  if (!SINGLE_ALGORITHMS.includes(a)) throw new WgprimError('invalid-argument', `unknown algorithm "${String(a)}": use scan, inclusive_scan, exclusive_scan, reduce, transform, radix_sort_keys, radix_sort_pairs or all`);
+  if (!SINGLE_ALGORITHMS.includes(a)) throw new WgprimError('invalid-argument', `unknown algorithm "${String(a)}": use scan, inclusive_scan, exclusive_scan, reduce, transform, radix_sort_keys, radix_sort_pairs, segmented_radix_sort or all`);
   return [a];
 }
 
-export type ConfigFamily = 'scan' | 'reduce' | 'transform' | 'radixSort';
+export type ConfigFamily = 'scan' | 'reduce' | 'transform' | 'radixSort' | 'segmentedRadixSort';
 
 /** The config family (the tuned table; `Prim.selectedConfig` key or radix sort) of an algorithm. */
 export function configFamily(a: SingleAlgorithm): ConfigFamily {
+  if (a === 'segmented_radix_sort') return 'segmentedRadixSort';
   if (a === 'radix_sort_keys' || a === 'radix_sort_pairs') return 'radixSort';
   return a === 'reduce' || a === 'transform' ? a : 'scan';
 }
@@ -40,7 +42,7 @@ export function radixValueBytes(a: SingleAlgorithm): 0 | 4 {
   return a === 'radix_sort_pairs' ? 4 : 0;
 }
 
-export type AnyConfig = ScanConfig | ReduceConfig | TransformConfig | RadixSortConfig;
+export type AnyConfig = ScanConfig | ReduceConfig | TransformConfig | RadixSortConfig | SegmentedRadixSortConfig;
 
 /** `Prim.selectedConfig` for a family named at run time (radix sort: keys only). */
 export function selectedFor(prim: Prim, family: ConfigFamily, type: ElementType, valueBytes: 0 | 4 | 8 = 0): SelectedConfig<AnyConfig> {
@@ -49,6 +51,7 @@ export function selectedFor(prim: Prim, family: ConfigFamily, type: ElementType,
     case 'reduce': return prim.selectedConfig('reduce', type);
     case 'transform': return prim.selectedConfig('transform', type);
     case 'radixSort': return prim.selectedRadixSortConfig(type, valueBytes);
+    case 'segmentedRadixSort': return prim.selectedSegmentedRadixSortConfig(type, valueBytes);
   }
 }
 
@@ -59,7 +62,7 @@ export interface BenchmarkOptions {
   readonly size: number;
   readonly seed: number;
   /** Overrides the selected config, field by field. */
-  readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig> | Partial<RadixSortConfig>;
+  readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig> | Partial<RadixSortConfig> | Partial<SegmentedRadixSortConfig>;
   readonly warmup: number;
   readonly batches: number;
   readonly batchSize: number;
@@ -95,6 +98,18 @@ export function radixSortBlockSortName(keyType: string, valueType: string, c: Ra
     cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, merge_bs: c.mergeWorkgroupSize, merge_ipt: c.mergeItemsPerThread, max: c.maxCount },
   });
 }
+/**
+ * The segmented radix sort (rocPRIM's `segmented_radix_sort`); `segmentLength` is the fixed
+ * length of the benchmark's segments (the CUB anchors' `seg1024`).
+ */
+export function segmentedRadixSortName(keyType: string, valueType: string, segmentLength: number, c: SegmentedRadixSortConfig): string {
+  return formatName({
+    lvl: 'device', algo: 'segmented_radix_sort', key_type: keyType, value_type: valueType, segment_length: segmentLength,
+    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank },
+  });
+}
+/** Fixed segment length of the `segmented_radix_sort` benchmark (CUB's anchor: 1024). */
+export const BENCH_SEGMENT_LENGTH = 1024;
 
 /** The config a parsed name's `cfg` describes (the inverse of the names above). */
 export function configFromName(algo: string, cfg: NameFields): AnyConfig | RadixSortBlockSortConfig {
@@ -122,6 +137,8 @@ export function configFromName(algo: string, cfg: NameFields): AnyConfig | Radix
         workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortBlockSortConfig['rank'],
         mergeWorkgroupSize: num('merge_bs'), mergeItemsPerThread: num('merge_ipt'), maxCount: num('max'),
       };
+    case 'segmented_radix_sort':
+      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as SegmentedRadixSortConfig['rank'] };
     default:
       throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
   }
@@ -300,7 +317,7 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
   const t = typeInfo(type);
   const family = configFamily(algorithm);
   // The sort only moves a key's bits: f16 keys need no shader-f16.
-  if (family !== 'radixSort') prim.context.requireTypeFeature(t);
+  if (family !== 'radixSort' && family !== 'segmentedRadixSort') prim.context.requireTypeFeature(t);
   const valueBytes = radixValueBytes(algorithm);
   const selected = selectedFor(prim, family, type, valueBytes);
   const config: AnyConfig = options.config ? { ...selected.config, ...options.config } as AnyConfig : selected.config;
@@ -313,7 +330,7 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
     throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's maxStorageBufferBindingSize (${maxBinding} bytes)`);
   }
 
-  const { input, output } = await benchBuffers(device, t, size, seed, family === 'radixSort' ? 'sort-keys' : 'values');
+  const { input, output } = await benchBuffers(device, t, size, seed, family === 'radixSort' || family === 'segmentedRadixSort' ? 'sort-keys' : 'values');
   let record: RecordCall;
   let name: string;
   let bytesPerCall: number;
@@ -338,6 +355,17 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
       const args = { input, output, count: size, type, expression: transformExpression(type), config: config as Partial<TransformConfig> };
       record = (enc) => prim.transform(enc, args);
       name = transformName(type, config as TransformConfig);
+      bytesPerCall = 2 * dataBytes;
+      break;
+    }
+    case 'segmented_radix_sort': {
+      // Keys from `input` to `output` in fixed segments of BENCH_SEGMENT_LENGTH (the last may be
+      // shorter), the ends omitted (begin offsets of segments + 1 entries), as CUB's anchor.
+      const segments = Math.ceil(size / BENCH_SEGMENT_LENGTH);
+      const beginOffsets = await benchSegmentOffsets(device, size, BENCH_SEGMENT_LENGTH);
+      const c = config as Partial<SegmentedRadixSortConfig>;
+      record = (enc) => prim.segmentedRadixSortKeys(enc, { keys: input, keysOut: output, count: size, segments, beginOffsets, type: type as RadixSortKeyType, config: c });
+      name = segmentedRadixSortName(type, 'empty', BENCH_SEGMENT_LENGTH, config as SegmentedRadixSortConfig);
       bytesPerCall = 2 * dataBytes;
       break;
     }
@@ -418,9 +446,29 @@ export async function benchValues(device: GPUDevice, size: number): Promise<{ va
   return entry;
 }
 
+/** Offsets of the segmented sort benchmark (kept per device for the same size and length). */
+const offsetsCache = new WeakMap<GPUDevice, { key: string; buffer: GPUBuffer }>();
+export async function benchSegmentOffsets(device: GPUDevice, size: number, length: number): Promise<GPUBuffer> {
+  const key = `${size}:${length}`;
+  const cached = offsetsCache.get(device);
+  if (cached?.key === key) return cached.buffer;
+  cached?.buffer.destroy();
+  const segments = Math.ceil(size / length);
+  const offsets = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.min(i * length, size));
+  const buffer = device.createBuffer({ label: 'wgprim.bench.offsets', size: Math.max(offsets.byteLength, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(buffer, 0, offsets);
+  await device.queue.onSubmittedWorkDone();
+  offsetsCache.set(device, { key, buffer });
+  return buffer;
+}
+
 /** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache scratch buffer). */
 export function releaseBenchmarkBuffers(device: GPUDevice): void {
   releaseColdCacheBuffer(device);
+
+  const offsets = offsetsCache.get(device);
+  offsets?.buffer.destroy();
+  offsetsCache.delete(device);
   const values = valuesCache.get(device);
   if (values) {
     values.values.destroy();

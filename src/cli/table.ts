@@ -23,6 +23,9 @@ export function loadAnchors(file: string): Anchor[] | undefined {
 
 /** The anchors' type of a record: `key:value` for sorts of pairs (our pairs carry u32 values). */
 export function anchorType(r: BenchRecord): string {
+  // The segmented sort's anchors name the segment length: `u32/seg1024`.
+  const seg = /segment_length:(\d+)/.exec(r.name);
+  if (r.algorithm === 'segmented_radix_sort' && seg) return `${r.type}/seg${seg[1]}`;
   return r.algorithm === 'radix_sort_pairs' ? `${r.type}:u32` : r.type;
 }
 

@@ -7,6 +7,7 @@ import { type ScanConfig, scanSpace } from '../device/scan/config.js';
 import { type ReduceConfig, reduceSpace } from '../device/reduce/config.js';
 import { type TransformConfig, transformSpace } from '../device/transform/config.js';
 import { type RadixSortConfig, radixSortSpace } from '../device/radix-sort/config.js';
+import { type SegmentedRadixSortConfig, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
 
 /** Tuned tables by algorithm: the built-in ones, or a user's, loaded at run time. */
@@ -16,12 +17,14 @@ export interface TunedTables {
   readonly transform?: readonly TunedEntry<TransformConfig>[];
   /** Keyed by the key type's class; the value size is not part of the key yet (a row may say it in its note). */
   readonly radixSort?: readonly TunedEntry<RadixSortConfig>[];
+  /** Keyed by the key type's class, like radixSort. */
+  readonly segmentedRadixSort?: readonly TunedEntry<SegmentedRadixSortConfig>[];
   /** The radix sort's small-size path (block sort + merge, and its `maxCount` threshold); keyed like `radixSort`. */
   readonly radixSortBlockSort?: readonly TunedEntry<RadixSortBlockSortConfig>[];
 }
 
 /** Algorithms that have a tuned table (one generated module each: `config/tuned/<fileName>.ts`). */
-export const TUNED_ALGORITHMS = ['scan', 'reduce', 'transform', 'radixSort', 'radixSortBlockSort'] as const;
+export const TUNED_ALGORITHMS = ['scan', 'reduce', 'transform', 'radixSort', 'radixSortBlockSort', 'segmentedRadixSort'] as const;
 export type TunedAlgorithm = (typeof TUNED_ALGORITHMS)[number];
 
 export interface TableSpec {
@@ -46,6 +49,7 @@ export const TABLE_SPECS: Readonly<Record<TunedAlgorithm, TableSpec>> = {
   reduce: { algorithm: 'reduce', exportName: 'reduceTuned', fileName: 'reduce', configType: 'ReduceConfig', configModule: 'device/reduce/config.js', fields: reduceSpace },
   transform: { algorithm: 'transform', exportName: 'transformTuned', fileName: 'transform', configType: 'TransformConfig', configModule: 'device/transform/config.js', fields: transformSpace },
   radixSort: { algorithm: 'radixSort', exportName: 'radixSortTuned', fileName: 'radix-sort', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js', fields: radixSortSpace },
+  segmentedRadixSort: { algorithm: 'segmentedRadixSort', exportName: 'segmentedRadixSortTuned', fileName: 'segmented-radix-sort', configType: 'SegmentedRadixSortConfig', configModule: 'device/segmented-radix-sort/config.js', fields: segmentedRadixSortSpace },
   radixSortBlockSort: {
     algorithm: 'radixSortBlockSort', exportName: 'radixSortBlockSortTuned', fileName: 'radix-sort-block-sort', configType: 'RadixSortBlockSortConfig',
     configModule: 'device/radix-sort/block-sort-config.js', fields: radixSortBlockSortSpace,
@@ -175,7 +179,7 @@ export type TunedInput = TunedTables | TunedTableFile | readonly (TunedTables | 
 export function normalizeTunedInput(input: unknown, name = 'tuned'): TunedTables {
   if (input === undefined || input === null) return {};
   const parts = Array.isArray(input) ? input : [input];
-  const out: Record<TunedAlgorithm, TunedEntry<unknown>[] | undefined> = { scan: undefined, reduce: undefined, transform: undefined, radixSort: undefined, radixSortBlockSort: undefined };
+  const out: Record<TunedAlgorithm, TunedEntry<unknown>[] | undefined> = { scan: undefined, reduce: undefined, transform: undefined, radixSort: undefined, radixSortBlockSort: undefined, segmentedRadixSort: undefined };
   const add = (algorithm: TunedAlgorithm, rows: readonly TunedEntry<unknown>[]): void => {
     out[algorithm] = out[algorithm] ? [...out[algorithm]!, ...rows] : (rows as TunedEntry<unknown>[]);
   };

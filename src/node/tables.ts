@@ -16,9 +16,10 @@ import { scanTuned } from '../config/tuned/scan.js';
 import { reduceTuned } from '../config/tuned/reduce.js';
 import { transformTuned } from '../config/tuned/transform.js';
 import { radixSortTuned } from '../config/tuned/radix-sort.js';
+import { segmentedRadixSortTuned } from '../config/tuned/segmented-radix-sort.js';
 import { radixSortBlockSortTuned } from '../config/tuned/radix-sort-block-sort.js';
 
-const BUILT_IN: Readonly<Record<TunedAlgorithm, readonly TunedEntry<unknown>[]>> = { scan: scanTuned, reduce: reduceTuned, transform: transformTuned, radixSort: radixSortTuned, radixSortBlockSort: radixSortBlockSortTuned };
+const BUILT_IN: Readonly<Record<TunedAlgorithm, readonly TunedEntry<unknown>[]>> = { scan: scanTuned, reduce: reduceTuned, transform: transformTuned, radixSort: radixSortTuned, radixSortBlockSort: radixSortBlockSortTuned, segmentedRadixSort: segmentedRadixSortTuned };
 
 function readJson(file: string): unknown {
   let text: string;

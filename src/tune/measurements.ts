@@ -40,6 +40,7 @@ export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = {
   radix_sort_onesweep: { table: 'radixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
   // The small-size path's tiles feed merge passes: rocPRIM's block-sort bias prefers larger tiles.
   radix_sort_block_sort: { table: 'radixSortBlockSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: true },
+  segmented_radix_sort: { table: 'segmentedRadixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
 };
 
 /** A parsed Google Benchmark file: only `context` and `benchmarks` are read. */

@@ -54,7 +54,7 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'radix_sort_block_sort', kind: 'tune', tables: ['radixSortBlockSort'], after: [], note: 'the small-size path (block sort of each tile, then merge passes), measured on that path at every size; scored with the block-sort tile bias' },
   { id: 'radix_sort_onesweep', kind: 'tune', tables: ['radixSort'], after: ['scan'], note: 'the LSD sort: onesweep (decoupled look-back) or reduce-then-scan, rank method, radix bits and histogram shape tuned; keyed by key type class; reduce-then-scan\'s digit-count scan runs on scan\'s table, so scan is tuned first' },
   { id: 'radix_sort_threshold', kind: 'threshold', tables: ['radixSortBlockSort'], after: ['radix_sort_block_sort', 'radix_sort_onesweep'], note: 'the size where onesweep overtakes the block-sort path, measured with both tuned (rocPRIM sets it by hand); written as maxCount of the radixSortBlockSort rows' },
-  { id: 'segmented_radix_sort', kind: 'tune', tables: ['segmented_radix_sort'], after: ['radix_sort_onesweep'], note: 'segment counts x lengths, as rocPRIM\'s inputs' },
+  { id: 'segmented_radix_sort', kind: 'tune', tables: ['segmentedRadixSort'], after: [], note: 'its own table (one workgroup per segment: workgroup memory up to a tile, LSD passes past it); timed on 1024-key segments as CUB\'s anchor' },
   { id: 'select_flag', kind: 'tune', tables: ['select_flag'], after: [], family: 'partition', note: PARTITION_NOTE },
   { id: 'select_predicate', kind: 'tune', tables: ['select_predicate'], after: [], family: 'partition', note: PARTITION_NOTE },
   { id: 'unique', kind: 'tune', tables: ['unique'], after: [], family: 'partition', note: PARTITION_NOTE },

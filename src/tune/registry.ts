@@ -15,6 +15,8 @@ import { radixKeyInfo, type RadixSortKeyType } from '../device/radix-sort/radix-
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
 import { benchmarkRadixSortBlockSort, ONESWEEP_ONLY, radixSortBlockSortName } from '../bench/run.js';
 import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixValueBytes, reduceName, scanName, transformExpression, transformName, type SingleAlgorithm } from '../bench/run.js';
+import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
+import { BENCH_SEGMENT_LENGTH, benchSegmentOffsets, segmentedRadixSortName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
 
 /** One value of a tuning parameter. */
@@ -278,5 +280,38 @@ registerTunable({
     if (f.lvl !== 'device' || f.algo !== 'radix_sort_block_sort' || typeof f.cfg !== 'object') return undefined;
     const value = str(f.value_type);
     return { algorithm: 'radix_sort_block_sort', benchmark: value === '' || value === 'empty' ? 'radix_sort_block_sort_keys' : 'radix_sort_block_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_block_sort', f.cfg) as unknown as ConfigObject };
+  },
+});
+
+// segmented_radix_sort: one workgroup per segment (in workgroup memory up to a tile, LSD passes
+// over global memory past it), its own `segmentedRadixSort` table keyed by the key type's class.
+// Timed on fixed segments of BENCH_SEGMENT_LENGTH keys (CUB's anchor: 1024), keys only.
+
+registerTunable({
+  name: 'segmented_radix_sort',
+  table: 'segmentedRadixSort',
+  benchmarks: ['segmented_radix_sort'],
+  defaultBenchmarks: ['segmented_radix_sort'],
+  space: segmentedRadixSortSpace,
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'] },
+  smallSizes: [2 ** 14, 2 ** 16],
+  smallTypes: ['u32'],
+  problem: (ctx, type, c) => segmentedRadixSortConfigProblem(ctx, radixKeyInfo(type), 0, c as unknown as SegmentedRadixSortConfig),
+  heuristic: (ctx, type) => segmentedRadixSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
+  selected: (prim, type) => asSelected(prim.selectedSegmentedRadixSortConfig(type, 0)),
+  record: async (prim, enc, b, type, c) => {
+    const beginOffsets = await benchSegmentOffsets(prim.device, b.count, BENCH_SEGMENT_LENGTH);
+    return prim.segmentedRadixSortKeys(enc, {
+      keys: b.input, keysOut: b.output, count: b.count, segments: Math.ceil(b.count / BENCH_SEGMENT_LENGTH), beginOffsets,
+      type: type as RadixSortKeyType, config: c as unknown as SegmentedRadixSortConfig,
+    });
+  },
+  // One kernel (and the copy of uncovered elements) serves every segment length.
+  fullCoverageCount: () => BENCH_SEGMENT_LENGTH + 1,
+  measure: measureWithBench,
+  benchmarkName: (_benchmark, type, c) => segmentedRadixSortName(type, 'empty', BENCH_SEGMENT_LENGTH, c as unknown as SegmentedRadixSortConfig),
+  parseName: (f) => {
+    if (f.lvl !== 'device' || f.algo !== 'segmented_radix_sort' || typeof f.cfg !== 'object') return undefined;
+    return { algorithm: 'segmented_radix_sort', benchmark: 'segmented_radix_sort', type: str(f.key_type), config: configFromName('segmented_radix_sort', f.cfg) as unknown as ConfigObject };
   },
 });

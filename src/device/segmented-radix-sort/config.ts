@@ -1,0 +1,81 @@
+import { type DeviceContext } from '../../runtime/context.js';
+import { type TypeInfo } from '../../wgsl/types.js';
+import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
+import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
+
+/**
+ * Launch config of the segmented radix sort (rocPRIM's `segmented_radix_sort`). One workgroup
+ * per segment: a segment of at most one tile (workgroupSize * itemsPerThread keys) is sorted
+ * entirely in workgroup memory (every digit pass over the tile, LSD, then written out once);
+ * a longer one takes LSD passes over global memory through a scratch buffer (per pass: count
+ * the segment's digits, scan them, then tile by tile rank and scatter at running offsets).
+ */
+export interface SegmentedRadixSortConfig {
+  /** Invocations per workgroup. */
+  readonly workgroupSize: number;
+  /** Keys per invocation per tile. Segments of up to workgroupSize * itemsPerThread keys never leave workgroup memory. */
+  readonly itemsPerThread: number;
+  /** Bits per digit pass, 4..8. */
+  readonly radixBits: number;
+  /**
+   * How a tile is ranked: `match` (subgroup ballots, src/wgsl/radix-rank.ts; needs subgroups)
+   * or `split` (one stable split per key bit through a workgroup-memory scan; runs anywhere).
+   */
+  readonly rank: 'match' | 'split';
+}
+
+/** The tuning space and the edges tests walk. */
+export const segmentedRadixSortSpace = {
+  workgroupSize: [64, 128, 256, 512, 1024],
+  itemsPerThread: [1, 2, 4, 6, 8, 12, 16],
+  radixBits: [4, 5, 6, 7, 8],
+  rank: ['match', 'split'],
+} as const;
+
+const subgroupSizes = (ctx: DeviceContext) => ({ subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
+
+/** Bytes of workgroup memory the kernel needs. */
+export function segmentedRadixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: SegmentedRadixSortConfig): number {
+  const tile = c.workgroupSize * c.itemsPerThread;
+  const radix = 1 << c.radixBits;
+  // The tile (keys, values), running digit offsets and a digit histogram, a few words.
+  const common = tile * (Math.max(key.bytes, 4) + valueBytes) + 2 * radix * 4 + c.workgroupSize * 4 + 32;
+  if (c.rank === 'split') return common + 2 * radix * 4;
+  return common + radixRankWorkgroupBytes({ ...c, ...subgroupSizes(ctx) });
+}
+
+/** Why this config cannot run here for these keys and values, or undefined. */
+export function segmentedRadixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: SegmentedRadixSortConfig): string | undefined {
+  if (c.rank !== 'match' && c.rank !== 'split') return `unknown rank "${String(c.rank)}"`;
+  const wg = c.workgroupSize;
+  if (!Number.isInteger(wg) || wg < 32 || wg % 32 !== 0) return `workgroupSize ${wg} is not a multiple of 32 (>= 32)`;
+  if (wg > ctx.limits.maxComputeInvocationsPerWorkgroup || wg > ctx.limits.maxComputeWorkgroupSizeX) {
+    return `workgroupSize ${wg} exceeds this device's maxComputeInvocationsPerWorkgroup ${ctx.limits.maxComputeInvocationsPerWorkgroup}`;
+  }
+  if (!Number.isInteger(c.itemsPerThread) || c.itemsPerThread < 1 || c.itemsPerThread > 32) return `itemsPerThread ${c.itemsPerThread} is not an integer in [1, 32]`;
+  if (!Number.isInteger(c.radixBits) || c.radixBits < 4 || c.radixBits > 8) return `radixBits ${c.radixBits} is not an integer in [4, 8]`;
+  if (c.rank === 'match') {
+    const sg = subgroupProblem(ctx, wg);
+    if (sg) return `the match rank: ${sg}`;
+  }
+  return workgroupMemoryProblem(ctx, segmentedRadixSortWorkgroupBytes(ctx, key, valueBytes, c));
+}
+
+/**
+ * The match rank where the device has subgroups, else the split rank; 256 invocations and 4
+ * keys each (a 1024-key tile: CUB's and rocPRIM's common segment sizes sort in one workgroup
+ * without leaving workgroup memory), 8-bit digits; smaller shapes where those do not fit.
+ */
+export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): SegmentedRadixSortConfig {
+  const largest = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
+  const ranks = subgroupProblem(ctx, largest) === undefined ? (['match', 'split'] as const) : (['split'] as const);
+  for (const rank of ranks) {
+    for (const workgroupSize of [largest, 128, 64, 32]) {
+      for (const itemsPerThread of [4, 2, 1]) {
+        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank };
+        if (segmentedRadixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
+      }
+    }
+  }
+  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split' };
+}

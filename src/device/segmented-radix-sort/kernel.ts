@@ -1,0 +1,372 @@
+import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
+import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
+import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { type TypeInfo } from '../../wgsl/types.js';
+import { type BindingKind } from '../../wgsl/views.js';
+import { keyFunctions, rawType } from '../radix-sort/kernel.js';
+import { type SegmentedRadixSortConfig } from './config.js';
+
+/**
+ * Uniform block of the sort kernel. Segment `s` is [begins[s], ends[s + end_shift]) clamped to
+ * [0, count) (end_shift 1: the ends are the begins shifted by one, the same buffer bound twice).
+ * `passes` digit passes of `radix_bits` cover [begin_bit, end_bit); `tmp_vals` is the first
+ * word of the values in the scratch buffer (the keys come first, one word per 16- or 32-bit
+ * key, two per 64-bit key, stored as ordered bits).
+ */
+export const SEGMENTED_SORT_PARAMS = ['count', 'num_segments', 'begin_bit', 'end_bit', 'flip', 'end_shift', 'tmp_vals', 'passes'] as const;
+export const SEGMENTED_COPY_PARAMS = ['count'] as const;
+
+export interface SegmentedRadixSortKernelOptions {
+  readonly key: TypeInfo;
+  readonly valueBytes: 0 | 4 | 8;
+  readonly config: SegmentedRadixSortConfig;
+  readonly subgroupMinSize: number;
+  readonly subgroupMaxSize: number;
+}
+
+/** Raw key access: `load_in(e)` from `keys_in` (binding 1), `load_out` / `store_out` on `keys_out` (binding 2). */
+function rawKeyAccess(t: TypeInfo): string {
+  const K = rawType(t);
+  if (t.bytes === 2) {
+    // 16-bit keys are packed two to a word: a store clears and sets its own half with two
+    // atomics, so workgroups writing the halves of one word (neighbouring segments) never lose a key.
+    return `@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
+@group(0) @binding(2) var<storage, read_write> keys_out: array<atomic<u32>>;
+fn load_in(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }
+fn load_out(e: u32) -> u32 { return (atomicLoad(&keys_out[e >> 1u]) >> ((e & 1u) * 16u)) & 0xffffu; }
+fn store_out(e: u32, x: u32) {
+  let s = (e & 1u) * 16u;
+  atomicAnd(&keys_out[e >> 1u], ~(0xffffu << s));
+  atomicOr(&keys_out[e >> 1u], x << s);
+}`;
+  }
+  return `@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
+@group(0) @binding(2) var<storage, read_write> keys_out: array<${K}>;
+fn load_in(e: u32) -> ${K} { return keys_in[e]; }
+fn load_out(e: u32) -> ${K} { return keys_out[e]; }
+fn store_out(e: u32, x: ${K}) { keys_out[e] = x; }`;
+}
+
+const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.subgroupMinSize, o.subgroupMaxSize].join(':');
+
+/**
+ * The segmented sort: workgroup `s` sorts segment `s` stably by bits [begin_bit, end_bit) of
+ * its keys' ordered bits, and marks the segment's elements in the `covered` bitmap (the copy
+ * kernel then moves every element no segment covers).
+ * - A segment of at most TILE keys is sorted in workgroup memory: its keys (and values) are
+ *   loaded once, ranked digit pass after digit pass (LSD; the match rank or per-bit splits),
+ *   and written out once.
+ * - A longer segment takes LSD passes over global memory, ping-ponging between the output and
+ *   the scratch buffer so the last pass writes the output: per pass the segment's digits are
+ *   counted and scanned into running offsets, then tile by tile the keys are ranked in
+ *   workgroup memory and each written at its digit's running offset.
+ * Segment bounds are read through workgroupUniformLoad, so both branches are workgroup-uniform.
+ */
+export function segmentedRadixSortKernel(o: SegmentedRadixSortKernelOptions): Kernel {
+  const c = o.config;
+  const K = rawType(o.key);
+  const wide = o.key.bytes === 8;
+  const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
+  const pairs = o.valueBytes !== 0;
+  const match = c.rank === 'match';
+  const IPT = c.itemsPerThread;
+  const WG = c.workgroupSize;
+  const v = (s: string): string => (pairs ? s : '');
+  const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage'];
+  if (pairs) bindings.push('read-only-storage', 'storage');
+  const rk = { workgroupSize: WG, itemsPerThread: IPT, radixBits: c.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
+
+  // Loading a tile into registers `ks` / `vs` (and for the split rank into s_keys first).
+  // `src`: a WGSL expression naming the buffer (0 input, 1 output, 2 scratch); `at`: the tile's first element.
+  const loadTileMatch = (src: string, at: string, n: string): string => unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
+  var y = SENTINEL;
+  if (p < ${n}) {
+    y = load_key(${src}, ${at} + p);
+    ${v(`vs[j] = load_val(${src}, ${at} + p);`)}
+  }
+  ks[j] = y;`);
+  const loadTileSplit = (src: string, at: string, n: string): string => `for (var k = 0u; k < IPT; k++) {
+    let i = k * WG + lid;
+    if (i < ${n}) {
+      s_keys[i] = load_key(${src}, ${at} + i);
+      ${v(`s_vals[i] = load_val(${src}, ${at} + i);`)}
+    } else {
+      s_keys[i] = SENTINEL;
+    }
+  }
+  workgroupBarrier();
+${unroll(IPT, 'j', `  ks[j] = s_keys[lid * IPT + j];
+  ${v('vs[j] = s_vals[lid * IPT + j];')}`)}`;
+  // Stable sort of the tile by bits [lo, lo + nbits): match: one rank per digit pass (the tile
+  // ends in s_keys, sorted, and back in registers); split: one split per bit (ends in s_keys).
+  const rankMatchPass = (digitExpr: (j: string) => string): string => `${rankCounts(rk, digitExpr)}
+  ${rankMatch(rk, digitExpr, (j, rank) => `s_keys[${rank}] = ks[${j}];${pairs ? ` s_vals[${rank}] = vs[${j}];` : ''}`)}
+  workgroupBarrier();`;
+  const splitBits = (lo: string, hi: string): string => `for (var s = ${lo}; s < ${hi}; s++) {
+    var zeros = 0u;
+${unroll(IPT, 'j', '    zeros += 1u - bit_at(ks[j], s);')}
+    let sc = wg_scan(lid, zeros);
+    let total_zeros = sc.y;
+    var z = sc.x - zeros;
+${unroll(IPT, 'j', `    let i = lid * IPT + j;
+    var pos = total_zeros + i - z;
+    if (bit_at(ks[j], s) == 0u) { pos = z; z += 1u; }
+    s_keys[pos] = ks[j];
+    ${v('s_vals[pos] = vs[j];')}`)}
+    workgroupBarrier();
+${unroll(IPT, 'j', `    ks[j] = s_keys[lid * IPT + j];
+    ${v('vs[j] = s_vals[lid * IPT + j];')}`)}
+  }`;
+
+  // One tile: loaded (from `src` at b + t), then ranked `inner` times (a short segment: every
+  // digit pass; a long one: this pass's digit), each rank spliced once.
+  const loadTile = match ? loadTileMatch('src', 'b + t', 'valid') : loadTileSplit('src', 'b + t', 'valid');
+  const rankTile = match
+    ? `${rankMatchPass((j) => `digit_at(ks[${j}], shift, bits)`)}
+        if (short_seg) {
+${unroll(IPT, 'j', `          let p = striped_pos(j, sgid, sg_lane, sg_size);
+          ks[j] = s_keys[p];
+          ${v('vs[j] = s_vals[p];')}`)}
+        }`
+    : splitBits('shift', 'shift + bits');
+  // A short segment's sorted tile goes out in place (match: from registers, striped).
+  const writeShort = match
+    ? unroll(IPT, 'j', `        let p = striped_pos(j, sgid, sg_lane, sg_size);
+        if (p < len) {
+          store_out(b + p, from_ordered(ks[j]));
+          ${v('vals_out[b + p] = vs[j];')}
+        }`)
+    : `for (var k = 0u; k < IPT; k++) {
+          let i = k * WG + lid;
+          if (i < len) {
+            store_out(b + i, from_ordered(s_keys[i]));
+            ${v('vals_out[b + i] = s_vals[i];')}
+          }
+        }`;
+  // A long segment's tile: each digit's first place in the sorted tile and its count.
+  const tileDigits = match
+    ? ''
+    : `for (var d = lid; d < RADIX; d += WG) { t_start[d] = 0u; t_cnt[d] = 0u; }
+        workgroupBarrier();
+        for (var k = 0u; k < IPT; k++) {
+          let i = k * WG + lid;
+          if (i < valid) {
+            let d = digit_at(s_keys[i], shift, bits);
+            if (i == 0u || digit_at(s_keys[i - 1u], shift, bits) != d) { t_start[d] = i; }
+          }
+        }
+        workgroupBarrier();
+        for (var k = 0u; k < IPT; k++) {
+          let i = k * WG + lid;
+          if (i < valid) {
+            let d = digit_at(s_keys[i], shift, bits);
+            if (i + 1u == valid || digit_at(s_keys[i + 1u], shift, bits) != d) { t_cnt[d] = i + 1u - t_start[d]; }
+          }
+        }
+        workgroupBarrier();`;
+  const tStart = match ? 'rk_start' : 't_start';
+  const tCount = match ? 'rk_count' : 't_cnt';
+
+  const tmpKey = wide
+    ? `fn load_tmp(e: u32) -> vec2<u32> { return vec2<u32>(tmp[2u * e], tmp[2u * e + 1u]); }
+fn store_tmp(e: u32, y: vec2<u32>) { tmp[2u * e] = y.x; tmp[2u * e + 1u] = y.y; }`
+    : `fn load_tmp(e: u32) -> u32 { return tmp[e]; }
+fn store_tmp(e: u32, y: u32) { tmp[e] = y; }`;
+  const tmpVal = o.valueBytes === 8
+    ? `fn load_tmp_val(e: u32) -> vec2<u32> { let w = P.tmp_vals + 2u * e; return vec2<u32>(tmp[w], tmp[w + 1u]); }
+fn store_tmp_val(e: u32, x: vec2<u32>) { let w = P.tmp_vals + 2u * e; tmp[w] = x.x; tmp[w + 1u] = x.y; }`
+    : `fn load_tmp_val(e: u32) -> u32 { return tmp[P.tmp_vals + e]; }
+fn store_tmp_val(e: u32, x: u32) { tmp[P.tmp_vals + e] = x; }`;
+
+  const code = `${match ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : ''}${paramsStruct(SEGMENTED_SORT_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+${rawKeyAccess(o.key)}
+@group(0) @binding(3) var<storage, read_write> tmp: array<u32>;
+@group(0) @binding(4) var<storage, read> begins: array<u32>;
+@group(0) @binding(5) var<storage, read> ends: array<u32>;
+@group(0) @binding(6) var<storage, read_write> covered: array<atomic<u32>>;
+${v(`@group(0) @binding(7) var<storage, read> vals_in: array<${V}>;
+@group(0) @binding(8) var<storage, read_write> vals_out: array<${V}>;`)}
+${keyFunctions(o.key, false)}
+var<private> flip: u32;
+const WG = ${WG}u;
+const IPT = ${IPT}u;
+const TILE = ${WG * IPT}u;
+const RB = ${c.radixBits}u;
+const RADIX = ${1 << c.radixBits}u;
+const DPT = ${Math.ceil((1 << c.radixBits) / WG)}u;
+${tmpKey}
+// Ordered bits of element e of buffer src (0 input, 1 output, 2 scratch); the scratch holds ordered bits.
+fn load_key(src: u32, e: u32) -> ${K} {
+  if (src == 0u) { return to_ordered(load_in(e)); }
+  if (src == 1u) { return to_ordered(load_out(e)); }
+  return load_tmp(e);
+}
+fn store_key(dst: u32, e: u32, y: ${K}) {
+  if (dst == 1u) { store_out(e, from_ordered(y)); } else { store_tmp(e, y); }
+}
+${v(`${tmpVal}
+fn load_val(src: u32, e: u32) -> ${V} {
+  if (src == 0u) { return vals_in[e]; }
+  if (src == 1u) { return vals_out[e]; }
+  return load_tmp_val(e);
+}
+fn store_val(dst: u32, e: u32, x: ${V}) {
+  if (dst == 1u) { vals_out[e] = x; } else { store_tmp_val(e, x); }
+}`)}
+${match ? radixRankDecls(rk) : ''}
+var<workgroup> s_keys: array<${K}, TILE>;
+${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
+var<workgroup> s_run: array<u32, RADIX>;
+var<workgroup> s_hist: array<atomic<u32>, RADIX>;
+var<workgroup> s_scan: array<u32, WG>;
+var<workgroup> s_bounds: vec2<u32>;
+${match ? 'var<workgroup> sg_counter: atomic<u32>;' : `var<workgroup> t_start: array<u32, RADIX>;
+var<workgroup> t_cnt: array<u32, RADIX>;`}
+
+// Inclusive scan of x across the workgroup (in lid order) and the total.
+fn wg_scan(lid: u32, x: u32) -> vec2<u32> {
+  workgroupBarrier();
+  s_scan[lid] = x;
+  workgroupBarrier();
+  for (var d = 1u; d < WG; d <<= 1u) {
+    var y = 0u;
+    if (lid >= d) { y = s_scan[lid - d]; }
+    workgroupBarrier();
+    if (lid >= d) { s_scan[lid] += y; }
+    workgroupBarrier();
+  }
+  return vec2<u32>(s_scan[lid], s_scan[WG - 1u]);
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>${match ? `,
+        @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32` : ''}) {
+  flip = P.flip;
+  let seg = ${LINEAR_WORKGROUP_ID};
+  if (seg >= P.num_segments) { return; }
+  ${match ? SUBGROUP_ID : ''}
+  if (lid == 0u) {
+    // Bounds clamped to the buffer; an end before its begin is an empty segment.
+    let e = min(ends[seg + P.end_shift], P.count);
+    s_bounds = vec2<u32>(min(begins[seg], e), e);
+  }
+  let bounds = workgroupUniformLoad(&s_bounds);
+  let b = bounds.x;
+  let len = bounds.y - b;
+  if (len == 0u) { return; }
+  // Mark the segment's elements covered (the copy kernel moves the others).
+  let w0 = b >> 5u;
+  let w1 = (bounds.y - 1u) >> 5u;
+  for (var w = w0 + lid; w <= w1; w += WG) {
+    var m = 0xffffffffu;
+    if (w == w0) { m &= 0xffffffffu << (b & 31u); }
+    if (w == w1) { let hi = bounds.y - w1 * 32u; if (hi < 32u) { m &= (1u << hi) - 1u; } }
+    atomicOr(&covered[w], m);
+  }
+  var ks: array<${K}, IPT>;
+  ${v(`var vs: array<${V}, IPT>;`)}
+  // A short segment (one tile) stays in workgroup memory for every digit pass; a long one
+  // takes one pass over global memory per digit.
+  let short_seg = len <= TILE;
+  var outer = P.passes;
+  var inner = 1u;
+  if (short_seg) { outer = 1u; inner = P.passes; }
+  if (!short_seg && P.passes == 0u) {
+    // An empty bit range: a stable copy.
+    for (var i = lid; i < len; i += WG) {
+      store_out(b + i, load_in(b + i));
+      ${v('vals_out[b + i] = vals_in[b + i];')}
+    }
+    return;
+  }
+  for (var q = 0u; q < outer; q++) {
+    // Long segments: destinations alternate so that the last pass writes the output (1); the
+    // first reads the input (0); the scratch (2) holds the passes in between.
+    var src = 0u;
+    var dst = 1u;
+    let pass_shift = P.begin_bit + q * RB;
+    let pass_bits = min(RB, P.end_bit - pass_shift);
+    if (!short_seg) {
+      dst = select(2u, 1u, (P.passes - 1u - q) % 2u == 0u);
+      if (q > 0u) { src = select(2u, 1u, (P.passes - q) % 2u == 0u); }
+      // The segment's digit counts, scanned into each digit's first output position.
+      for (var d = lid; d < RADIX; d += WG) { atomicStore(&s_hist[d], 0u); }
+      workgroupBarrier();
+      for (var i = lid; i < len; i += WG) { atomicAdd(&s_hist[digit_at(load_key(src, b + i), pass_shift, pass_bits)], 1u); }
+      workgroupBarrier();
+      var owned = 0u;
+      for (var k = 0u; k < DPT; k++) {
+        let d = lid * DPT + k;
+        if (d < RADIX) { owned += atomicLoad(&s_hist[d]); }
+      }
+      var start = b + wg_scan(lid, owned).x - owned;
+      for (var k = 0u; k < DPT; k++) {
+        let d = lid * DPT + k;
+        if (d < RADIX) { s_run[d] = start; start += atomicLoad(&s_hist[d]); }
+      }
+      workgroupBarrier();
+    }
+    for (var t = 0u; t < len; t += TILE) {
+      let valid = min(TILE, len - t);
+      ${loadTile}
+      for (var qi = 0u; qi < inner; qi++) {
+        let shift = P.begin_bit + (q + qi) * RB;
+        let bits = min(RB, P.end_bit - shift);
+        ${rankTile}
+      }
+      if (short_seg) {
+        ${writeShort}
+      } else {
+        let shift = pass_shift;
+        let bits = pass_bits;
+        ${tileDigits}
+        for (var k = 0u; k < IPT; k++) {
+          let i = k * WG + lid;
+          if (i < valid) {
+            let y = s_keys[i];
+            let d = digit_at(y, shift, bits);
+            let at = s_run[d] + i - ${tStart}[d];
+            store_key(dst, at, y);
+            ${v('store_val(dst, at, s_vals[i]);')}
+          }
+        }
+        workgroupBarrier();
+        for (var d = lid; d < RADIX; d += WG) { s_run[d] += ${tCount}[d]; }
+        workgroupBarrier();
+      }
+    }
+    // This pass's writes are visible to the workgroup's reads of the next.
+    storageBarrier();
+  }
+}
+`;
+  return { key: `segmented-radix-sort:${optionsKey(o)}`, label: `wgprim.segmentedRadixSort.${o.key.name}`, code, bindings, workgroupSize: WG };
+}
+
+/** Copies every element the `covered` bitmap does not mark from the input to the output (one invocation per element). */
+export function segmentedCopyKernel(o: { key: TypeInfo; valueBytes: 0 | 4 | 8 }): Kernel {
+  const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
+  const pairs = o.valueBytes !== 0;
+  const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', 'read-only-storage'];
+  if (pairs) bindings.push('read-only-storage', 'storage');
+  const code = `${paramsStruct(SEGMENTED_COPY_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+${rawKeyAccess(o.key)}
+@group(0) @binding(3) var<storage, read> covered: array<u32>;
+${pairs ? `@group(0) @binding(4) var<storage, read> vals_in: array<${V}>;
+@group(0) @binding(5) var<storage, read_write> vals_out: array<${V}>;` : ''}
+
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let e = (${LINEAR_WORKGROUP_ID}) * 256u + lid;
+  if (e >= P.count) { return; }
+  if (((covered[e >> 5u] >> (e & 31u)) & 1u) == 0u) {
+    store_out(e, load_in(e));
+    ${pairs ? 'vals_out[e] = vals_in[e];' : ''}
+  }
+}
+`;
+  return { key: `segmented-radix-copy:${o.key.name}:${o.valueBytes}`, label: `wgprim.segmentedRadixSort.copy.${o.key.name}`, code, bindings, workgroupSize: 256 };
+}

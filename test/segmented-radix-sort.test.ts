@@ -1,0 +1,267 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createPrim, type Prim, type RadixSortKeyType, type SegmentedRadixSortConfig, typeInfo } from '../src/index.js';
+import { segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic } from '../src/device/segmented-radix-sort/config.js';
+import { testPrim } from './support/gpu.js';
+import { rng, SEED } from './support/data.js';
+
+// The segmented radix sort against a CPU reference: each segment's indices stably sorted by
+// the order-preserving transform of the keys (within the bit range); elements outside every
+// segment stay where they are. Values = index check stability and the permutation.
+
+let prim: Prim;
+beforeAll(async () => {
+  prim = await testPrim();
+});
+
+type KeyArray = Uint32Array | Int32Array | Float32Array | Uint16Array | BigUint64Array | BigInt64Array;
+const KEY_TYPES: RadixSortKeyType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
+const widthOf = (t: RadixSortKeyType): number => (t === 'u64' || t === 'i64' ? 64 : t === 'f16' ? 16 : 32);
+const is64 = (t: RadixSortKeyType): boolean => t === 'u64' || t === 'i64';
+// Small tiles keep lavapipe fast: 64 x 4 = 256 keys.
+const TILE_WG = 64;
+const TILE_IPT = 4;
+const TILE = TILE_WG * TILE_IPT;
+
+function randomKeys(type: RadixSortKeyType, n: number, seed: number, distinct?: number): KeyArray {
+  const r = rng(seed);
+  const word = (): number => (r() * 4294967296) >>> 0;
+  const pool = distinct ? Array.from({ length: distinct }, () => [word(), word()] as const) : undefined;
+  const pick = (): readonly [number, number] => (pool ? pool[Math.floor(r() * pool.length)]! : [word(), word()]);
+  if (is64(type)) {
+    const out = new BigUint64Array(n);
+    for (let i = 0; i < n; i++) {
+      const [lo, hi] = pick();
+      out[i] = (BigInt(hi) << 32n) | BigInt(lo);
+    }
+    return type === 'u64' ? out : new BigInt64Array(out.buffer);
+  }
+  if (type === 'f16') return Uint16Array.from({ length: n }, () => pick()[0] & 0xffff);
+  const bits = Uint32Array.from({ length: n }, () => pick()[0]);
+  return type === 'u32' ? bits : type === 'i32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
+}
+
+function rawKeys(keys: KeyArray): ArrayLike<number | bigint> {
+  if (keys instanceof Uint16Array) return keys;
+  return keys instanceof BigUint64Array || keys instanceof BigInt64Array ? new BigUint64Array(keys.buffer, keys.byteOffset, keys.length) : new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
+}
+
+/** Sort key of element i: bits [b, e) of its ordered bits, as a bigint (descending: complemented). */
+function sortKeyOf(type: RadixSortKeyType, raw: number | bigint, descending: boolean, b: number, e: number): bigint {
+  let u: bigint;
+  if (is64(type)) {
+    u = BigInt.asUintN(64, raw as bigint);
+    if (type === 'i64') u ^= 1n << 63n;
+  } else {
+    const bits = raw as number;
+    let o: number;
+    if (type === 'i32') o = (bits ^ 0x80000000) >>> 0;
+    else if (type === 'f32') o = (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
+    else if (type === 'f16') o = bits & 0x8000 ? ~bits & 0xffff : bits | 0x8000;
+    else o = bits;
+    u = BigInt(o);
+  }
+  const d = (u >> BigInt(b)) & ((1n << BigInt(e - b)) - 1n);
+  return descending ? ((1n << BigInt(e - b)) - 1n) - d : d;
+}
+
+/** The source index of each output element. */
+function referenceOrder(type: RadixSortKeyType, keys: KeyArray, begins: number[], ends: number[], descending: boolean, b: number, e: number): Uint32Array {
+  const n = keys.length;
+  const raw = rawKeys(keys);
+  const order = Uint32Array.from({ length: n }, (_, i) => i);
+  for (let s = 0; s < begins.length; s++) {
+    const end = Math.min(ends[s]!, n);
+    const begin = Math.min(begins[s]!, end);
+    const idx = Array.from({ length: end - begin }, (_, i) => begin + i);
+    const k = new Map(idx.map((i) => [i, sortKeyOf(type, raw[i]!, descending, b, e)] as const));
+    idx.sort((x, y) => {
+      const a = k.get(x)!;
+      const c = k.get(y)!;
+      return a < c ? -1 : a > c ? 1 : x - y;
+    });
+    idx.forEach((j, i) => (order[begin + i] = j));
+  }
+  return order;
+}
+
+function firstBad(keys: KeyArray, got: KeyArray, order: Uint32Array, gotValues?: ArrayLike<number | bigint>): string | undefined {
+  if (got.length !== keys.length) return `length ${got.length} != ${keys.length}`;
+  const src = rawKeys(keys);
+  const out = rawKeys(got);
+  for (let i = 0; i < order.length; i++) {
+    const j = order[i]!;
+    if (out[i] !== src[j]) return `key at ${i}: got bits ${out[i]!.toString(16)}, want ${src[j]!.toString(16)} (input index ${j})`;
+    if (gotValues && gotValues[i] !== j) return `value at ${i}: got ${gotValues[i]}, want ${j}`;
+  }
+  return undefined;
+}
+
+interface Case {
+  readonly descending?: boolean;
+  readonly beginBit?: number;
+  readonly endBit?: number;
+  readonly config?: Partial<SegmentedRadixSortConfig>;
+  /** Pass begins only (segment i ends where i + 1 begins). */
+  readonly contiguous?: boolean;
+}
+
+const RANKS = (): ('match' | 'split')[] => (prim.context.hasSubgroups && TILE_WG % prim.target.subgroupMaxSize === 0 ? ['match', 'split'] : ['split']);
+
+async function check(type: RadixSortKeyType, keys: KeyArray, begins: number[], ends: number[], c: Case, what: string, keysOnly = false): Promise<void> {
+  const order = referenceOrder(type, keys, begins, ends, c.descending ?? false, c.beginBit ?? 0, c.endBit ?? widthOf(type));
+  const label = `${type} n=${keys.length} segments=${begins.length} ${JSON.stringify(c)} ${what}`;
+  const values = Uint32Array.from({ length: keys.length }, (_, i) => i);
+  const options = {
+    descending: c.descending, beginBit: c.beginBit, endBit: c.endBit, config: c.config,
+    ...(type === 'f16' ? { type: 'f16' as const } : {}),
+    ...(c.contiguous ? {} : { endOffsets: Uint32Array.from(ends) }),
+  };
+  const offsets = Uint32Array.from(c.contiguous ? [...begins, ends[ends.length - 1] ?? 0] : begins);
+  const pairs = await prim.arrays.segmentedRadixSortPairs(keys, values, offsets, options);
+  expect(firstBad(keys, pairs.keys, order, pairs.values), `pairs ${label}`).toBeUndefined();
+  if (keysOnly) {
+    const sorted = await prim.arrays.segmentedRadixSortKeys(keys, offsets, options);
+    expect(firstBad(keys, sorted, order), `keys ${label}`).toBeUndefined();
+  }
+}
+
+/** Segments of the given sizes laid out in shuffled positions with gaps between some of them. */
+function layout(sizes: number[], seed: number): { n: number; begins: number[]; ends: number[] } {
+  const r = rng(seed);
+  const perm = sizes.map((_, i) => i).sort(() => r() - 0.5);
+  const begins = new Array<number>(sizes.length);
+  const ends = new Array<number>(sizes.length);
+  let at = 0;
+  for (const i of perm) {
+    if (r() < 0.3) at += 1 + Math.floor(r() * 5); // a gap no segment covers
+    begins[i] = at;
+    at += sizes[i]!;
+    ends[i] = at;
+  }
+  return { n: at + 3, begins, ends };
+}
+
+const SIZES = [0, 1, 2, 17, TILE - 1, TILE, TILE + 1, 3 * TILE + 5, 0, 100];
+
+describe('segmented radix sort: sizes, positions, gaps', () => {
+  it('every key type, both directions, both ranks: empty, 1, tile±1, several tiles, unsorted, gaps', async () => {
+    for (const rank of RANKS()) {
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      // The split rank (the fallback without subgroups) on fewer types: each pipeline compiles slowly on lavapipe.
+      for (const type of rank === 'match' ? KEY_TYPES : (['u32', 'f16', 'i64'] as const)) {
+        for (const descending of [false, true]) {
+          const { n, begins, ends } = layout(SIZES, SEED + type.length);
+          await check(type, randomKeys(type, n, SEED + n, descending ? 7 : undefined), begins, ends, { descending, config }, rank, type === 'u32');
+        }
+      }
+    }
+  });
+
+  it('contiguous segments with the end offsets omitted (begin buffer of segments + 1)', async () => {
+    const sizes = [5, 0, TILE, 1, 2 * TILE + 3, 0, 64];
+    const begins: number[] = [];
+    const ends: number[] = [];
+    let at = 7; // elements before the first segment are copied through
+    for (const s of sizes) {
+      begins.push(at);
+      at += s;
+      ends.push(at);
+    }
+    for (const rank of RANKS()) {
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      await check('u32', randomKeys('u32', at + 9, SEED + 3), begins, ends, { contiguous: true, config }, 'omitted ends', true);
+      await check('i64', randomKeys('i64', at + 9, SEED + 4, 5), begins, ends, { contiguous: true, config, descending: true }, 'omitted ends');
+    }
+  });
+
+  it('bit ranges (integer keys), radixBits and an empty range', async () => {
+    const { n, begins, ends } = layout([TILE + 9, 40, 3 * TILE], SEED + 9);
+    for (const rank of RANKS()) {
+      const cases: [RadixSortKeyType, number, number, number][] = [['u32', 4, 20, 8], ['u32', 3, 3, 8], ['i32', 0, 32, 5], ['u64', 20, 44, 6], ['i64', 60, 64, 4]];
+      for (const [type, beginBit, endBit, radixBits] of rank === 'match' ? cases : cases.slice(0, 2)) {
+        const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank, radixBits };
+        await check(type, randomKeys(type, n, SEED + beginBit), begins, ends, { beginBit, endBit, config }, `bits [${beginBit}, ${endBit})`);
+      }
+    }
+  });
+
+  it('8-byte values, the heuristic config, segments with ends before begins or past the buffer', async () => {
+    const keys = randomKeys('u32', 3000, SEED + 11, 20);
+    const values = BigUint64Array.from({ length: 3000 }, (_, i) => (BigInt(i) << 32n) | 7n);
+    const begins = [0, 2000, 1500, 2900];
+    const ends = [1000, 1990, 1700, 5000];
+    const got = await prim.arrays.segmentedRadixSortPairs(keys, values, Uint32Array.from(begins), { endOffsets: Uint32Array.from(ends) });
+    const order = referenceOrder('u32', keys, begins, ends, false, 0, 32);
+    expect(firstBad(keys, got.keys, order)).toBeUndefined();
+    expect(Array.from(got.values, (v) => Number(v >> 32n))).toEqual(Array.from(order));
+  });
+});
+
+describe('segmented radix sort: buffer level and errors', () => {
+  it('more than 65,535 segments (a 2-D dispatch)', async () => {
+    const segments = 70000;
+    const n = segments * 3;
+    const keys = randomKeys('u32', n, SEED + 70);
+    const begins = Array.from({ length: segments }, (_, i) => 3 * i);
+    const ends = begins.map((b) => b + 3);
+    await check('u32', keys, begins, ends, { contiguous: true, config: { workgroupSize: 32, itemsPerThread: 1, rank: 'split', radixBits: 8 } }, '2-D');
+  });
+
+  it('rejects bad calls with typed errors before recording anything', async () => {
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const n = 1000;
+    const kb = prim.device.createBuffer({ size: n * 4, usage });
+    const ko = prim.device.createBuffer({ size: n * 4, usage });
+    const vb = prim.device.createBuffer({ size: n * 4, usage });
+    const vo = prim.device.createBuffer({ size: n * 4, usage });
+    const offs = prim.device.createBuffer({ size: 16, usage });
+    const offsNoStorage = prim.device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST });
+    const base = { keys: kb, keysOut: ko, count: n, segments: 3, beginOffsets: offs, type: 'u32' as const };
+    const encoders: GPUCommandEncoder[] = [];
+    const enc = (): GPUCommandEncoder => {
+      const e = prim.device.createCommandEncoder();
+      encoders.push(e);
+      return e;
+    };
+    const maxDim = prim.context.limits.maxComputeWorkgroupsPerDimension;
+    const cases: [string, () => Promise<void>, string][] = [
+      ['offsets without STORAGE', () => prim.segmentedRadixSortKeys(enc(), { ...base, beginOffsets: offsNoStorage }), 'buffer-usage'],
+      ['begin offsets too small (ends omitted: segments + 1)', () => prim.segmentedRadixSortKeys(enc(), { ...base, segments: 4 }), 'buffer-size'],
+      ['end offsets too small', () => prim.segmentedRadixSortKeys(enc(), { ...base, segments: 5, beginOffsets: kb, endOffsets: offs, keysOut: vo }), 'buffer-size'],
+      ['end offsets without STORAGE', () => prim.segmentedRadixSortKeys(enc(), { ...base, endOffsets: offsNoStorage }), 'buffer-usage'],
+      ['segments over the grid', () => prim.segmentedRadixSortKeys(enc(), { ...base, segments: maxDim * maxDim + 1 }), 'limit-exceeded'],
+      ['negative segments', () => prim.segmentedRadixSortKeys(enc(), { ...base, segments: -1 }), 'invalid-argument'],
+      ['no keysOut', () => prim.segmentedRadixSortKeys(enc(), { ...base, keysOut: undefined as never }), 'invalid-argument'],
+      ['keysOut is keys', () => prim.segmentedRadixSortKeys(enc(), { ...base, keysOut: kb }), 'overlap'],
+      ['keys too small', () => prim.segmentedRadixSortKeys(enc(), { ...base, count: n + 1 }), 'buffer-size'],
+      ['float bit range', () => prim.segmentedRadixSortKeys(enc(), { ...base, type: 'f32', endBit: 16 }), 'invalid-argument'],
+      ['unknown type', () => prim.segmentedRadixSortKeys(enc(), { ...base, type: 'u8' as never }), 'unsupported-type'],
+      ['valueBytes 2', () => prim.segmentedRadixSortPairs(enc(), { ...base, values: vb, valuesOut: vo, valueBytes: 2 as never }), 'invalid-argument'],
+      ['values are keysOut', () => prim.segmentedRadixSortPairs(enc(), { ...base, values: ko, valuesOut: vo, valueBytes: 4 }), 'overlap'],
+      ['radixBits 9', () => prim.segmentedRadixSortKeys(enc(), { ...base, config: { radixBits: 9 } }), 'invalid-config'],
+      ['tile over workgroup memory', () => prim.segmentedRadixSortKeys(enc(), { ...base, config: { workgroupSize: 256, itemsPerThread: 32 } }), 'invalid-config'],
+      ['unknown rank', () => prim.segmentedRadixSortKeys(enc(), { ...base, config: { rank: 'warp' as never } }), 'invalid-config'],
+    ];
+    for (const [what, call, code] of cases) {
+      await expect(call(), what).rejects.toMatchObject({ code });
+    }
+    prim.device.pushErrorScope('validation');
+    prim.device.queue.submit(encoders.map((e) => e.finish()));
+    expect(await prim.device.popErrorScope()).toBeNull();
+    await expect(prim.arrays.segmentedRadixSortKeys(new Uint32Array(4), Uint32Array.from([0, 2]), { endOffsets: new Uint32Array(1) })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(prim.arrays.segmentedRadixSortKeys(new Uint32Array(4), [0, 4] as never)).rejects.toMatchObject({ code: 'invalid-argument' });
+    for (const b of [kb, ko, vb, vo, offs, offsNoStorage]) b.destroy();
+  });
+
+  it('the heuristic config is valid for every key type and value size', () => {
+    for (const type of KEY_TYPES) {
+      for (const vb of [0, 4, 8] as const) {
+        const t = typeInfo(type);
+        const h = segmentedRadixSortHeuristic(prim.context, t, vb);
+        expect(segmentedRadixSortConfigProblem(prim.context, t, vb, h), `${type} values ${vb}`).toBeUndefined();
+        const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '' } });
+        expect(bare.selectedSegmentedRadixSortConfig(type, vb)).toEqual({ config: segmentedRadixSortHeuristic(bare.context, t, vb), source: 'heuristic' });
+      }
+    }
+  });
+});
