@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrim, type Prim, type RadixSortConfig, type RadixSortKeyType, typeInfo, WgprimError } from '../src/index.js';
-import { radixSortConfigProblem, radixSortHeuristic } from '../src/device/radix-sort/config.js';
+import { ONESWEEP_MAX_COUNT, radixSortConfigProblem, radixSortHeuristic } from '../src/device/radix-sort/config.js';
+import { requestDevice } from '../src/node/index.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
 
@@ -102,14 +103,20 @@ interface SortCase {
   readonly beginBit?: number;
   readonly endBit?: number;
   readonly config?: Partial<RadixSortConfig>;
+  readonly blockSortConfig?: { readonly maxCount?: number };
 }
+
+/** The small-size path off: every count takes the onesweep / LSD path of `config`. */
+const LSD_ONLY = { maxCount: 0 } as const;
 
 /** Sorts pairs (values = index) and keys alone through the array API and checks both. */
 async function check(type: RadixSortKeyType, keys: KeyArray, c: SortCase, what: string, keysOnly = true): Promise<void> {
   const order = referenceOrder(type, keys, c.descending ?? false, c.beginBit ?? 0, c.endBit ?? widthOf(type));
   const label = `${type} n=${keys.length} ${JSON.stringify(c)} ${what}`;
   const values = Uint32Array.from({ length: keys.length }, (_, i) => i);
-  const options = type === 'f16' ? { ...c, type: 'f16' as const } : c;
+  // A forced config means the onesweep / LSD path at every size (not the block sort below its maxCount).
+  const forced = c.config !== undefined && c.blockSortConfig === undefined ? { ...c, blockSortConfig: LSD_ONLY } : c;
+  const options = type === 'f16' ? { ...forced, type: 'f16' as const } : forced;
   const pairs = await prim.arrays.radixSortPairs(keys, values, options);
   expect(firstBad(keys, pairs.keys, order, pairs.values), `pairs ${label}`).toBeUndefined();
   if (keysOnly) {
@@ -223,15 +230,6 @@ describe('radix sort: bit ranges and configs', () => {
     }
   });
 
-  it('more than 65,535 tiles (a 2-D dispatch), one digit pass', async () => {
-    const config = { workgroupSize: 32, itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' as const };
-    const n = 65536 * 128 + 7;
-    const keys = randomKeys('u32', n, SEED + 65536);
-    const order = referenceOrder('u32', keys, false, 4, 12);
-    const got = await prim.arrays.radixSortKeys(keys, { config, beginBit: 4, endBit: 12 });
-    expect(firstBad(keys, got, order), `n=${n}`).toBeUndefined();
-  });
-
   it('u64 keys across the 2^32 boundary', async () => {
     const r = rng(SEED + 64);
     const keys = BigUint64Array.from({ length: 20011 }, () => (1n << 32n) + BigInt(Math.floor(r() * 2000)) - 1000n);
@@ -239,29 +237,259 @@ describe('radix sort: bit ranges and configs', () => {
     const signed = BigInt64Array.from({ length: 20011 }, () => BigInt(Math.floor(r() * 2000)) - 1000n + (r() < 0.5 ? (1n << 32n) : -(1n << 32n)));
     await check('i64', signed, { descending: true }, 'around ±2^32');
   });
+});
 
-  it('every radixBits and workgroup scan, small and large workgroups, odd pass counts', async () => {
-    const max = Math.min(512, prim.context.limits.maxComputeInvocationsPerWorkgroup);
-    const sub = prim.context.hasSubgroups ? 'subgroup' as const : 'shared' as const;
-    // Small tiles keep lavapipe's first-dispatch compile short; each config is paired with one key type.
-    const cases: [RadixSortKeyType, Partial<RadixSortConfig>][] = [
-      ['u32', { radixBits: 4, itemsPerThread: 4, workgroupScan: sub }],
-      ['f32', { radixBits: 5, itemsPerThread: 4, workgroupScan: sub }],
-      ['i64', { radixBits: 6, itemsPerThread: 8, workgroupScan: sub }],
-      ['i32', { radixBits: 7, itemsPerThread: 4, workgroupScan: 'shared' }],
-      ['u32', { workgroupSize: 64, itemsPerThread: 4, radixBits: 5, workgroupScan: 'shared' }],
-      ['u64', { workgroupSize: 32, itemsPerThread: 12, radixBits: 8, workgroupScan: 'shared' }],
-      ['f32', { workgroupSize: max, itemsPerThread: 4, radixBits: 6, workgroupScan: sub }],
-      ['i64', { itemsPerThread: 4, radixBits: 8, workgroupScan: 'shared' }],
-      // Workgroups that are multiples of 32 but not powers of two.
-      ['u32', { workgroupSize: 96, itemsPerThread: 4, radixBits: 8, workgroupScan: sub }],
-      ['f32', { workgroupSize: 160, itemsPerThread: 4, radixBits: 6, workgroupScan: 'shared' }],
+// ---------------------------------------------------------------------------------------------
+// Every option on its own, forced by a full config (nothing from the heuristic or a tuned row).
+// Small tiles: lavapipe compiles and runs them fastest.
+
+/** Onesweep: match rank, decoupled look-back per digit, a histogram pass. */
+const ONESWEEP: RadixSortConfig = {
+  workgroupSize: 32, itemsPerThread: 4, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled',
+  histogramWorkgroupSize: 32, histogramItemsPerThread: 4,
+};
+/** The match rank with an upsweep and a scan of per-tile counts. */
+const MATCH_RTS: RadixSortConfig = { ...ONESWEEP, lookback: 'reduce-then-scan' };
+/** The split rank (one stable split per bit), workgroup-memory scans. */
+const SPLIT: RadixSortConfig = { ...ONESWEEP, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan' };
+/** The split rank with subgroup scans. */
+const SPLIT_SUB: RadixSortConfig = { ...SPLIT, workgroupScan: 'subgroup' };
+const METHODS: readonly [string, RadixSortConfig][] = [['onesweep', ONESWEEP], ['match+reduce-then-scan', MATCH_RTS], ['split/shared', SPLIT], ['split/subgroup', SPLIT_SUB]];
+const tileSize = (c: RadixSortConfig): number => c.workgroupSize * c.itemsPerThread;
+
+describe('radix sort: each rank and look-back forced by config', () => {
+  beforeAll(() => {
+    // Every forced config is valid here: a test below that fails is a wrong sort, not a config the device refuses.
+    for (const [, c] of METHODS) expect(radixSortConfigProblem(prim.context, typeInfo('u64'), 8, c)).toBeUndefined();
+  });
+
+  // Each method with u32 keys and one more key type (both through pairs and keys only).
+  const extra: Record<string, RadixSortKeyType> = { onesweep: 'i64', 'match+reduce-then-scan': 'f32', 'split/shared': 'u64', 'split/subgroup': 'f16' };
+  // The kernels each method dispatches (so a config that is silently replaced cannot pass).
+  const kernels: Record<string, string[]> = {
+    onesweep: ['histogram', 'rowScan', 'onesweep'], 'match+reduce-then-scan': ['upsweep', 'sort'], 'split/shared': ['upsweep', 'scatter'], 'split/subgroup': ['upsweep', 'scatter'],
+  };
+  for (const [name, config] of METHODS) {
+    it(`${name}: sizes 0, 1, tile - 1, tile, tile + 1, 2 tiles + 1, a prime; both directions`, async () => {
+      const dispatch = vi.spyOn(prim.context, 'dispatch');
+      const tile = tileSize(config);
+      for (const type of ['u32', extra[name]!] as const) {
+        for (const n of [0, 1, tile - 1, tile, tile + 1, 2 * tile + 1, 7919]) {
+          for (const descending of [false, true]) await check(type, randomKeys(type, n, SEED + n), { descending, config }, name, type === 'u32');
+        }
+      }
+      const labels = new Set(dispatch.mock.calls.map((c) => c[1].replace(/^wgprim\.radixSort\.([^.]+).*$/, '$1')).filter((l) => !l.startsWith('wgprim.')));
+      dispatch.mockRestore();
+      expect([...labels].sort()).toEqual([...kernels[name]!].sort());
+    });
+  }
+
+  it('radixBits 4..8 (pass counts odd and even, a short last pass): all with onesweep, some with the other methods', async () => {
+    // Onesweep with every width; reduce-then-scan with the match rank and the split rank with some (8 is the default above).
+    const cases: [string, RadixSortConfig, RadixSortKeyType][] = [
+      ...[4, 5, 6, 7].map((radixBits): [string, RadixSortConfig, RadixSortKeyType] => ['onesweep', { ...ONESWEEP, radixBits }, radixBits === 5 ? 'i64' : 'u32']),
+      ['match+reduce-then-scan', { ...MATCH_RTS, radixBits: 6 }, 'f32'],
+      ['split/shared', { ...SPLIT, radixBits: 5 }, 'u32'],
+      ['split/subgroup', { ...SPLIT_SUB, radixBits: 7 }, 'i32'],
     ];
-    for (const [type, config] of cases) {
-      for (const descending of [false, true]) {
-        await check(type, randomKeys(type, 12347, SEED + (config.radixBits ?? 0)), { config, descending }, 'config', false);
+    for (const [name, config, type] of cases) {
+      for (const descending of [false, true]) await check(type, randomKeys(type, 3001, SEED + config.radixBits, 700), { descending, config }, `${name} bits ${config.radixBits}`, false);
+    }
+  });
+
+  it('odd itemsPerThread with the match rank (onesweep and reduce-then-scan)', async () => {
+    const cases: [RadixSortConfig, RadixSortKeyType][] = [
+      [{ ...ONESWEEP, itemsPerThread: 1 }, 'u32'], [{ ...ONESWEEP, itemsPerThread: 3 }, 'f32'], [{ ...ONESWEEP, itemsPerThread: 7 }, 'u32'],
+      [{ ...MATCH_RTS, itemsPerThread: 5 }, 'u32'],
+    ];
+    for (const [config, type] of cases) {
+      const tile = tileSize(config);
+      for (const n of [tile - 1, tile + 1, 5 * tile + 3]) await check(type, randomKeys(type, n, SEED + n), { descending: n % 2 === 0, config }, `ipt ${config.itemsPerThread}`, false);
+    }
+  });
+
+  it('workgroupSize 32, 64 and 96 (a multiple of 32, not a power of two) with each method', async () => {
+    for (const workgroupSize of [32, 64, 96]) {
+      for (const [name, base] of METHODS) {
+        if (workgroupSize === 32 && name.startsWith('split')) continue; // the default shape of SPLIT above
+        const config = { ...base, workgroupSize, histogramWorkgroupSize: workgroupSize };
+        const type: RadixSortKeyType = workgroupSize === 96 ? 'u64' : 'u32';
+        for (const n of [3 * tileSize(config) + 1, 7919]) await check(type, randomKeys(type, n, SEED + workgroupSize), { descending: n === 7919, config }, `${name} wg ${workgroupSize}`, false);
       }
     }
+  });
+
+  it('histogram shapes: small tiles (over 512 histogram tiles), 96 invocations, odd and large itemsPerThread', async () => {
+    const shapes: [number, number][] = [[32, 1], [96, 3], [128, 16], [64, 7], [256, 4]];
+    for (const [histogramWorkgroupSize, histogramItemsPerThread] of shapes) {
+      const config = { ...ONESWEEP, histogramWorkgroupSize, histogramItemsPerThread };
+      for (const type of ['u32', 'u64'] as const) {
+        await check(type, randomKeys(type, 20011, SEED + histogramItemsPerThread), { descending: type === 'u64', config }, `histogram ${histogramWorkgroupSize}x${histogramItemsPerThread}`, false);
+      }
+    }
+    // A bit range with a copy pass in place of a digit (the histogram's row offset): an odd pass count in place.
+    const n = 4099;
+    const keys = randomKeys('u32', n, SEED + 41) as Uint32Array;
+    const got = await prim.arrays.radixSortKeys(keys, { config: { ...ONESWEEP, histogramWorkgroupSize: 96, histogramItemsPerThread: 3 }, blockSortConfig: LSD_ONLY, beginBit: 8, endBit: 24 });
+    expect(firstBad(keys, got, referenceOrder('u32', keys, false, 8, 24))).toBeUndefined();
+  });
+
+  it('every key type with keys only, 4-byte and 8-byte values under onesweep (small tile, and the default shape)', async () => {
+    const sortOne = async (type: RadixSortKeyType, vb: 0 | 4 | 8, n: number, config: Partial<RadixSortConfig>, descending: boolean): Promise<void> => {
+      const keys = randomKeys(type, n, SEED + n + vb, descending ? 300 : undefined);
+      const order = referenceOrder(type, keys, descending, 0, widthOf(type));
+      const label = `${type} n=${n} values ${vb} ${JSON.stringify(config)}`;
+      const opts = { config, blockSortConfig: LSD_ONLY, descending, ...(type === 'f16' ? { type: 'f16' as const } : {}) };
+      if (vb === 0) {
+        expect(firstBad(keys, await prim.arrays.radixSortKeys(keys, opts), order), label).toBeUndefined();
+      } else if (vb === 4) {
+        const values = Uint32Array.from({ length: n }, (_, i) => i);
+        const got = await prim.arrays.radixSortPairs(keys, values, opts);
+        expect(firstBad(keys, got.keys, order, got.values), label).toBeUndefined();
+      } else {
+        const values = BigUint64Array.from({ length: n }, (_, i) => (BigInt(n - i) << 32n) | BigInt(i));
+        const got = await prim.arrays.radixSortPairs(keys, values, opts);
+        expect(firstBad(keys, got.keys, order, got.values, (j) => values[j]!), label).toBeUndefined();
+      }
+    };
+    for (const type of KEY_TYPES) {
+      for (const vb of [0, 4, 8] as const) await sortOne(type, vb, 3001, ONESWEEP, vb === 4);
+    }
+    // The default shape forced to onesweep (large tiles compile slowly here: three of them).
+    const forced: Partial<RadixSortConfig> = { rank: 'match', lookback: 'decoupled' };
+    for (const [type, vb] of [['u32', 0], ['f32', 4], ['u64', 8]] as const) {
+      const full = { ...prim.selectedRadixSortConfig(type, vb).config, ...forced };
+      expect(radixSortConfigProblem(prim.context, typeInfo(type), vb, full), `${type} values ${vb}`).toBeUndefined();
+      await sortOne(type, vb, 2 * tileSize(full) + 1, forced, type === 'f32');
+    }
+  });
+
+  it('bit ranges with each method: u64 across bit 32, narrow ranges with a partial last pass', async () => {
+    // 8-bit digits (the configs above, so no new kernels): [20, 44) three passes across bit 32,
+    // [28, 37) a 1-bit last pass, [3, 14) a 3-bit last pass, [5, 6) one 1-bit pass.
+    const cases: [RadixSortKeyType, number, number][] = [['u64', 20, 44], ['u64', 28, 37], ['u32', 3, 14], ['u32', 5, 6]];
+    for (const [name, base] of METHODS.slice(0, 3)) {
+      for (const [type, beginBit, endBit] of cases) {
+        const keys = randomKeys(type, 4099, SEED + beginBit * 100 + endBit);
+        for (const descending of [false, true]) await check(type, keys, { beginBit, endBit, descending, config: base }, name, false);
+      }
+    }
+    // Keys that differ only around bit 32: a range that straddles it decides everything.
+    const r = rng(SEED + 65);
+    const keys = BigUint64Array.from({ length: 5003 }, () => (1n << 32n) + BigInt(Math.floor(r() * 512)) - 256n);
+    for (const [name, base] of METHODS.slice(0, 3)) await check('u64', keys, { beginBit: 24, endBit: 40, config: base }, name, false);
+  });
+
+  it('more than 65,535 tiles (a 2-D dispatch), one 4-bit digit pass, with each method', async () => {
+    // Tiles of 32 keys (match, 1 item per invocation) and 128 (split, 4 items per invocation).
+    const cases: [string, RadixSortConfig][] = [
+      ['onesweep', { ...ONESWEEP, itemsPerThread: 1, radixBits: 4, histogramWorkgroupSize: 256, histogramItemsPerThread: 16 }],
+      ['match+reduce-then-scan', { ...MATCH_RTS, itemsPerThread: 1, radixBits: 4 }],
+      ['split', { ...SPLIT, radixBits: 4 }],
+    ];
+    for (const [name, config] of cases) {
+      const n = 65536 * tileSize(config) + 7;
+      expect(Math.ceil(n / tileSize(config))).toBeGreaterThan(prim.context.limits.maxComputeWorkgroupsPerDimension);
+      const keys = randomKeys('u32', n, SEED + 65536);
+      const order = referenceOrder('u32', keys, false, 4, 8);
+      const got = await prim.arrays.radixSortKeys(keys, { config, blockSortConfig: LSD_ONLY, beginBit: 4, endBit: 8 });
+      expect(firstBad(keys, got, order), `${name} n=${n}`).toBeUndefined();
+    }
+  });
+});
+
+describe('radix sort: config errors', () => {
+  const base = (): { keys: GPUBuffer; count: number; type: 'u32' } => ({ keys, count: 1000, type: 'u32' });
+  let keys: GPUBuffer;
+  beforeAll(() => {
+    keys = prim.device.createBuffer({ size: 4000, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("invalid combinations and values: 'invalid-config' before any pipeline", async () => {
+    const pipeline = vi.spyOn(prim.context, 'pipeline');
+    const cases: [string, Partial<RadixSortConfig>, RegExp][] = [
+      ['decoupled with split', { rank: 'split', lookback: 'decoupled' }, /decoupled.*needs rank "match"/],
+      ['decoupled with split (full config)', { ...ONESWEEP, rank: 'split', workgroupScan: 'shared' }, /needs rank "match"/],
+      ['unknown rank', { rank: 'warp' as never }, /unknown rank "warp"/],
+      ['unknown lookback', { lookback: 'magic' as never }, /unknown lookback "magic"/],
+      ['unknown workgroupScan', { ...SPLIT, workgroupScan: 'warp' as never }, /unknown workgroupScan/],
+      ['histogramWorkgroupSize 48', { ...ONESWEEP, histogramWorkgroupSize: 48 }, /histogram workgroupSize 48 is not a multiple of 32/],
+      ['histogramWorkgroupSize 0', { ...ONESWEEP, histogramWorkgroupSize: 0 }, /histogram workgroupSize/],
+      ['histogramWorkgroupSize over the device', { ...ONESWEEP, histogramWorkgroupSize: 32 * prim.context.limits.maxComputeInvocationsPerWorkgroup }, /histogram workgroupSize/],
+      ['histogramItemsPerThread 0', { ...ONESWEEP, histogramItemsPerThread: 0 }, /histogram itemsPerThread 0/],
+      ['histogramItemsPerThread 65', { ...ONESWEEP, histogramItemsPerThread: 65 }, /histogram itemsPerThread 65/],
+      ['itemsPerThread 6 with split', { ...SPLIT, itemsPerThread: 6 }, /multiple of 4/],
+      ['itemsPerThread 0 with match', { ...ONESWEEP, itemsPerThread: 0 }, /itemsPerThread 0/],
+      ['itemsPerThread 65 with match', { ...MATCH_RTS, itemsPerThread: 65 }, /itemsPerThread 65/],
+      ['itemsPerThread 2.5 with match', { ...ONESWEEP, itemsPerThread: 2.5 }, /itemsPerThread 2.5/],
+      ['workgroupSize 48', { ...ONESWEEP, workgroupSize: 48 }, /workgroupSize 48/],
+      ['radixBits 3', { ...ONESWEEP, radixBits: 3 }, /radixBits 3/],
+      ['radixBits 9 (split)', { ...SPLIT, radixBits: 9 }, /radixBits 9/],
+    ];
+    for (const [what, config, message] of cases) {
+      const enc = prim.device.createCommandEncoder();
+      const err = await prim.radixSortKeys(enc, { ...base(), config, blockSortConfig: LSD_ONLY }).then(() => undefined, (e: unknown) => e);
+      expect(err, what).toBeInstanceOf(WgprimError);
+      expect((err as WgprimError).code, what).toBe('invalid-config');
+      expect((err as WgprimError).message, what).toMatch(message);
+      enc.finish();
+    }
+    // A valid odd itemsPerThread and a split rank with a multiple of 4 are accepted (sanity of the cases above).
+    expect(radixSortConfigProblem(prim.context, typeInfo('u32'), 0, { ...ONESWEEP, itemsPerThread: 6 })).toBeUndefined();
+    expect(pipeline).not.toHaveBeenCalled();
+    await expect(prim.arrays.radixSortKeys(new Uint32Array(4), { config: { rank: 'split', lookback: 'decoupled' }, blockSortConfig: LSD_ONLY })).rejects.toMatchObject({ code: 'invalid-config' });
+  });
+
+  it("the match rank and subgroup scans on a device without subgroups: 'invalid-config'; the split rank runs there", async () => {
+    const nd = await requestDevice();
+    const adapter = await nd.gpu.requestAdapter();
+    const device = await adapter!.requestDevice(); // no optional features
+    try {
+      const bare = createPrim(device, { adapterInfo: adapter!.info });
+      expect(bare.context.hasSubgroups).toBe(false);
+      const h = bare.selectedRadixSortConfig('u32', 4).config;
+      expect(h).toMatchObject({ rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan' });
+      const kb = device.createBuffer({ size: 4000, usage: GPUBufferUsage.STORAGE });
+      for (const [what, config] of [['onesweep', ONESWEEP], ['match', MATCH_RTS], ['match (partial)', { rank: 'match' }], ['subgroup scan', SPLIT_SUB]] as const) {
+        const err = await bare.radixSortKeys(device.createCommandEncoder(), { keys: kb, count: 1000, type: 'u32', config, blockSortConfig: LSD_ONLY }).then(() => undefined, (e: unknown) => e);
+        expect(err, what).toMatchObject({ code: 'invalid-config' });
+        expect((err as Error).message, what).toMatch(/subgroups/);
+      }
+      // The split rank, by default and forced, sorts right without subgroups.
+      const k = randomKeys('u32', 3001, SEED + 3) as Uint32Array;
+      const values = Uint32Array.from({ length: k.length }, (_, i) => i);
+      for (const config of [undefined, SPLIT, { ...SPLIT, radixBits: 5, workgroupSize: 96 }]) {
+        const got = await bare.arrays.radixSortPairs(k, values, { config, blockSortConfig: LSD_ONLY, descending: true });
+        expect(firstBad(k, got.keys, referenceOrder('u32', k, true, 0, 32), got.values), JSON.stringify(config)).toBeUndefined();
+      }
+    } finally {
+      device.destroy();
+      nd.device.destroy();
+    }
+  });
+
+  it("more than 2^30 - 1 keys with onesweep: 'limit-exceeded' (checked before any buffer or pipeline; no giant buffer made)", async () => {
+    // A context whose binding limits pass 2^30 keys, and buffers that only claim their size:
+    // the onesweep count check comes after the argument checks and before anything is made.
+    const p = createPrim(prim.device, { adapterInfo: { vendor: prim.target.vendor, architecture: prim.target.architecture, device: prim.target.device, description: '', subgroupMinSize: prim.target.subgroupMinSize, subgroupMaxSize: prim.target.subgroupMaxSize } as GPUAdapterInfo });
+    const real = p.context.limits;
+    const limits = new Proxy(real, { get: (t, k) => (k === 'maxStorageBufferBindingSize' || k === 'maxBufferSize' ? 2 ** 40 : Reflect.get(t, k)) });
+    Object.defineProperty(p.context, 'limits', { value: limits });
+    const fake = (size: number): GPUBuffer => ({ size, usage: GPUBufferUsage.STORAGE } as GPUBuffer);
+    const spies = [vi.spyOn(p.context, 'pipeline'), vi.spyOn(p.context, 'scratch'), vi.spyOn(prim.device, 'createBuffer')];
+    const count = ONESWEEP_MAX_COUNT + 1;
+    expect(count).toBe(2 ** 30);
+    const enc = prim.device.createCommandEncoder();
+    const args = { keys: fake(4 * count), keysOut: fake(4 * count), count, type: 'u32' as const, blockSortConfig: LSD_ONLY };
+    for (const config of [ONESWEEP, { lookback: 'decoupled' as const }]) {
+      await expect(p.radixSortKeys(enc, { ...args, config }), JSON.stringify(config)).rejects.toMatchObject({ code: 'limit-exceeded', message: expect.stringMatching(/onesweep counts keys in 30 bits.*reduce-then-scan/) });
+      await expect(p.radixSortPairs(enc, { ...args, values: fake(8 * count), valueBytes: 8, config })).rejects.toMatchObject({ code: 'limit-exceeded' });
+    }
+    for (const s of spies) expect(s).not.toHaveBeenCalled();
+    enc.finish();
   });
 });
 
@@ -288,13 +516,16 @@ describe('radix sort: buffer level', () => {
   };
 
   it('separate outputs leave the inputs untouched; in place and mixed outputs; empty bit ranges copy', async () => {
-    const n = 20011;
+    const n = 5003;
     const keys = randomKeys('u32', n, SEED + 20, 1000) as Uint32Array;
     const values = Uint32Array.from({ length: n }, (_, i) => i);
     // radixBits 5 gives 7 passes (odd: a copy pass comes first in place); 8 gives 4; [3, 3) none; [0, 4) with 4 bits one.
-    const sub = prim.context.hasSubgroups ? 'subgroup' as const : 'shared' as const;
-    const small = { itemsPerThread: 4, workgroupScan: sub };
-    for (const [config, beginBit, endBit] of [[{ ...small, radixBits: 5 }, 0, 32], [{}, 0, 32], [{}, 3, 3], [{ ...small, radixBits: 4 }, 0, 4]] as const) {
+    // Each with onesweep, the match rank with reduce-then-scan and the split rank; the default once.
+    const cases: [Partial<RadixSortConfig>, number, number][] = [[{}, 0, 32]];
+    for (const base of [ONESWEEP, MATCH_RTS, SPLIT]) {
+      cases.push([{ ...base, radixBits: 5 }, 0, 32], [base, 0, 32], [base, 3, 3], [{ ...base, radixBits: 4 }, 0, 4]);
+    }
+    for (const [config, beginBit, endBit] of cases) {
       const order = referenceOrder('u32', keys, false, beginBit, endBit);
       for (const mode of ['separate', 'in-place', 'keys-in-place', 'values-in-place'] as const) {
         const kb = upload(keys);
@@ -302,7 +533,7 @@ describe('radix sort: buffer level', () => {
         const ko = mode === 'separate' || mode === 'values-in-place' ? prim.device.createBuffer({ size: n * 4, usage }) : undefined;
         const vo = mode === 'separate' || mode === 'keys-in-place' ? prim.device.createBuffer({ size: n * 4, usage }) : undefined;
         const enc = prim.device.createCommandEncoder();
-        await prim.radixSortPairs(enc, { keys: kb, values: vb, keysOut: ko, valuesOut: vo, valueBytes: 4, count: n, type: 'u32', beginBit, endBit, config });
+        await prim.radixSortPairs(enc, { keys: kb, values: vb, keysOut: ko, valuesOut: vo, valueBytes: 4, count: n, type: 'u32', beginBit, endBit, config, blockSortConfig: LSD_ONLY });
         prim.device.queue.submit([enc.finish()]);
         const gotKeys = new Uint32Array(await read(ko ?? kb, n * 4));
         const gotValues = new Uint32Array(await read(vo ?? vb, n * 4));
@@ -360,7 +591,12 @@ describe('radix sort: buffer level', () => {
       ['radixBits 3', () => prim.radixSortKeys(enc(), { ...base, config: { radixBits: 3 } }), 'invalid-config'],
       ['unknown workgroupScan', () => prim.radixSortKeys(enc(), { ...base, config: { workgroupScan: 'warp' as never } }), 'invalid-config'],
       ['radixBits 9', () => prim.radixSortKeys(enc(), { ...base, config: { radixBits: 9 } }), 'invalid-config'],
-      ['itemsPerThread 6', () => prim.radixSortKeys(enc(), { ...base, config: { itemsPerThread: 6 } }), 'invalid-config'],
+      ['itemsPerThread 6 (split)', () => prim.radixSortKeys(enc(), { ...base, config: { rank: 'split', lookback: 'reduce-then-scan', itemsPerThread: 6 } }), 'invalid-config'],
+      ['itemsPerThread 65 (match)', () => prim.radixSortKeys(enc(), { ...base, config: { rank: 'match', itemsPerThread: 65 } }), 'invalid-config'],
+      ['decoupled with split', () => prim.radixSortKeys(enc(), { ...base, config: { rank: 'split', lookback: 'decoupled' } }), 'invalid-config'],
+      ['unknown rank', () => prim.radixSortKeys(enc(), { ...base, config: { rank: 'ballot' as never } }), 'invalid-config'],
+      ['unknown lookback', () => prim.radixSortKeys(enc(), { ...base, config: { lookback: 'single-pass' as never } }), 'invalid-config'],
+      ['histogramWorkgroupSize 100', () => prim.radixSortKeys(enc(), { ...base, config: { lookback: 'decoupled', histogramWorkgroupSize: 100 } }), 'invalid-config'],
       ['tile over workgroup memory', () => prim.radixSortKeys(enc(), { ...base, config: { workgroupSize: 1024, itemsPerThread: 64 } }), 'invalid-config'],
     ];
     const encoders: GPUCommandEncoder[] = [];
@@ -393,9 +629,14 @@ describe('radix sort: buffer level', () => {
         const h = radixSortHeuristic(prim.context, t, vb);
         expect(radixSortConfigProblem(prim.context, t, vb, h), `${type} values ${vb}`).toBeUndefined();
         expect(h.radixBits).toBeGreaterThanOrEqual(4);
-        // With no tuned row for the adapter, selection gives exactly the heuristic.
-        const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '' } });
-        expect(bare.selectedRadixSortConfig(type, vb)).toEqual({ config: h, source: 'heuristic' });
+        // With no tuned row for the adapter, selection gives exactly the heuristic (of that
+        // adapter: an unknown vendor gets no forward progress, so reduce-then-scan).
+        const { subgroupMinSize, subgroupMaxSize } = prim.target;
+        const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '', subgroupMinSize, subgroupMaxSize } as GPUAdapterInfo });
+        const hb = radixSortHeuristic(bare.context, t, vb);
+        expect(bare.selectedRadixSortConfig(type, vb)).toEqual({ config: hb, source: 'heuristic' });
+        expect(radixSortConfigProblem(bare.context, t, vb, hb), `${type} values ${vb} (nobody)`).toBeUndefined();
+        if (prim.context.hasSubgroups) expect(hb).toMatchObject({ rank: 'match', lookback: 'reduce-then-scan' });
       }
     }
   });
