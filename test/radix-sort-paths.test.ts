@@ -126,18 +126,14 @@ describe('radix sort paths: one workgroup and block sort + merge, forced by conf
   const cases = (['match', 'split'] as const).flatMap((rank) => KEY_TYPES.map((type) => [rank, type] as const));
   it.each(cases)('rank %s, %s keys: both directions; sizes 0, 1, tile ± 1, a prime, a few tiles', async (rank, type) => {
     if (!ranks().includes(rank)) return;
-    {
-      {
-        for (const n of [0, 1, TILE - 1, TILE, TILE + 1, 1031, 3 * TILE + 5]) {
-          for (const descending of [false, true]) {
-            kernels = [];
-            const blockSortConfig = small(rank, n === 1031 ? 'wide' : 'narrow');
-            await check(type, randomKeys(type, n, SEED + n), { descending, blockSortConfig }, `rank=${rank}`, n !== 1031);
-            if (n === 0) continue;
-            expect(kernels.some((k) => k.includes('onesweep') || k.includes('upsweep') || k.includes('scatter')), `n=${n} took the LSD path`).toBe(false);
-            if (kernels.length) expect(kernels.some((k) => k.includes('.merge.')), `n=${n}: merge kernels ${kernels.join(', ')}`).toBe(n > TILE);
-          }
-        }
+    for (const n of [0, 1, TILE - 1, TILE, TILE + 1, 1031, 3 * TILE + 5]) {
+      for (const descending of [false, true]) {
+        kernels = [];
+        const blockSortConfig = small(rank, n === 1031 ? 'wide' : 'narrow');
+        await check(type, randomKeys(type, n, SEED + n), { descending, blockSortConfig }, `rank=${rank}`, n !== 1031);
+        if (n === 0) continue;
+        expect(kernels.some((k) => k.includes('onesweep') || k.includes('upsweep') || k.includes('scatter')), `n=${n} took the LSD path`).toBe(false);
+        if (kernels.length) expect(kernels.some((k) => k.includes('.merge.')), `n=${n}: merge kernels ${kernels.join(', ')}`).toBe(n > TILE);
       }
     }
   });
