@@ -203,6 +203,36 @@ describe('segmented radix sort: sizes, positions, gaps', () => {
 });
 
 describe('segmented radix sort: buffer level and errors', () => {
+  it('no segments: everything copied through; maxSegmentLength within a tile needs no scratch', async () => {
+    const keys = randomKeys('u32', 1000, SEED + 12) as Uint32Array;
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT };
+    expect(await prim.arrays.segmentedRadixSortKeys(keys, new Uint32Array(0), { config })).toEqual(keys);
+    expect(await prim.arrays.segmentedRadixSortKeys(keys, new Uint32Array(1), { config })).toEqual(keys);
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const n = 1000;
+    const begins = [0, 300, 600];
+    const ends = [250, 556, 800];
+    const mk = (data: Uint32Array): GPUBuffer => {
+      const b = prim.device.createBuffer({ size: Math.max(16, data.byteLength), usage });
+      prim.device.queue.writeBuffer(b, 0, data);
+      return b;
+    };
+    const kb = mk(keys);
+    const ko = prim.device.createBuffer({ size: n * 4, usage });
+    const bb = mk(Uint32Array.from(begins));
+    const eb = mk(Uint32Array.from(ends));
+    const read = prim.device.createBuffer({ size: n * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const enc = prim.device.createCommandEncoder();
+    await prim.segmentedRadixSortKeys(enc, { keys: kb, keysOut: ko, count: n, segments: 3, beginOffsets: bb, endOffsets: eb, type: 'u32', maxSegmentLength: TILE, config });
+    enc.copyBufferToBuffer(ko, 0, read, 0, n * 4);
+    prim.device.queue.submit([enc.finish()]);
+    await read.mapAsync(GPUMapMode.READ);
+    const got = new Uint32Array(read.getMappedRange().slice(0));
+    expect(firstBad(keys, got, referenceOrder('u32', keys, begins, ends, false, 0, 32))).toBeUndefined();
+    await expect(prim.segmentedRadixSortKeys(prim.device.createCommandEncoder(), { keys: kb, keysOut: ko, count: n, segments: 3, beginOffsets: bb, endOffsets: eb, type: 'u32', maxSegmentLength: -1 })).rejects.toMatchObject({ code: 'invalid-argument' });
+    for (const b of [kb, ko, bb, eb, read]) b.destroy();
+  });
+
   it('more than 65,535 segments (a 2-D dispatch)', async () => {
     const segments = 70000;
     const n = segments * 3;

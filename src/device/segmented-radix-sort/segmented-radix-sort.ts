@@ -29,6 +29,13 @@ export interface SegmentedRadixSortKeysArgs {
   readonly beginBit?: number;
   readonly endBit?: number;
   readonly config?: Partial<SegmentedRadixSortConfig>;
+  /**
+   * A bound the caller guarantees on every segment's length. At most one tile
+   * (workgroupSize * itemsPerThread of the config): no scratch buffer is allocated (segments
+   * that long never leave workgroup memory). A longer segment then is not sorted correctly
+   * (never out of bounds). Omitted: any length, with a scratch buffer of the keys' (and values') size.
+   */
+  readonly maxSegmentLength?: number;
 }
 
 export interface SegmentedRadixSortPairsArgs extends SegmentedRadixSortKeysArgs {
@@ -113,8 +120,13 @@ export async function recordSegmentedRadixSort(
   const { config } = selectSegmentedRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
   // Scratch: keys one word each (two for 64-bit keys), then the values.
   const keyWords = t.bytes === 8 ? 2 : 1;
-  const tmpValsWord = count * keyWords;
-  const tmpBytes = (tmpValsWord + count * (valueBytes / 4)) * 4;
+  const maxLength = args.maxSegmentLength;
+  if (maxLength !== undefined && (typeof maxLength !== 'number' || !Number.isInteger(maxLength) || maxLength < 0)) {
+    fail('invalid-argument', `${name}: maxSegmentLength must be a non-negative integer, got ${String(maxLength)}`);
+  }
+  const shortOnly = maxLength !== undefined && maxLength <= config.workgroupSize * config.itemsPerThread;
+  const tmpValsWord = shortOnly ? 0 : count * keyWords;
+  const tmpBytes = shortOnly ? 4 : (tmpValsWord + count * (valueBytes / 4)) * 4;
   if (tmpBytes > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: the scratch buffer of ${count} keys${pairs ? ' and values' : ''} needs ${tmpBytes} bytes, over maxStorageBufferBindingSize ${ctx.limits.maxStorageBufferBindingSize}`);
   }
