@@ -25,6 +25,8 @@ export interface BenchCommandOptions {
   /** --cold: flush the GPU's caches before each timed region. */
   readonly cold?: boolean;
   readonly quiet?: boolean;
+  /** --tuned DIR: tuned tables from this folder over the built-in ones. */
+  readonly tuned?: string;
 }
 
 type ConfigOverride = BenchmarkOptions['config'];
@@ -101,7 +103,7 @@ export async function benchCommand(opts: BenchCommandOptions): Promise<number> {
   if (opts.benchmark_out_format !== undefined && opts.benchmark_out_format !== 'json') {
     throw new Error(`--benchmark_out_format ${opts.benchmark_out_format}: only json is written`);
   }
-  const dev = await openDevice();
+  const dev = await openDevice(opts.tuned);
   const log = (line: string, isError = false): void => {
     if (isError || !opts.quiet) process.stderr.write(line + '\n');
   };

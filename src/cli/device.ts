@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { requestDevice, type NodeDevice } from '../node/index.js';
+import { loadTunedDir } from '../node/tables.js';
 import { createPrim, type Prim } from '../prim.js';
 import { type HostFacts } from '../bench/gbench.js';
 import { type Target } from '../runtime/target.js';
@@ -13,10 +14,12 @@ export interface CliDevice extends NodeDevice {
 // Dawn crashes if its instance is collected while a device lives: hold it for the process.
 let held: CliDevice | undefined;
 
-export async function openDevice(): Promise<CliDevice> {
+/** `tunedDir`: tuned tables (`wgprim tune --out-basedir`) that take precedence over the built-in ones. */
+export async function openDevice(tunedDir?: string): Promise<CliDevice> {
   if (held) return held;
   const nd = await requestDevice();
-  held = { ...nd, prim: createPrim(nd.device, { adapterInfo: nd.adapterInfo }) };
+  const tuned = tunedDir === undefined ? undefined : loadTunedDir(tunedDir);
+  held = { ...nd, prim: createPrim(nd.device, { adapterInfo: nd.adapterInfo, ...(tuned ? { tuned } : {}) }) };
   return held;
 }
 

@@ -69,6 +69,7 @@ program.command('bench')
   .option('--anchors <file>', 'CUB anchors JSON for the ratio column on an H200', '../shared/anchors/cub-h200.json')
   .option('--wall-clock', 'time batches with the host clock even if timestamp-query exists')
   .option('--cold', 'cold cache: clear a 256 MiB scratch buffer before each timed call (each batch with --wall-clock), outside the timed region')
+  .option('--tuned <dir>', 'tuned tables from this folder (wgprim tune --out-basedir) take precedence over the built-in ones')
   .option('-q, --quiet', 'no progress lines on stderr')
   .action(action((opts: BenchCommandOptions) => benchCommand(opts)));
 
