@@ -177,6 +177,17 @@ describe('segmented radix sort: sizes, positions, gaps', () => {
     }
   });
 
+  it('several segments per workgroup: tiny ones sorted by a subgroup each, the others by the workgroup', async () => {
+    if (!RANKS().includes('match')) return;
+    const tiny = prim.target.subgroupMinSize;
+    const sizes = [1, 2, tiny - 1, tiny, tiny + 1, 0, 3, TILE + 7, tiny, 2, 40, 3 * TILE, 1, tiny, 5];
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, segmentsPerWorkgroup: 4 };
+    for (const [type, descending, beginBit, endBit] of [['u32', false, 0, 32], ['i64', true, 0, 64], ['u64', false, 20, 44], ['f16', true, 0, 16]] as const) {
+      const { n, begins, ends } = layout(sizes, SEED + endBit);
+      await check(type, randomKeys(type, n, SEED + 77, descending ? 5 : undefined), begins, ends, { descending, beginBit, endBit, config }, 'tiny');
+    }
+  });
+
   it('bit ranges (integer keys), radixBits and an empty range', async () => {
     const { n, begins, ends } = layout([TILE + 9, 40, 3 * TILE], SEED + 9);
     for (const rank of RANKS()) {
@@ -294,9 +305,9 @@ describe('segmented radix sort: buffer level and errors', () => {
   it('bench: segmented_radix_sort in rocPRIM name grammar, with the CUB anchor type u32/seg1024', async () => {
     const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0] };
     const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1, config });
-    expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank}}}`);
+    expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1}}`);
     expect(anchorType(r!)).toBe('u32/seg1024');
-    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8 });
+    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8, segmentsPerWorkgroup: 1 });
   });
 
   it('the heuristic config is valid for every key type and value size', () => {

@@ -105,7 +105,7 @@ export function radixSortBlockSortName(keyType: string, valueType: string, c: Ra
 export function segmentedRadixSortName(keyType: string, valueType: string, segmentLength: number, c: SegmentedRadixSortConfig): string {
   return formatName({
     lvl: 'device', algo: 'segmented_radix_sort', key_type: keyType, value_type: valueType, segment_length: segmentLength,
-    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank },
+    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, spw: c.segmentsPerWorkgroup },
   });
 }
 /** Fixed segment length of the `segmented_radix_sort` benchmark (CUB's anchor: 1024). */
@@ -138,7 +138,7 @@ export function configFromName(algo: string, cfg: NameFields): AnyConfig | Radix
         mergeWorkgroupSize: num('merge_bs'), mergeItemsPerThread: num('merge_ipt'), maxCount: num('max'),
       };
     case 'segmented_radix_sort':
-      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as SegmentedRadixSortConfig['rank'] };
+      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as SegmentedRadixSortConfig['rank'], segmentsPerWorkgroup: num('spw') };
     default:
       throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
   }

@@ -293,7 +293,7 @@ registerTunable({
   benchmarks: ['segmented_radix_sort'],
   defaultBenchmarks: ['segmented_radix_sort'],
   space: segmentedRadixSortSpace,
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'] },
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'], segmentsPerWorkgroup: [1] },
   smallSizes: [2 ** 14, 2 ** 16],
   smallTypes: ['u32'],
   problem: (ctx, type, c) => segmentedRadixSortConfigProblem(ctx, radixKeyInfo(type), 0, c as unknown as SegmentedRadixSortConfig),

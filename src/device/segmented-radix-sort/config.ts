@@ -22,6 +22,12 @@ export interface SegmentedRadixSortConfig {
    * or `split` (one stable split per key bit through a workgroup-memory scan; runs anywhere).
    */
   readonly rank: 'match' | 'split';
+  /**
+   * Segments per workgroup, one after another. Above 1, segments of at most the adapter's
+   * smallest subgroup size are sorted by one subgroup each (rocPRIM's warp sort; needs the
+   * match rank's subgroups), while the workgroup takes the longer ones.
+   */
+  readonly segmentsPerWorkgroup: number;
 }
 
 /** The tuning space and the edges tests walk. */
@@ -30,6 +36,7 @@ export const segmentedRadixSortSpace = {
   itemsPerThread: [1, 2, 4, 6, 8, 12, 16],
   radixBits: [4, 5, 6, 7, 8],
   rank: ['match', 'split'],
+  segmentsPerWorkgroup: [1, 2, 4, 8],
 } as const;
 
 const subgroupSizes = (ctx: DeviceContext) => ({ subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
@@ -54,6 +61,9 @@ export function segmentedRadixSortConfigProblem(ctx: DeviceContext, key: TypeInf
   }
   if (!Number.isInteger(c.itemsPerThread) || c.itemsPerThread < 1 || c.itemsPerThread > 32) return `itemsPerThread ${c.itemsPerThread} is not an integer in [1, 32]`;
   if (!Number.isInteger(c.radixBits) || c.radixBits < 4 || c.radixBits > 8) return `radixBits ${c.radixBits} is not an integer in [4, 8]`;
+  const spw = c.segmentsPerWorkgroup;
+  if (!Number.isInteger(spw) || spw < 1 || spw > 64) return `segmentsPerWorkgroup ${spw} is not an integer in [1, 64]`;
+  if (spw > 1 && c.rank !== 'match') return 'segmentsPerWorkgroup above 1 (subgroup sorts of tiny segments) needs rank "match"';
   if (c.rank === 'match') {
     const sg = subgroupProblem(ctx, wg);
     if (sg) return `the match rank: ${sg}`;
@@ -72,10 +82,10 @@ export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, v
   for (const rank of ranks) {
     for (const workgroupSize of [largest, 128, 64, 32]) {
       for (const itemsPerThread of [4, 2, 1]) {
-        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank };
+        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: 1 };
         if (segmentedRadixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
       }
     }
   }
-  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split' };
+  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split', segmentsPerWorkgroup: 1 };
 }

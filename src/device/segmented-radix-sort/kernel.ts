@@ -48,7 +48,7 @@ fn store_out(e: u32, x: ${K}) { keys_out[e] = x; }`;
 }
 
 const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.subgroupMinSize, o.subgroupMaxSize].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.subgroupMinSize, o.subgroupMaxSize].join(':');
 
 /**
  * The segmented sort: workgroup `s` sorts segment `s` stably by bits [begin_bit, end_bit) of
@@ -165,6 +165,36 @@ ${unroll(IPT, 'j', `          let p = striped_pos(j, sgid, sg_lane, sg_size);
           }
         }
         workgroupBarrier();`;
+  // Tiny segments (at most TINY keys, the smallest subgroup size): one subgroup each, one key
+  // per lane, ranked by comparing with every lane's key (stable: ties go by lane).
+  const spw = match ? c.segmentsPerWorkgroup : 1;
+  const tiny = spw > 1
+    ? `  let nsg_tiny = WG / sg_size;
+  for (var g = sgid; g < SPW; g += nsg_tiny) {
+    let seg = group * SPW + g;
+    if (seg >= P.num_segments) { break; }
+    let e = min(ends[seg + P.end_shift], P.count);
+    let b = min(begins[seg], e);
+    let len = e - b;
+    if (len == 0u || len > TINY) { continue; }
+    var y = SENTINEL;
+    ${v(`var val: ${V};`)}
+    if (sg_lane < len) {
+      y = to_ordered(load_in(b + sg_lane));
+      ${v('val = vals_in[b + sg_lane];')}
+    }
+    let mk = range_bits(y);
+    var rank = 0u;
+    for (var l = 0u; l < len; l++) {
+      let o = subgroupShuffle(mk, l);
+      if (key_less(o, mk) || (all(o == mk) && l < sg_lane)) { rank += 1u; }
+    }
+    if (sg_lane < len) {
+      store_out(b + rank, from_ordered(y));
+      ${v('vals_out[b + rank] = val;')}
+    }
+  }`
+    : '';
   const tStart = match ? 'rk_start' : 't_start';
   const tCount = match ? 'rk_count' : 't_cnt';
 
@@ -196,6 +226,21 @@ const TILE = ${WG * IPT}u;
 const RB = ${c.radixBits}u;
 const RADIX = ${1 << c.radixBits}u;
 const DPT = ${Math.ceil((1 << c.radixBits) / WG)}u;
+const SPW = ${spw}u;
+const TINY = ${o.subgroupMinSize}u;
+// Bits [lo, hi) of a word (lo, hi in [0, 32]).
+fn word_mask(lo: u32, hi: u32) -> u32 {
+  if (hi <= lo) { return 0u; }
+  return select(0xffffffffu << lo, 0u, lo >= 32u) & select((1u << hi) - 1u, 0xffffffffu, hi >= 32u);
+}
+${wide
+    ? `// Ordered bits restricted to [begin_bit, end_bit), and their order.
+fn range_bits(y: vec2<u32>) -> vec2<u32> {
+  return vec2<u32>(y.x & word_mask(min(P.begin_bit, 32u), min(P.end_bit, 32u)), y.y & word_mask(max(P.begin_bit, 32u) - 32u, max(P.end_bit, 32u) - 32u));
+}
+fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool { return a.y < b.y || (a.y == b.y && a.x < b.x); }`
+    : `fn range_bits(y: u32) -> u32 { return y & word_mask(P.begin_bit, P.end_bit); }
+fn key_less(a: u32, b: u32) -> bool { return a < b; }`}
 ${tmpKey}
 // Ordered bits of element e of buffer src (0 input, 1 output, 2 scratch); the scratch holds ordered bits.
 fn load_key(src: u32, e: u32) -> ${K} {
@@ -244,102 +289,110 @@ fn wg_scan(lid: u32, x: u32) -> vec2<u32> {
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>${match ? `,
         @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32` : ''}) {
   flip = P.flip;
-  let seg = ${LINEAR_WORKGROUP_ID};
-  if (seg >= P.num_segments) { return; }
+  let group = ${LINEAR_WORKGROUP_ID};
+  if (group * SPW >= P.num_segments) { return; }
   ${match ? SUBGROUP_ID : ''}
-  if (lid == 0u) {
-    // Bounds clamped to the buffer; an end before its begin is an empty segment.
-    let e = min(ends[seg + P.end_shift], P.count);
-    s_bounds = vec2<u32>(min(begins[seg], e), e);
-  }
-  let bounds = workgroupUniformLoad(&s_bounds);
-  let b = bounds.x;
-  let len = bounds.y - b;
-  if (len == 0u) { return; }
-  // Mark the segment's elements covered (the copy kernel moves the others).
-  let w0 = b >> 5u;
-  let w1 = (bounds.y - 1u) >> 5u;
-  for (var w = w0 + lid; w <= w1; w += WG) {
-    var m = 0xffffffffu;
-    if (w == w0) { m &= 0xffffffffu << (b & 31u); }
-    if (w == w1) { let hi = bounds.y - w1 * 32u; if (hi < 32u) { m &= (1u << hi) - 1u; } }
-    atomicOr(&covered[w], m);
-  }
-  var ks: array<${K}, IPT>;
-  ${v(`var vs: array<${V}, IPT>;`)}
-  // A short segment (one tile) stays in workgroup memory for every digit pass; a long one
-  // takes one pass over global memory per digit.
-  let short_seg = len <= TILE;
-  var outer = P.passes;
-  var inner = 1u;
-  if (short_seg) { outer = 1u; inner = P.passes; }
-  if (!short_seg && P.passes == 0u) {
-    // An empty bit range: a stable copy.
-    for (var i = lid; i < len; i += WG) {
-      store_out(b + i, load_in(b + i));
-      ${v('vals_out[b + i] = vals_in[b + i];')}
+  // The workgroup's segments one after another (uniform bounds: barriers inside are fine).
+  for (var seg_i = 0u; seg_i < SPW; seg_i++) {
+    let seg = group * SPW + seg_i;
+    if (seg >= P.num_segments) { break; }
+    if (lid == 0u) {
+      // Bounds clamped to the buffer; an end before its begin is an empty segment.
+      let e = min(ends[seg + P.end_shift], P.count);
+      s_bounds = vec2<u32>(min(begins[seg], e), e);
     }
-    return;
-  }
-  for (var q = 0u; q < outer; q++) {
-    // Long segments: destinations alternate so that the last pass writes the output (1); the
-    // first reads the input (0); the scratch (2) holds the passes in between.
-    var src = 0u;
-    var dst = 1u;
-    let pass_shift = P.begin_bit + q * RB;
-    let pass_bits = min(RB, P.end_bit - pass_shift);
-    if (!short_seg) {
-      dst = select(2u, 1u, (P.passes - 1u - q) % 2u == 0u);
-      if (q > 0u) { src = select(2u, 1u, (P.passes - q) % 2u == 0u); }
-      // The segment's digit counts, scanned into each digit's first output position.
-      for (var d = lid; d < RADIX; d += WG) { atomicStore(&s_hist[d], 0u); }
-      workgroupBarrier();
-      for (var i = lid; i < len; i += WG) { atomicAdd(&s_hist[digit_at(load_key(src, b + i), pass_shift, pass_bits)], 1u); }
-      workgroupBarrier();
-      var owned = 0u;
-      for (var k = 0u; k < DPT; k++) {
-        let d = lid * DPT + k;
-        if (d < RADIX) { owned += atomicLoad(&s_hist[d]); }
-      }
-      var start = b + wg_scan(lid, owned).x - owned;
-      for (var k = 0u; k < DPT; k++) {
-        let d = lid * DPT + k;
-        if (d < RADIX) { s_run[d] = start; start += atomicLoad(&s_hist[d]); }
-      }
-      workgroupBarrier();
+    let bounds = workgroupUniformLoad(&s_bounds);
+    let b = bounds.x;
+    let len = bounds.y - b;
+    if (len == 0u) { continue; }
+    // Mark the segment's elements covered (the copy kernel moves the others).
+    let w0 = b >> 5u;
+    let w1 = (bounds.y - 1u) >> 5u;
+    for (var w = w0 + lid; w <= w1; w += WG) {
+      var m = 0xffffffffu;
+      if (w == w0) { m &= 0xffffffffu << (b & 31u); }
+      if (w == w1) { let hi = bounds.y - w1 * 32u; if (hi < 32u) { m &= (1u << hi) - 1u; } }
+      atomicOr(&covered[w], m);
     }
-    for (var t = 0u; t < len; t += TILE) {
-      let valid = min(TILE, len - t);
-      ${loadTile}
-      for (var qi = 0u; qi < inner; qi++) {
-        let shift = P.begin_bit + (q + qi) * RB;
-        let bits = min(RB, P.end_bit - shift);
-        ${rankTile}
+    // Tiny segments are sorted by one subgroup each, after this loop.
+    if (SPW > 1u && len <= TINY) { continue; }
+    var ks: array<${K}, IPT>;
+    ${v(`var vs: array<${V}, IPT>;`)}
+    // A short segment (one tile) stays in workgroup memory for every digit pass; a long one
+    // takes one pass over global memory per digit.
+    let short_seg = len <= TILE;
+    var outer = P.passes;
+    var inner = 1u;
+    if (short_seg) { outer = 1u; inner = P.passes; }
+    if (!short_seg && P.passes == 0u) {
+      // An empty bit range: a stable copy.
+      for (var i = lid; i < len; i += WG) {
+        store_out(b + i, load_in(b + i));
+        ${v('vals_out[b + i] = vals_in[b + i];')}
       }
-      if (short_seg) {
-        ${writeShort}
-      } else {
-        let shift = pass_shift;
-        let bits = pass_bits;
-        ${tileDigits}
-        for (var k = 0u; k < IPT; k++) {
-          let i = k * WG + lid;
-          if (i < valid) {
-            let y = s_keys[i];
-            let d = digit_at(y, shift, bits);
-            let at = s_run[d] + i - ${tStart}[d];
-            store_key(dst, at, y);
-            ${v('store_val(dst, at, s_vals[i]);')}
-          }
+      continue;
+    }
+    for (var q = 0u; q < outer; q++) {
+      // Long segments: destinations alternate so that the last pass writes the output (1); the
+      // first reads the input (0); the scratch (2) holds the passes in between.
+      var src = 0u;
+      var dst = 1u;
+      let pass_shift = P.begin_bit + q * RB;
+      let pass_bits = min(RB, P.end_bit - pass_shift);
+      if (!short_seg) {
+        dst = select(2u, 1u, (P.passes - 1u - q) % 2u == 0u);
+        if (q > 0u) { src = select(2u, 1u, (P.passes - q) % 2u == 0u); }
+        // The segment's digit counts, scanned into each digit's first output position.
+        for (var d = lid; d < RADIX; d += WG) { atomicStore(&s_hist[d], 0u); }
+        workgroupBarrier();
+        for (var i = lid; i < len; i += WG) { atomicAdd(&s_hist[digit_at(load_key(src, b + i), pass_shift, pass_bits)], 1u); }
+        workgroupBarrier();
+        var owned = 0u;
+        for (var k = 0u; k < DPT; k++) {
+          let d = lid * DPT + k;
+          if (d < RADIX) { owned += atomicLoad(&s_hist[d]); }
+        }
+        var start = b + wg_scan(lid, owned).x - owned;
+        for (var k = 0u; k < DPT; k++) {
+          let d = lid * DPT + k;
+          if (d < RADIX) { s_run[d] = start; start += atomicLoad(&s_hist[d]); }
         }
         workgroupBarrier();
-        for (var d = lid; d < RADIX; d += WG) { s_run[d] += ${tCount}[d]; }
-        workgroupBarrier();
       }
+      for (var t = 0u; t < len; t += TILE) {
+        let valid = min(TILE, len - t);
+        ${loadTile}
+        for (var qi = 0u; qi < inner; qi++) {
+          let shift = P.begin_bit + (q + qi) * RB;
+          let bits = min(RB, P.end_bit - shift);
+          ${rankTile}
+        }
+        if (short_seg) {
+          ${writeShort}
+        } else {
+          let shift = pass_shift;
+          let bits = pass_bits;
+          ${tileDigits}
+          for (var k = 0u; k < IPT; k++) {
+            let i = k * WG + lid;
+            if (i < valid) {
+              let y = s_keys[i];
+              let d = digit_at(y, shift, bits);
+              let at = s_run[d] + i - ${tStart}[d];
+              store_key(dst, at, y);
+              ${v('store_val(dst, at, s_vals[i]);')}
+            }
+          }
+          workgroupBarrier();
+          for (var d = lid; d < RADIX; d += WG) { s_run[d] += ${tCount}[d]; }
+          workgroupBarrier();
+        }
+      }
+      // This pass's writes are visible to the workgroup's reads of the next.
+      storageBarrier();
     }
-    // This pass's writes are visible to the workgroup's reads of the next.
-    storageBarrier();
   }
+${tiny}
 }
 `;
   return { key: `segmented-radix-sort:${optionsKey(o)}`, label: `wgprim.segmentedRadixSort.${o.key.name}`, code, bindings, workgroupSize: WG };

@@ -85,9 +85,6 @@ export async function recordSegmentedRadixSort(
     fail('invalid-argument', `${name}: segments must be a non-negative integer below 2^32 - 1, got ${String(segments)}`);
   }
   const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-  if (segments > maxDim * maxDim) {
-    fail('limit-exceeded', `${name}: ${segments} segments need one workgroup each, over this device's ${maxDim}^2 workgroups per dispatch`);
-  }
   const t = radixKeyInfo(args.type);
   const [beginBit, endBit] = radixBitRange(t, args.beginBit, args.endBit);
   const p = args as SegmentedRadixSortPairsArgs;
@@ -118,6 +115,10 @@ export async function recordSegmentedRadixSort(
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
   const { config } = selectSegmentedRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
+  const groups = ceilDiv(segments, config.segmentsPerWorkgroup);
+  if (groups > maxDim * maxDim) {
+    fail('limit-exceeded', `${name}: ${segments} segments need ${groups} workgroups (${config.segmentsPerWorkgroup} segments each), over this device's ${maxDim}^2 workgroups per dispatch`);
+  }
   // Scratch: keys one word each (two for 64-bit keys), then the values.
   const keyWords = t.bytes === 8 ? 2 : 1;
   const maxLength = args.maxSegmentLength;
@@ -155,7 +156,7 @@ export async function recordSegmentedRadixSort(
     const begins = bind(args.beginOffsets, (omitted ? segments + 1 : segments) * 4);
     const ends = omitted ? begins : bind(args.endOffsets!, segments * 4);
     const entries = [params, ...keyIo, bind(tmp!, roundUp(Math.max(tmpBytes, 4), 4)), begins, ends, coveredBinding, ...valueIo];
-    ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), segments);
+    ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), groups);
   }
   const copyParams = { buffer: ctx.uniform(new Uint32Array([count])) };
   ctx.dispatch(encoder, copyKernel.label, copyPipeline, ctx.bindGroup(copyPipeline, copyKernel.key, [copyParams, ...keyIo, coveredBinding, ...valueIo]), copyGroups);
