@@ -190,14 +190,14 @@ export class ArrayApi {
    * Elements outside every segment keep their place.
    */
   async segmentedRadixSortKeys<A extends PrimTypedArray>(keys: A, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions = {}): Promise<A> {
-    const { type, segments } = this.segmentedPrecheck(keys, offsets, options, 0);
+    const { type, segments, maxSegmentLength } = this.segmentedPrecheck(keys, offsets, options, 0);
     const kb = this.upload(keys);
     const ko = this.buffer(keys.byteLength);
     const ob = this.upload(offsets.length ? offsets : new Uint32Array(1));
     const eb = options.endOffsets ? this.upload(options.endOffsets.length ? options.endOffsets : new Uint32Array(1)) : undefined;
     try {
       const [result] = await this.runAll([[ko, keys.byteLength]], (enc) =>
-        this.prim.segmentedRadixSortKeys(enc, { keys: kb, keysOut: ko, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+        this.prim.segmentedRadixSortKeys(enc, { keys: kb, keysOut: ko, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config, maxSegmentLength }));
       return arrayOfType(type, result!, keys.length) as A;
     } finally {
       for (const b of [kb, ko, ob, eb]) b?.destroy();
@@ -209,7 +209,7 @@ export class ArrayApi {
     const valueBytes = values?.BYTES_PER_ELEMENT;
     if (!ArrayBuffer.isView(values) || (valueBytes !== 4 && valueBytes !== 8)) fail('invalid-argument', 'segmentedRadixSortPairs values must be a typed array of 4- or 8-byte elements');
     if (values.length !== keys.length) fail('invalid-argument', `segmentedRadixSortPairs: ${keys.length} keys but ${values.length} values`);
-    const { type, segments } = this.segmentedPrecheck(keys, offsets, options, valueBytes);
+    const { type, segments, maxSegmentLength } = this.segmentedPrecheck(keys, offsets, options, valueBytes);
     const kb = this.upload(keys);
     const ko = this.buffer(keys.byteLength);
     const vb = this.upload(values as unknown as PrimTypedArray);
@@ -218,7 +218,7 @@ export class ArrayApi {
     const eb = options.endOffsets ? this.upload(options.endOffsets.length ? options.endOffsets : new Uint32Array(1)) : undefined;
     try {
       const [k, v] = await this.runAll([[ko, keys.byteLength], [vo, values.byteLength]], (enc) =>
-        this.prim.segmentedRadixSortPairs(enc, { keys: kb, keysOut: ko, values: vb, valuesOut: vo, valueBytes, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config }));
+        this.prim.segmentedRadixSortPairs(enc, { keys: kb, keysOut: ko, values: vb, valuesOut: vo, valueBytes, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config, maxSegmentLength }));
       const Ctor = values.constructor as new (b: ArrayBuffer, o: number, n: number) => V;
       return { keys: arrayOfType(type, k!, keys.length) as A, values: new Ctor(v!, 0, values.length) };
     } finally {
@@ -226,7 +226,7 @@ export class ArrayApi {
     }
   }
 
-  private segmentedPrecheck(keys: PrimTypedArray, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions, valueBytes: 0 | 4 | 8): { type: RadixSortKeyType; segments: number } {
+  private segmentedPrecheck(keys: PrimTypedArray, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions, valueBytes: 0 | 4 | 8): { type: RadixSortKeyType; segments: number; maxSegmentLength: number } {
     this.prim.context.assertAlive();
     if (!options || typeof options !== 'object') fail('invalid-argument', 'segmented radix sort options must be an object');
     if (!(offsets instanceof Uint32Array)) fail('invalid-argument', 'segmented radix sort offsets must be a Uint32Array');
@@ -239,7 +239,13 @@ export class ArrayApi {
     radixBitRange(t, options.beginBit, options.endBit);
     if (options.descending !== undefined && typeof options.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(options.descending)}`);
     if (options.config !== undefined) this.prim.selectedSegmentedRadixSortConfig(type, valueBytes, options.config);
-    return { type: type as RadixSortKeyType, segments };
+    // The longest segment, as the sort clamps it: within a tile, no scratch buffer is needed.
+    let maxSegmentLength = 0;
+    for (let i = 0; i < segments; i++) {
+      const end = Math.min(ends ? ends[i]! : offsets[i + 1]!, keys.length);
+      maxSegmentLength = Math.max(maxSegmentLength, end - Math.min(offsets[i]!, end));
+    }
+    return { type: type as RadixSortKeyType, segments, maxSegmentLength };
   }
 
   private radixPrecheck(keys: PrimTypedArray, options: ArrayRadixSortOptions, valueBytes: 0 | 4 | 8): RadixSortKeyType {
