@@ -33,7 +33,7 @@ type ConfigOverride = BenchmarkOptions['config'];
 
 /**
  * `--config` JSON: either one partial config for every algorithm, or one per config family:
- * `{"scan": {...}, "reduce": {...}, "transform": {...}, "radixSort": {...}}`.
+ * `{"scan": {...}, "reduce": {...}, "transform": {...}, "radixSort": {...}, "segmentedRadixSort": {...}}`.
  */
 export function configOverrides(json: string | undefined): (a: SingleAlgorithm) => ConfigOverride {
   if (json === undefined) return () => undefined;
@@ -45,7 +45,7 @@ export function configOverrides(json: string | undefined): (a: SingleAlgorithm) 
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--config must be a JSON object');
   const obj = parsed as Record<string, unknown>;
-  const perFamily = ['scan', 'reduce', 'transform', 'radixSort'].some((k) => k in obj);
+  const perFamily = ['scan', 'reduce', 'transform', 'radixSort', 'segmentedRadixSort'].some((k) => k in obj);
   return (a) => (perFamily ? (obj[configFamily(a)] as ConfigOverride) : (obj as ConfigOverride));
 }
 

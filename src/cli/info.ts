@@ -11,8 +11,8 @@ const KEY_LIMITS = [
   'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage',
 ] as const;
 
-// radixSort: the keys-only selection (pairs may pick a smaller tile where the values do not fit).
-export const CONFIG_FAMILIES = ['scan', 'reduce', 'transform', 'radixSort'] as const;
+// radixSort, segmentedRadixSort: the keys-only selection (pairs may pick a smaller tile where the values do not fit).
+export const CONFIG_FAMILIES = ['scan', 'reduce', 'transform', 'radixSort', 'segmentedRadixSort'] as const;
 
 export function supportedTypes(prim: Prim): ElementType[] {
   return ELEMENT_TYPES.filter((t) => {
