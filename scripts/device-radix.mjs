@@ -3,15 +3,17 @@
 // with equal keys in index order; keys only: sorted plus three checksums), then times configs.
 //   node scripts/device-radix.mjs [--dist DIR] [--check "u32:24,u32:28,f32:28,u64:26"] [--pairs 1] [--check-configs JSON-array]
 //                                 [--sweep radix_sort_keys|radix_sort_pairs --type u32 --sizes 28,24 --configs JSON-array]
+//                                 [--paths u32,f32 --path-sizes 10,12,14] (onesweep vs block sort + merge, selected configs) [--tuned DIR]
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
 const dist = args.dist ?? new URL('../dist/', import.meta.url).pathname;
 const { requestDevice } = await import(`${dist}/node/index.js`);
 const { createPrim } = await import(`${dist}/index.js`);
-const { benchmarkAlgorithm } = await import(`${dist}/bench/run.js`);
+const { benchmarkAlgorithm, benchmarkRadixSortBlockSort } = await import(`${dist}/bench/run.js`);
+const { loadTunedDir } = await import(`${dist}/node/tables.js`);
 const { device, adapterInfo, gpu } = await requestDevice({ dawnFlags: args['dawn-flags'] ? args['dawn-flags'].split(' ') : [] });
 globalThis.__gpu = gpu;
 device.addEventListener('uncapturederror', (e) => console.error('UNCAPTURED', e.error.message));
-const prim = createPrim(device, { adapterInfo });
+const prim = createPrim(device, { adapterInfo, ...(args.tuned ? { tuned: loadTunedDir(args.tuned) } : {}) });
 console.log(`adapter: ${prim.target.vendor} ${prim.target.device}, subgroups ${prim.target.subgroupMinSize}..${prim.target.subgroupMaxSize}`);
 
 // CUB on this H200, G keys/s (anchors/cub-h200.json).
@@ -64,7 +66,9 @@ async function check(type, log2, pairs, descending, config) {
     device.queue.writeBuffer(vin, 0, iota);
   }
   const enc = device.createCommandEncoder();
-  const common = { keys: kin, keysOut: kout, count: n, type, descending, config };
+  // A check config may carry the block sort path's config: {"blockSortConfig": {...}, ...onesweep fields}.
+  const { blockSortConfig, ...onesweepConfig } = config ?? {};
+  const common = { keys: kin, keysOut: kout, count: n, type, descending, config: onesweepConfig, blockSortConfig };
   if (pairs) await prim.radixSortPairs(enc, { ...common, values: vin, valuesOut: vout, valueBytes: 4 });
   else await prim.radixSortKeys(enc, common);
   device.queue.submit([enc.finish()]);
@@ -136,6 +140,19 @@ if (args.sweep) {
           }
         }
       }
+    }
+  }
+}
+if (args.paths) {
+  const sizes = (args['path-sizes'] ?? '10,12,14,16,18,20,22').split(',').map(Number);
+  for (const type of args.paths.split(',')) {
+    for (const log2 of sizes) {
+      const opts = { type, size: 2 ** log2, seed: 1, warmup: 3, batches: Number(args.batches ?? 4), batchSize: Number(args['batch-size'] ?? 5) };
+      const [one] = await benchmarkAlgorithm(prim, { ...opts, algorithm: 'radix_sort_keys' });
+      const block = await benchmarkRadixSortBlockSort(prim, opts);
+      const a = one.stats.median, b = block.stats.median;
+      lines.push(`paths ${type} 2^${log2}: onesweep ${a.toFixed(4)} ms, block sort + merge ${b.toFixed(4)} ms -> ${b < a ? 'block sort' : 'onesweep'} (${(a / b).toFixed(2)}x)`);
+      console.log(lines[lines.length - 1]);
     }
   }
 }

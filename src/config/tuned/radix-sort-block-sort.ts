@@ -5,8 +5,36 @@
 // The same rows, as JSON, are in radix-sort-block-sort.json: apply-config-improvements and loadTunedDir read that.
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
-import type { TunedEntry } from '../../config/types.js';
-import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
+// Measured in:
+//   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
+import type { TunedEntry, RadixSortBlockSortConfig } from 'wgprim';
 
 export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 1048576 },
+    evidence: {
+      itemsPerSecond: 7.927e8, cv: 0.0118, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 6.341e9,
+      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=empty); cv: max; 24/24 configs eligible; runner-up 256x16 8 match 256 16 131072 at 0.908x; maxCount: threshold set by hand from the paths run in docs/bench (H200 2026-11-29): block sort + merge faster up to 2^20 keys (u32 1.23x, f32 1.18x), onesweep at 2^22 (0.64x)',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 8 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 262144 },
+    evidence: {
+      itemsPerSecond: 3.551e8, cv: 0.00546, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 2.841e9,
+      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=empty); cv: max; 24/24 configs eligible; runner-up 256x16 8 match 256 16 131072 at 0.906x; maxCount: threshold set by hand from the paths run in docs/bench (H200 2026-11-29): block sort + merge faster up to 2^18 u64 keys (1.03x), onesweep from 2^19 (0.92x)',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 1048576 },
+    evidence: {
+      itemsPerSecond: 4.763e8, cv: 0.00938, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 3.81e9,
+      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=empty); cv: max; 24/24 configs eligible; runner-up 256x16 8 match 256 16 131072 at 0.910x; maxCount: threshold set by hand from the paths run in docs/bench (H200 2026-11-29): block sort + merge faster up to 2^20 keys (u32 1.23x, f32 1.18x), onesweep at 2^22 (0.64x)',
+    },
+  },
 ];

@@ -5,8 +5,36 @@
 // The same rows, as JSON, are in radix-sort.json: apply-config-improvements and loadTunedDir read that.
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
-import type { TunedEntry } from '../../config/types.js';
-import type { RadixSortConfig } from '../../device/radix-sort/config.js';
+// Measured in:
+//   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
+import type { TunedEntry, RadixSortConfig } from 'wgprim';
 
 export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    evidence: {
+      itemsPerSecond: 1.834e10, cv: 0.0114, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 18/18 configs eligible; runner-up 256x12 8 match subgroup decoupled 256 16 at 0.983x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 8 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    evidence: {
+      itemsPerSecond: 6.137e9, cv: 0.00101, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x16 8 match subgroup reduce-then-scan 256 16 at 0.962x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    evidence: {
+      itemsPerSecond: 1.746e10, cv: 0.0114, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 18/18 configs eligible; runner-up 256x12 8 match subgroup decoupled 256 16 at 0.987x',
+    },
+  },
 ];
