@@ -143,6 +143,46 @@ if (args.sweep) {
     }
   }
 }
+// Segmented: "log2:segmentLength,..." of u32 keys; each segment sorted, per-segment sums kept.
+async function segCheck(log2, len, config) {
+  const t0 = performance.now();
+  const n = 2 ** log2 + 7;
+  const segments = Math.ceil(n / len);
+  const keys = new Uint32Array(n);
+  let x = (777 + log2) >>> 0;
+  for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; keys[i] = x >>> 0; }
+  const begins = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.min(i * len, n));
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+  const kin = device.createBuffer({ size: n * 4, usage });
+  const kout = device.createBuffer({ size: n * 4, usage });
+  const offs = device.createBuffer({ size: begins.byteLength, usage });
+  device.queue.writeBuffer(kin, 0, keys);
+  device.queue.writeBuffer(offs, 0, begins);
+  const enc = device.createCommandEncoder();
+  await prim.segmentedRadixSortKeys(enc, { keys: kin, keysOut: kout, count: n, segments, beginOffsets: offs, type: 'u32', config });
+  device.queue.submit([enc.finish()]);
+  const got = await readback(kout, n * 4);
+  let bad = -1;
+  for (let sgi = 0; sgi < segments && bad < 0; sgi++) {
+    let a = 0, b = 0;
+    for (let i = begins[sgi]; i < begins[sgi + 1]; i++) {
+      a = (a + keys[i]) >>> 0; b = (b + got[i]) >>> 0;
+      if (i > begins[sgi] && got[i - 1] > got[i]) { bad = i; break; }
+    }
+    if (a !== b && bad < 0) bad = begins[sgi];
+  }
+  for (const buf of [kin, kout, offs]) buf.destroy();
+  const line = `segcheck u32 n=2^${log2}+7 segments of ${len} ${JSON.stringify(config ?? 'default')}: ${bad < 0 ? 'ok' : 'BAD@' + bad}`;
+  console.log(line, `(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  lines.push(line);
+}
+if (args['seg-check']) {
+  for (const item of args['seg-check'].split(',')) {
+    const [l, len] = item.split(':').map(Number);
+    await segCheck(l, len, undefined);
+  }
+}
+
 if (args.paths) {
   const sizes = (args['path-sizes'] ?? '10,12,14,16,18,20,22').split(',').map(Number);
   for (const type of args.paths.split(',')) {

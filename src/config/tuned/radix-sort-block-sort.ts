@@ -7,7 +7,8 @@
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
 //   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
-import type { TunedEntry, RadixSortBlockSortConfig } from 'wgprim';
+import type { TunedEntry } from '../../config/types.js';
+import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
 
 export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConfig>[] = [
   {
