@@ -5,8 +5,19 @@
 // The same rows, as JSON, are in segmented-radix-sort.json: apply-config-improvements and loadTunedDir read that.
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
+// Measured in:
+//   tune-h200-segmented.json (nvidia//nvidia-h200, 2026-11-29)
 import type { TunedEntry } from '../../config/types.js';
 import type { SegmentedRadixSortConfig } from '../../device/segmented-radix-sort/config.js';
 
 export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1 },
+    evidence: {
+      itemsPerSecond: 3.161e10, cv: 0.00124, size: 16777216, date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 1 points (sizes 2^24 x segment_length=1024 x value_type=empty); cv: max; 45/45 configs eligible; runner-up 128x8 4 match 1 at 0.941x',
+    },
+  },
 ];
