@@ -173,7 +173,7 @@ describe('plan', () => {
     const family = stages.filter((s) => s.family === 'partition');
     expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'unique', 'unique_by_key', 'partition', 'partition_two_way', 'partition_three_way']);
     expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
-    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'radix_sort_block_sort', 'radix_sort_onesweep', 'segmented_radix_sort']);
+    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'radix_sort_block_sort', 'radix_sort_onesweep', 'radix_sort_threshold', 'segmented_radix_sort']);
     expect(stages.find((s) => s.id === 'radix_sort_block_sort')).toMatchObject({ kind: 'tune', tables: ['radixSortBlockSort'] });
     expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));
     expect(stages.find((s) => s.id === 'radix_sort_onesweep')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });

@@ -79,7 +79,7 @@ program.command('demo')
 
 program.command('tune')
   .description('tuning campaign: enumerate config variants, compile, benchmark (Google Benchmark JSON, resumable), best config vs the default, then tables')
-  .addOption(new Option('--algorithms <list>', 'algorithms to tune, comma-separated (default: every tunable one)').argParser(arg((s) => parseList(s, (a) => a))))
+  .addOption(new Option('--algorithms <list>', 'algorithms (and threshold stages: radix_sort_threshold) to tune, comma-separated (default: every one in the settings; --plan lists them)').argParser(arg((s) => parseList(s, (a) => a))))
   .option('--settings <file>', 'settings: JSON, or a .js/.mjs module exporting settings or (deviceKind, device) => settings; merged over the defaults (--print-settings shows them)')
   .addOption(new Option('--strategy <name>', 'search strategy (auto: exhaustive for small groups, local above)').choices(['auto', 'exhaustive', 'random', 'local']))
   .option('--budget-seconds <n>', 'stop measuring after N seconds (resume later for the rest)', arg((s) => {

@@ -8,7 +8,7 @@ import cliProgress, { type SingleBar } from 'cli-progress';
 import { describeTarget } from '../runtime/target.js';
 import { type CampaignResult, type CampaignStart, type ProgressEvent, type SummaryRow, runCampaign } from '../tune/campaign.js';
 import { formatPlan, planStages } from '../tune/plan.js';
-import { type ConfigObject, configText, tunable, tunableAlgorithms } from '../tune/registry.js';
+import { type ConfigObject, configText, THRESHOLD_STAGES, tunable, tunableAlgorithms } from '../tune/registry.js';
 import { type DeviceKind, type StrategyName, type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, settingsJsonSchema } from '../tune/settings.js';
 import { type Shard, parseShard } from '../tune/variants.js';
 import { type TuneFile } from '../tune/results.js';
@@ -192,7 +192,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
     console.log(JSON.stringify(settings, (_k, v: unknown) => (typeof v === 'function' ? `[function]` : v), 2));
     return 0;
   }
-  const known = tunableAlgorithms().map((a) => a.name);
+  const known = [...tunableAlgorithms().map((a) => a.name), ...THRESHOLD_STAGES];
   for (const a of opts.algorithms ?? []) if (!known.includes(a)) throw new Error(`--algorithms: no tunable algorithm "${a}" (known: ${known.join(', ')})`);
   const out = opts.benchmark_out ?? defaultOutFile(shard);
   const exists = fs.existsSync(out);
@@ -263,8 +263,18 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   for (const l of lines) console.log(`  ${l}`);
   console.log(`measured ${result.measured} (${result.errors} errors), reused ${result.reused} from the file, in ${(result.elapsedMs / 1e3).toFixed(1)} s; wrote ${out}`);
   if (result.stopped) console.log(`stopped early: ${result.stopped.message}; run the same command again to resume`);
-  console.log(`\nbest config found against the default (score: geometric mean of items/s over sizes and benchmarks; both measured in this file):`);
-  console.log(summaryTable(result.summary));
+  if (result.summary.length) {
+    console.log(`\nbest config found against the default (score: geometric mean of items/s over sizes and benchmarks; both measured in this file):`);
+    console.log(summaryTable(result.summary));
+  }
+  if (result.thresholds.length) {
+    console.log('\nradix_sort_threshold (maxCount of the radixSortBlockSort rows: the largest size where block sort beat onesweep beyond the noise rule):');
+    const yes = (b: boolean): string => (b ? 'block sort' : 'onesweep');
+    for (const t of result.thresholds) {
+      const pts = t.points.map((p) => `${formatCount(p.size)} ${yes(p.blockSortFaster)} ${p.changePercent >= 0 ? '+' : ''}${p.changePercent.toFixed(0)}%`).join(', ');
+      console.log(`  ${t.typeClass.float ? 'float' : 'int'}${t.typeClass.bytes * 8}: maxCount ${t.maxCount} (${pts})`);
+    }
+  }
 
   if (opts.apply === false) return result.stopped ? 1 : 0;
   if (result.stopped) {

@@ -7,11 +7,16 @@ import { type AdapterInfoLike } from '../runtime/target.js';
 import { type ElementType, typeInfo } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
 import { type GBenchEntry, type HostFacts, gbenchContext, parseName } from '../bench/gbench.js';
-import { type ConfigObject, configText, isTunable, parseBenchmarkName, tunable } from './registry.js';
+import { type ConfigObject, configText, isThresholdStage, isTuneStage, parseBenchmarkName, tunable } from './registry.js';
 import { type StrategyName, type TuneSettings, resolveSettings } from './settings.js';
 import { type Shard, type Variant, type VariantGroup, type VariantSet, enumerateVariants, groupInShard, inShard } from './variants.js';
 import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strategyFor } from './strategy.js';
 import { planOrder } from './plan.js';
+import { analyze } from './create-optimization.js';
+import { readMeasurements } from './measurements.js';
+import { type ThresholdPath, type ThresholdResult, measureRadixSortThreshold, radixSortThresholdName, readThresholds, THRESHOLD_PATHS } from './threshold.js';
+import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
+import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, checkSameCacheState, existingEntries, isErrorEntry, entryKey } from './results.js';
 
 export interface ProgressEvent {
@@ -108,6 +113,8 @@ export interface CampaignResult {
   readonly errors: number;
   /** Measurements found in `existing` and not repeated. */
   readonly reused: number;
+  /** The threshold stages' results (radix_sort_threshold), from every threshold entry in the file. */
+  readonly thresholds: readonly ThresholdResult[];
   /** Why the campaign stopped before the end, if it did. */
   readonly stopped?: { readonly reason: StopReason; readonly message: string };
   readonly elapsedMs: number;
@@ -142,11 +149,13 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   const budget = o.budgetSeconds ?? s.budgetSeconds;
   const deadline = budget !== undefined ? started + budget * 1000 : Infinity;
   const algorithms = planOrder((o.algorithms ?? Object.keys(s.algorithms)).filter((a) => {
-    if (!isTunable(a)) throw new WgprimError('invalid-argument', `no tunable algorithm "${a}"`);
+    if (!isTuneStage(a)) throw new WgprimError('invalid-argument', `no tunable algorithm "${a}"`);
     return true;
   }));
   const resolved = resolveSettings(s, prim.context, algorithms);
   const set = enumerateVariants(prim, resolved);
+  // Threshold stages run after every group (the plan puts them after the stages they read).
+  const thresholdStages = resolved.filter((r) => isThresholdStage(r.name) && (!o.shard || o.shard.index === 0));
   const label = o.existingLabel ?? 'the existing benchmark file';
   if (o.existing !== undefined) {
     checkSameAdapter(o.existing, o.adapterInfo, label);
@@ -159,7 +168,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   let errors = 0;
   let reused = 0;
   const progress = { build: { done: 0, total: 0 }, run: { done: 0, total: 0 } };
-  const report = (phase: 'build' | 'run', g: VariantGroup): void => {
+  const report = (phase: 'build' | 'run', g: { algorithm: string; type: string }): void => {
     const p = progress[phase];
     p.total = Math.max(p.total, p.done);
     o.onProgress?.({ phase, done: p.done, total: p.total, group: groupLabel(g) });
@@ -365,6 +374,80 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     return vs.map((v) => scoreOf(g, v));
   };
 
+  /**
+   * The configs a threshold stage times for a type: where this file holds a tuned group of the
+   * path's table for the type, the config create-optimization will pick from it (so the rows it
+   * writes carry a threshold measured with their own config); else what a call selects today
+   * (tuned rows, then the heuristic).
+   */
+  const thresholdConfigs = (type: ElementType): { block: RadixSortBlockSortConfig; onesweep: RadixSortConfig } => {
+    const groups = analyze(readMeasurements([{ data: file(), label: 'this campaign' }]).measurements, false);
+    const t = typeInfo(type);
+    const winner = (table: string): unknown => groups.find((g) => g.algorithm === table && g.typeClass.float === t.isFloat && g.typeClass.bytes === t.bytes && g.winner)?.winner?.config;
+    return {
+      block: (winner('radixSortBlockSort') as RadixSortBlockSortConfig | undefined) ?? prim.selectedRadixSortBlockSortConfig(type, 0).config,
+      onesweep: (winner('radixSort') as RadixSortConfig | undefined) ?? prim.selectedRadixSortConfig(type, 0).config,
+    };
+  };
+
+  /**
+   * A threshold stage for one type: both paths at every size of the ladder (sizes outermost, the
+   * two paths on the same buffers), each measured twice where it is new (see SETTLE_MS: the
+   * faster of the two stands).
+   */
+  const threshold = async (stage: string, type: ElementType, sizes: readonly number[]): Promise<void> => {
+    const { block, onesweep } = thresholdConfigs(type);
+    const label = { algorithm: stage, type };
+    const configOf = (path: ThresholdPath): RadixSortBlockSortConfig | RadixSortConfig => (path === 'block_sort' ? block : onesweep);
+    for (const size of sizes) {
+      const fresh: ThresholdPath[] = [];
+      for (const path of THRESHOLD_PATHS) {
+        const name = radixSortThresholdName(path, type, configOf(path));
+        if (!needs(name, size)) {
+          reused++;
+          continue;
+        }
+        checkBudget();
+        checkLimit();
+        const opts = { path, type, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache };
+        if (SETTLE_MS > 0 && warm !== `${type}@${size}`) {
+          warm = `${type}@${size}`;
+          const start = performance.now();
+          try {
+            do await measureRadixSortThreshold(prim, { ...opts, batches: 1 }); while (performance.now() - start < SETTLE_MS);
+          } catch {
+            // Its own measurement reports the error.
+          }
+        }
+        try {
+          store.addRecord(await measureRadixSortThreshold(prim, opts));
+          fresh.push(path);
+        } catch (err) {
+          if ((err as WgprimError)?.code === 'device-lost') throw new StopCampaign('device-lost', message(err));
+          store.addError(name, size, message(err));
+          errors++;
+          log(`${groupLabel(label)} ${path} at ${size}: ${message(err)}`);
+        }
+        measured++;
+        progress.run.done++;
+        report('run', label);
+        await updated();
+      }
+      for (const path of fresh) {
+        const first = store.get(radixSortThresholdName(path, type, configOf(path)), size) as GBenchEntry;
+        checkBudget();
+        try {
+          const again = await measureRadixSortThreshold(prim, { path, type, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+          if (again.stats.mean < first.real_time) store.replaceRecord(again);
+        } catch {
+          // The first measurement stands.
+        }
+      }
+    }
+    const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === typeInfo(type).isFloat && r.typeClass.bytes === typeInfo(type).bytes);
+    if (t) log(`${groupLabel(label)}: block sort faster than onesweep up to maxCount ${t.maxCount} (sizes ${t.points.map((p) => p.size).join(', ')})`);
+  };
+
   // What each group runs, and the progress totals.
   const groups = set.groups;
   const plans = groups.map((g, gi) => {
@@ -389,9 +472,14 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     }
   }
 
+  for (const r of thresholdStages) progress.run.total += r.types.length * r.sizes.length * THRESHOLD_PATHS.length;
+
   o.onStart?.({
     variants: set,
-    groups: plans.filter((p) => p.mine).map((p) => ({ label: groupLabel(p.g), strategy: p.strategy, variants: p.strategy === 'local' ? p.estimate : p.candidates.length, baselines: p.g.baselines.length })),
+    groups: [
+      ...plans.filter((p) => p.mine).map((p) => ({ label: groupLabel(p.g), strategy: p.strategy, variants: p.strategy === 'local' ? p.estimate : p.candidates.length, baselines: p.g.baselines.length })),
+      ...thresholdStages.flatMap((r) => r.types.map((type) => ({ label: groupLabel({ algorithm: r.name, type }), strategy: 'exhaustive' as const, variants: THRESHOLD_PATHS.length, baselines: 0 }))),
+    ],
     pending: progress.run.total,
     existing: store.entries.length,
   });
@@ -411,6 +499,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
         await evaluate(g, candidates);
       }
     }
+    for (const r of thresholdStages) for (const type of r.types) await threshold(r.name, type, r.sizes);
   } catch (err) {
     if (!(err instanceof StopCampaign)) throw err;
     stopped = { reason: err.reason, message: err.message };
@@ -422,7 +511,9 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     }
   }
   const summary = summarize(plans.filter((p) => p.mine).map((p) => ({ group: p.g, strategy: p.strategy })), store.entries);
-  return { file: file(), variants: set, summary, measured, errors, reused, stopped, elapsedMs: now() - started };
+  const final = file();
+  const thresholds = readThresholds([{ data: final, label: 'this campaign' }]).results;
+  return { file: final, variants: set, summary, thresholds, measured, errors, reused, stopped, elapsedMs: now() - started };
 }
 
 /**

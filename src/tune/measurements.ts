@@ -43,6 +43,9 @@ export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = {
   segmented_radix_sort: { table: 'segmentedRadixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
 };
 
+/** Benchmark algorithms of the campaign that pick no config: `radix_sort_threshold` (read by threshold.ts). */
+export const NO_TABLE_ALGORITHMS: readonly string[] = ['radix_sort_threshold'];
+
 /** A parsed Google Benchmark file: only `context` and `benchmarks` are read. */
 export interface GBenchLike {
   readonly context?: Readonly<Record<string, unknown>>;
@@ -180,6 +183,8 @@ export function readMeasurements(inputs: readonly BenchInput[]): ReadResult {
         return;
       }
       const benchAlgorithm = String(fields.algo) + (fields.subalgo !== undefined ? `_${String(fields.subalgo)}` : '');
+      // Threshold measurements (src/tune/threshold.ts) feed no table's groups: readThresholds reads them.
+      if (NO_TABLE_ALGORITHMS.includes(benchAlgorithm)) return;
       const spec = BENCH_ALGORITHMS[benchAlgorithm];
       if (!spec) {
         unknownAlgos.add(benchAlgorithm);

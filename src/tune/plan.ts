@@ -3,7 +3,7 @@
 // `pending`: they get a real stage (a registered tunable algorithm) when they arrive.
 // From rocPRIM's tuning dependencies (reference §1), past them where noted. Browser-safe.
 import { WgprimError } from '../runtime/errors.js';
-import { isTunable } from './registry.js';
+import { isTuneStage } from './registry.js';
 
 export type StageKind =
   /** Measures a config space and writes a table. */
@@ -67,11 +67,11 @@ export const PLAN_STAGES: readonly PlanStage[] = [
 /**
  * The stages in dependency order: a stage comes after every stage it names in `after`; among
  * stages free to go, the listed order is kept. A stage is `available` where `available(id)`
- * says so (default: a tunable algorithm of that id is registered; a `reuse` or `threshold`
- * stage registers under its own id when its algorithm arrives). Throws on an unknown
+ * says so (default: a tunable algorithm of that id is registered, or it is one of the
+ * `THRESHOLD_STAGES`; a `reuse` stage registers under its own id when its algorithm arrives). Throws on an unknown
  * dependency or a cycle.
  */
-export function planStages(stages: readonly PlanStage[] = PLAN_STAGES, available: (id: string) => boolean = isTunable): PlannedStage[] {
+export function planStages(stages: readonly PlanStage[] = PLAN_STAGES, available: (id: string) => boolean = isTuneStage): PlannedStage[] {
   const byId = new Map(stages.map((s) => [s.id, s]));
   for (const s of stages) {
     for (const d of s.after) if (!byId.has(d)) throw new WgprimError('invalid-argument', `plan stage "${s.id}" depends on unknown stage "${d}"`);

@@ -111,6 +111,21 @@ export function isTunable(name: string): boolean {
   return registry.has(name);
 }
 
+/**
+ * The plan's `threshold` stages that `wgprim tune` runs (src/tune/threshold.ts): no config
+ * space; each times two paths of one algorithm at a ladder of sizes (its settings' `sizes`).
+ */
+export const THRESHOLD_STAGES: readonly string[] = ['radix_sort_threshold'];
+
+export function isThresholdStage(name: string): boolean {
+  return THRESHOLD_STAGES.includes(name);
+}
+
+/** A stage `wgprim tune` can run: a tunable algorithm or a threshold stage. */
+export function isTuneStage(name: string): boolean {
+  return isTunable(name) || isThresholdStage(name);
+}
+
 /** Canonical text of a config: keys sorted, so equal configs give equal keys. */
 export function configText(config: ConfigObject): string {
   return JSON.stringify(Object.fromEntries(Object.keys(config).sort().map((k) => [k, config[k]])));
@@ -242,8 +257,8 @@ registerTunable({
 
 // radix_sort_block_sort: the radix sort's small-size path (block sort of each tile, then merge
 // passes), its own `radixSortBlockSort` table. Measured on that path at every size (maxCount is
-// raised to the size); rows keep the space's maxCount, which the plan's radix_sort_threshold
-// stage is to measure. Opt-in (not named after its table).
+// raised to the size); rows keep the space's maxCount until the plan's radix_sort_threshold
+// stage (src/tune/threshold.ts) measures it. Opt-in (not named after its table).
 
 registerTunable({
   name: 'radix_sort_block_sort',

@@ -6,7 +6,8 @@ import { type DeviceContext } from '../runtime/context.js';
 import { WgprimError } from '../runtime/errors.js';
 import { type Target } from '../runtime/target.js';
 import { ELEMENT_TYPES, type ElementType, typeInfo } from '../wgsl/types.js';
-import { type ConfigObject, type ParamSpace, type ParamValue, isTunable, tunable, tunableAlgorithms } from './registry.js';
+import { type ConfigObject, type ParamSpace, type ParamValue, isThresholdStage, isTunable, THRESHOLD_STAGES, tunable, tunableAlgorithms } from './registry.js';
+import { defaultThresholdSizes } from './threshold.js';
 
 export type DeviceKind = 'cpu' | 'gpu';
 export type StrategyName = 'exhaustive' | 'random' | 'local';
@@ -81,6 +82,9 @@ export type SettingsInput = Partial<Omit<TuneSettings, 'algorithms'>> & {
 /** The representative type of each type class, as the tables are keyed (rocPRIM's fallback buckets). */
 export const REPRESENTATIVE_TYPES: readonly ElementType[] = ['u32', 'f32', 'u64', 'f16'];
 
+/** The one benchmark a threshold stage times (keys only). */
+const THRESHOLD_BENCHMARKS: readonly string[] = ['radix_sort_keys'];
+
 /** CPU adapters (lavapipe, SwiftShader, WARP) get the small default space and sizes. */
 export function deviceKindOf(t: Target): DeviceKind {
   const soft = t.architecture === 'software' || t.architecture === 'swiftshader' ||
@@ -102,6 +106,10 @@ export function defaultSettings(kind: DeviceKind): TuneSettings {
       sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,
     };
+  }
+  // Threshold stages (radix_sort_threshold): no space; `sizes` is the ladder both paths are timed at.
+  for (const name of THRESHOLD_STAGES) {
+    algorithms[name] = { space: {}, types: kind === 'cpu' ? ['u32'] : REPRESENTATIVE_TYPES, sizes: defaultThresholdSizes(kind), benchmarks: THRESHOLD_BENCHMARKS };
   }
   return {
     version: 1,
@@ -173,8 +181,16 @@ export function settingsProblems(s: TuneSettings): string[] {
   }
   for (const [name, a] of Object.entries(s.algorithms)) {
     const at = `algorithms.${name}`;
+    if (isThresholdStage(name)) {
+      // A threshold stage: types and sizes (the ladder); no space.
+      for (const k of Object.keys(a)) if (!['space', 'types', 'sizes', 'benchmarks'].includes(k)) p.push(`${at}: unknown setting "${k}" (a threshold stage takes types and sizes)`);
+      if (a.space !== undefined && (!isObject(a.space) || Object.keys(a.space).length)) p.push(`${at}.space: a threshold stage has no config space (it times the configs selected for each type)`);
+      if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || a.benchmarks.join() !== THRESHOLD_BENCHMARKS.join())) p.push(`${at}.benchmarks must be ${JSON.stringify(THRESHOLD_BENCHMARKS)}`);
+      p.push(...typesAndSizesProblems(a, at));
+      continue;
+    }
     if (!isTunable(name)) {
-      p.push(`${at}: no tunable algorithm "${name}" (known: ${tunableAlgorithms().map((t) => t.name).join(', ')})`);
+      p.push(`${at}: no tunable algorithm "${name}" (known: ${[...tunableAlgorithms().map((t) => t.name), ...THRESHOLD_STAGES].join(', ')})`);
       continue;
     }
     const alg = tunable(name);
@@ -188,10 +204,7 @@ export function settingsProblems(s: TuneSettings): string[] {
         else if (new Set(values).size !== values.length) p.push(`${at}.space.${param} lists a value twice`);
       }
     }
-    if (!Array.isArray(a.types) || a.types.length === 0) p.push(`${at}.types must be a non-empty list`);
-    else for (const t of a.types) if (!(ELEMENT_TYPES as readonly string[]).includes(t)) p.push(`${at}.types: unknown type ${JSON.stringify(t)} (use ${ELEMENT_TYPES.join(', ')})`);
-    if (!Array.isArray(a.sizes) || a.sizes.length === 0) p.push(`${at}.sizes must be a non-empty list`);
-    else for (const n of a.sizes) if (!isInt(n, 1)) p.push(`${at}.sizes: ${JSON.stringify(n)} is not a positive integer`);
+    p.push(...typesAndSizesProblems(a, at));
     if (a.benchmarks !== undefined) {
       if (!Array.isArray(a.benchmarks) || a.benchmarks.length === 0) p.push(`${at}.benchmarks must be a non-empty list`);
       else for (const b of a.benchmarks) if (!alg.benchmarks.includes(b)) p.push(`${at}.benchmarks: unknown benchmark ${JSON.stringify(b)} (use ${alg.benchmarks.join(', ')})`);
@@ -201,6 +214,15 @@ export function settingsProblems(s: TuneSettings): string[] {
       else a.constraints.forEach((c, i) => p.push(...constraintProblems(c, `${at}.constraints[${i}]`, Object.keys(alg.space))));
     }
   }
+  return p;
+}
+
+function typesAndSizesProblems(a: AlgorithmSettings, at: string): string[] {
+  const p: string[] = [];
+  if (!Array.isArray(a.types) || a.types.length === 0) p.push(`${at}.types must be a non-empty list`);
+  else for (const t of a.types) if (!(ELEMENT_TYPES as readonly string[]).includes(t)) p.push(`${at}.types: unknown type ${JSON.stringify(t)} (use ${ELEMENT_TYPES.join(', ')})`);
+  if (!Array.isArray(a.sizes) || a.sizes.length === 0) p.push(`${at}.sizes must be a non-empty list`);
+  else for (const n of a.sizes) if (!isInt(n, 1)) p.push(`${at}.sizes: ${JSON.stringify(n)} is not a positive integer`);
   return p;
 }
 
@@ -305,7 +327,8 @@ export function resolveSettings(settings: TuneSettings, ctx: DeviceContext, algo
       }
       return true;
     });
-    return { name, space: a.space, types, sizes, benchmarks: a.benchmarks ?? tunable(name).defaultBenchmarks, constraints: a.constraints ?? [], skipped };
+    const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? THRESHOLD_BENCHMARKS : tunable(name).defaultBenchmarks);
+    return { name, space: a.space ?? {}, types, sizes, benchmarks, constraints: a.constraints ?? [], skipped };
   });
 }
 
@@ -336,6 +359,18 @@ export function settingsJsonSchema(): Record<string, unknown> {
         sizes: { type: 'array', items: intMin(1), minItems: 1 },
         benchmarks: { type: 'array', items: { enum: [...a.benchmarks] }, minItems: 1 },
         constraints: { type: 'array', items: constraint },
+      },
+      additionalProperties: false,
+    };
+  }
+  for (const name of THRESHOLD_STAGES) {
+    algorithms[name] = {
+      type: 'object',
+      properties: {
+        space: { type: 'object', maxProperties: 0 },
+        types: typesSchema,
+        sizes: { type: 'array', items: intMin(1), minItems: 1 },
+        benchmarks: { type: 'array', items: { enum: [...THRESHOLD_BENCHMARKS] }, minItems: 1 },
       },
       additionalProperties: false,
     };

@@ -4,7 +4,7 @@
 import { WgprimError } from '../runtime/errors.js';
 import { type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
-import { type ConfigObject, type ParamSpace, type ParamValue, configText, tunable } from './registry.js';
+import { type ConfigObject, type ParamSpace, type ParamValue, configText, isThresholdStage, tunable } from './registry.js';
 import { type ResolvedAlgorithm, constraintViolation } from './settings.js';
 
 /** Why a variant is measured whatever the strategy: it is the config selected today, or the heuristic's. */
@@ -90,6 +90,8 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
   let index = 0;
   const ctx = prim.context;
   for (const ra of algorithms) {
+    // Threshold stages have no config space: the campaign times them on their own.
+    if (isThresholdStage(ra.name)) continue;
     const alg = tunable(ra.name);
     for (const s of ra.skipped) skipped.push(`${ra.name}: ${s}`);
     for (const type of ra.types) {

@@ -1,0 +1,231 @@
+// The plan's `radix_sort_threshold` stage: where the radix sort's small-size path (block sort of
+// each tile, then merge passes) stops beating the LSD path (onesweep), measured with both
+// configs known for the type, at a ladder of sizes. The measurements are Google Benchmark
+// entries named in rocPRIM's grammar,
+//   {lvl:device,algo:radix_sort_threshold,path:block_sort|onesweep,key_type:T,value_type:empty,cfg:{...}}
+// (cfg: that path's config, as radix_sort_block_sort / radix_sort_onesweep names it), so they
+// never mix with those stages' own groups. create-optimization reads them back and writes the
+// threshold as maxCount of the radixSortBlockSort rows. Browser-safe.
+import { type BenchRecord, formatName, type NameFields, type NameInput, parseName } from '../bench/gbench.js';
+import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
+import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
+import { type RadixSortConfig } from '../device/radix-sort/config.js';
+import { type TargetMatch } from '../config/types.js';
+import { configKey } from '../config/tables.js';
+import { type Prim } from '../prim.js';
+import { type ElementType, type TypeClass } from '../wgsl/types.js';
+import { classifyImprovement } from './apply-improvements.js';
+import { type BenchInput, formatSize, geomean, targetOfContext, typeClassOfName } from './measurements.js';
+
+export const RADIX_THRESHOLD_ALGO = 'radix_sort_threshold';
+export type ThresholdPath = 'block_sort' | 'onesweep';
+export const THRESHOLD_PATHS: readonly ThresholdPath[] = ['block_sort', 'onesweep'];
+
+/**
+ * P of the noise rule (percent): the block-sort path counts as faster at a size only where its
+ * items/s beat onesweep's by more than max(P, 1.96 * sqrt(cv_onesweep^2 + cv_block^2) * 100)
+ * percent: apply-config-improvements' acceptance rule, onesweep (the general path) as the old.
+ */
+export const THRESHOLD_MIN_IMPROVEMENT_PERCENT = 2;
+
+/** The ladder of sizes: GPUs 2^10..2^22 (every power of two); CPU adapters 2^10..2^16 (every other). */
+export function defaultThresholdSizes(kind: 'cpu' | 'gpu'): number[] {
+  return kind === 'cpu' ? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16] : Array.from({ length: 13 }, (_, i) => 2 ** (10 + i));
+}
+
+/** The entry name of one path's measurement (keys only). */
+export function radixSortThresholdName(path: ThresholdPath, keyType: string, config: RadixSortBlockSortConfig | RadixSortConfig): string {
+  const inner = path === 'block_sort'
+    ? radixSortBlockSortName(keyType, 'empty', config as RadixSortBlockSortConfig)
+    : radixSortName(keyType, 'empty', config as RadixSortConfig);
+  const cfg = parseName(inner).cfg as NameFields;
+  return formatName({ lvl: 'device', algo: RADIX_THRESHOLD_ALGO, path, key_type: keyType, value_type: 'empty', cfg: cfg as NameInput });
+}
+
+export interface ThresholdMeasureOptions {
+  readonly path: ThresholdPath;
+  readonly type: ElementType;
+  readonly size: number;
+  readonly seed: number;
+  /** The path's config: a block sort config for `block_sort`, an LSD config for `onesweep`. */
+  readonly config: RadixSortBlockSortConfig | RadixSortConfig;
+  readonly warmup: number;
+  readonly batches: number;
+  readonly batchSize: number;
+  readonly forceWallClock?: boolean;
+  readonly coldCache?: boolean;
+}
+
+/**
+ * Times one path at one size with the bench functions (`benchmarkRadixSortBlockSort` forces the
+ * block-sort path; `radix_sort_keys` forces onesweep), renamed to the threshold entry's name.
+ */
+export async function measureRadixSortThreshold(prim: Prim, o: ThresholdMeasureOptions): Promise<BenchRecord> {
+  const timing = { type: o.type, size: o.size, seed: o.seed, warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
+  const record = o.path === 'block_sort'
+    ? await benchmarkRadixSortBlockSort(prim, { ...timing, pairs: false, config: o.config as RadixSortBlockSortConfig })
+    : (await benchmarkAlgorithm(prim, { ...timing, algorithm: 'radix_sort_keys', config: o.config as RadixSortConfig }))[0]!;
+  return { ...record, name: radixSortThresholdName(o.path, o.type, o.config) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rule
+
+export interface PathFigures {
+  readonly itemsPerSecond: number;
+  readonly cv: number;
+}
+
+export interface ThresholdPoint {
+  readonly size: number;
+  readonly blockSort: PathFigures;
+  readonly onesweep: PathFigures;
+  /** The block-sort path is faster here beyond the noise rule. */
+  readonly blockSortFaster: boolean;
+  /** (block - onesweep) / onesweep * 100. */
+  readonly changePercent: number;
+  readonly boundPercent: number;
+}
+
+/** One size compared under the noise rule. */
+export function comparePaths(size: number, blockSort: PathFigures, onesweep: PathFigures, thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): ThresholdPoint {
+  const c = classifyImprovement(onesweep.itemsPerSecond, blockSort.itemsPerSecond, onesweep.cv, blockSort.cv, thresholdPercent);
+  return { size, blockSort, onesweep, blockSortFaster: c.status === 'accepted', changePercent: c.changePercent, boundPercent: c.boundPercent };
+}
+
+/** maxCount: the largest measured size where the block-sort path is faster; 0 where it never is. */
+export function thresholdOf(points: readonly ThresholdPoint[]): number {
+  return Math.max(0, ...points.filter((p) => p.blockSortFaster).map((p) => p.size));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading measurements back
+
+export interface ThresholdResult {
+  readonly target: TargetMatch;
+  /** `vendor/architecture/device`, as measurements.ts keys targets. */
+  readonly targetKey: string;
+  readonly typeClass: TypeClass;
+  /** The block sort config measured (its maxCount is whatever it had then). */
+  readonly blockSortConfig: RadixSortBlockSortConfig;
+  readonly onesweepConfig: RadixSortConfig;
+  /** Sizes both paths were measured at, ascending. */
+  readonly points: readonly ThresholdPoint[];
+  readonly maxCount: number;
+  readonly date: string;
+  readonly version: string;
+}
+
+interface Run {
+  readonly size: number;
+  readonly itemsPerSecond: number;
+  readonly cv: number;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+
+/**
+ * The threshold measurements of benchmark files, per (target, key type class). Where a path was
+ * measured with several configs, the one measured at the most sizes counts (ties: the last seen),
+ * with a warning. Runs of one config at one size (several files) are combined: geometric mean of
+ * items/s, largest cv.
+ */
+export function readThresholds(inputs: readonly BenchInput[], thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): { results: ThresholdResult[]; warnings: string[] } {
+  const warnings: string[] = [];
+  // (target|class) -> path -> config key -> { config, runs }
+  const groups = new Map<string, { target: TargetMatch; targetKey: string; typeClass: TypeClass; dates: string[]; versions: string[]; paths: Map<ThresholdPath, Map<string, { config: unknown; runs: Run[] }>> }>();
+  for (const { data, label } of inputs) {
+    if (!isObject(data) || !isObject(data.context) || !Array.isArray(data.benchmarks)) continue;
+    const target = targetOfContext(data.context);
+    if (!target.vendor) continue;
+    const targetKey = `${target.vendor}/${target.architecture ?? ''}/${target.device ?? ''}`;
+    const date = String(data.context.date ?? '').slice(0, 10);
+    const version = String(data.context.wgprim_version ?? '') || 'unknown';
+    data.benchmarks.forEach((b, i) => {
+      if (!isObject(b) || b.error_occurred === true || b.run_type === 'aggregate' || typeof b.name !== 'string' || !b.name.includes(RADIX_THRESHOLD_ALGO)) return;
+      let f: NameFields;
+      try {
+        f = parseName(b.name);
+      } catch {
+        return;
+      }
+      if (f.algo !== RADIX_THRESHOLD_ALGO) return;
+      const where = `${label} benchmarks[${i}]`;
+      const path = f.path as ThresholdPath;
+      const typeClass = typeClassOfName(String(f.key_type ?? ''));
+      const ips = Number(b.items_per_second);
+      if (!THRESHOLD_PATHS.includes(path) || !typeClass || typeof f.cfg !== 'object' || !(ips > 0) || typeof b.size !== 'number') {
+        warnings.push(`${where}: not a radix_sort_threshold measurement this version reads: skipped`);
+        return;
+      }
+      let config: unknown;
+      try {
+        config = configFromName(path === 'block_sort' ? 'radix_sort_block_sort' : 'radix_sort_onesweep', f.cfg);
+      } catch (err) {
+        warnings.push(`${where}: ${(err as Error).message}: skipped`);
+        return;
+      }
+      const gk = `${targetKey}|${typeClass.float ? 'float' : 'int'}${typeClass.bytes}`;
+      let g = groups.get(gk);
+      if (!g) groups.set(gk, (g = { target, targetKey, typeClass, dates: [], versions: [], paths: new Map() }));
+      g.dates.push(date);
+      g.versions.push(version);
+      let configs = g.paths.get(path);
+      if (!configs) g.paths.set(path, (configs = new Map()));
+      const ck = configKey(path === 'block_sort' ? 'radixSortBlockSort' : 'radixSort', config);
+      let c = configs.get(ck);
+      if (c) configs.delete(ck); // re-inserted: the last seen comes last
+      else c = { config, runs: [] };
+      configs.set(ck, c);
+      c.runs.push({ size: b.size, itemsPerSecond: ips, cv: Number.isFinite(Number(b.cv)) ? Number(b.cv) : 0 });
+    });
+  }
+
+  const results: ThresholdResult[] = [];
+  for (const g of groups.values()) {
+    const pick = (path: ThresholdPath): { config: unknown; bySize: Map<number, PathFigures> } | undefined => {
+      const configs = [...(g.paths.get(path)?.values() ?? [])];
+      if (!configs.length) return undefined;
+      const sizesOf = (c: { runs: Run[] }): number => new Set(c.runs.map((r) => r.size)).size;
+      let best = configs[0]!;
+      for (const c of configs) if (sizesOf(c) >= sizesOf(best)) best = c;
+      if (configs.length > 1) warnings.push(`radix_sort_threshold ${g.targetKey}: ${path} was measured with ${configs.length} configs; the one measured at the most sizes counts`);
+      const bySize = new Map<number, PathFigures>();
+      for (const size of new Set(best.runs.map((r) => r.size))) {
+        const runs = best.runs.filter((r) => r.size === size);
+        bySize.set(size, { itemsPerSecond: geomean(runs.map((r) => r.itemsPerSecond)), cv: Math.max(...runs.map((r) => r.cv)) });
+      }
+      return { config: best.config, bySize };
+    };
+    const block = pick('block_sort');
+    const onesweep = pick('onesweep');
+    const label = `radix_sort_threshold ${g.targetKey} ${g.typeClass.float ? 'float' : 'int'}${g.typeClass.bytes * 8}`;
+    if (!block || !onesweep) {
+      warnings.push(`${label}: only the ${block ? 'block_sort' : 'onesweep'} path was measured: no threshold`);
+      continue;
+    }
+    const sizes = [...block.bySize.keys()].filter((s) => onesweep.bySize.has(s)).sort((a, b) => a - b);
+    if (!sizes.length) {
+      warnings.push(`${label}: the two paths share no measured size: no threshold`);
+      continue;
+    }
+    const points = sizes.map((s) => comparePaths(s, block.bySize.get(s)!, onesweep.bySize.get(s)!, thresholdPercent));
+    results.push({
+      target: g.target, targetKey: g.targetKey, typeClass: g.typeClass,
+      blockSortConfig: block.config as RadixSortBlockSortConfig, onesweepConfig: onesweep.config as RadixSortConfig,
+      points, maxCount: thresholdOf(points), date: [...g.dates].sort().at(-1) ?? '', version: [...new Set(g.versions)].sort().join(','),
+    });
+  }
+  return { results, warnings };
+}
+
+/** The evidence note of a row whose maxCount is a measured threshold. */
+export function thresholdNote(t: ThresholdResult): string {
+  const sizes = t.points.map((p) => p.size);
+  const faster = t.points.filter((p) => p.blockSortFaster).map((p) => formatSize(p.size));
+  const o = t.onesweepConfig;
+  return `maxCount ${t.maxCount ? formatSize(t.maxCount) : '0'}: measured threshold (radix_sort_threshold: this block sort path against onesweep ` +
+    `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}, keys only, at ${sizes.map(formatSize).join(', ')}; ` +
+    `block sort faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_o^2+cv_b^2)*100); ` +
+    `maxCount = the largest such size)`;
+}

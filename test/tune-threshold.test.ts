@@ -1,0 +1,177 @@
+// The plan's radix_sort_threshold stage: both radix sort paths timed at a ladder of sizes into the
+// campaign's Google Benchmark JSON, and create-optimization writing the measured threshold as
+// maxCount of the radixSortBlockSort rows (the rule checked on made-up figures; the whole
+// pipeline on lavapipe with a tiny ladder, in-process and through the CLI).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Prim } from '../src/index.js';
+import { parseName } from '../src/bench/gbench.js';
+import { radixSortBlockSortName } from '../src/bench/run.js';
+import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
+import { type RadixSortConfig } from '../src/device/radix-sort/config.js';
+import { classifyImprovement } from '../src/tune/apply-improvements.js';
+import { runCampaign } from '../src/tune/campaign.js';
+import { createOptimization } from '../src/tune/create-optimization.js';
+import { formatPlan, planStages } from '../src/tune/plan.js';
+import { defaultSettings, mergeSettings, settingsProblems } from '../src/tune/settings.js';
+import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
+import { radixSortThresholdName, readThresholds, THRESHOLD_MIN_IMPROVEMENT_PERCENT } from '../src/tune/threshold.js';
+import { testPrim } from './support/gpu.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-threshold-test-'));
+const LADDER = [2 ** 8, 2 ** 9, 2 ** 10, 2 ** 11, 2 ** 12];
+
+/** What the measurements imply, computed here from the JSON alone: the largest size where block sort beats onesweep beyond max(P, 1.96*sqrt(cv_o^2+cv_b^2)*100)%. */
+function expectedMaxCount(file: { benchmarks: readonly unknown[] }, keyType: string): number {
+  const at = new Map<number, Partial<Record<string, { ips: number; cv: number }>>>();
+  for (const e of file.benchmarks as { name: string; size: number; items_per_second?: number; cv?: number; error_occurred?: boolean }[]) {
+    if (e.error_occurred) continue;
+    const f = parseName(e.name);
+    if (f.algo !== 'radix_sort_threshold' || f.key_type !== keyType) continue;
+    const m = at.get(e.size) ?? {};
+    m[String(f.path)] = { ips: e.items_per_second!, cv: e.cv! };
+    at.set(e.size, m);
+  }
+  let max = 0;
+  for (const [size, m] of at) {
+    const b = m.block_sort;
+    const o = m.onesweep;
+    if (!b || !o) continue;
+    const change = ((b.ips - o.ips) / o.ips) * 100;
+    const bound = Math.max(THRESHOLD_MIN_IMPROVEMENT_PERCENT, 1.96 * Math.sqrt(b.cv ** 2 + o.cv ** 2) * 100);
+    if (change > bound) max = Math.max(max, size);
+  }
+  return max;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rule on made-up figures (no device)
+
+const BLOCK: RadixSortBlockSortConfig = { workgroupSize: 256, itemsPerThread: 8, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 2 ** 17 };
+const ONESWEEP: RadixSortConfig = { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 };
+const CONTEXT = { date: '2026-11-29T00:00:00Z', adapter_vendor: 'nvidia', adapter_architecture: 'hopper', adapter_device: 'h200', wgprim_version: '0.0.0' };
+
+const entry = (name: string, size: number, ips: number, cv = 0.01): Record<string, unknown> => ({ name: `${name}/manual_time`, run_type: 'iteration', size, items_per_second: ips, cv });
+/** Threshold entries: at each size, block sort's and onesweep's items/s. */
+function thresholdFile(points: readonly [number, number, number][], cv = 0.01): { context: typeof CONTEXT; benchmarks: Record<string, unknown>[] } {
+  return {
+    context: CONTEXT,
+    benchmarks: points.flatMap(([size, b, o]) => [
+      entry(radixSortThresholdName('block_sort', 'u32', BLOCK), size, b, cv),
+      entry(radixSortThresholdName('onesweep', 'u32', ONESWEEP), size, o, cv),
+    ]),
+  };
+}
+const rowsOf = (data: unknown): { config: RadixSortBlockSortConfig; evidence: { note?: string } }[] =>
+  (createOptimization([{ data, label: 'x.json' }]).fresh.radixSortBlockSort ?? []) as never;
+
+describe('radix_sort_threshold: the rule', () => {
+  it('names entries in rocPRIM\'s grammar, one path each, apart from the paths\' own stages', () => {
+    const f = parseName(radixSortThresholdName('block_sort', 'u32', BLOCK));
+    expect(f).toMatchObject({ lvl: 'device', algo: 'radix_sort_threshold', path: 'block_sort', key_type: 'u32', value_type: 'empty' });
+    expect(f.cfg).toEqual(parseName(radixSortBlockSortName('u32', 'empty', BLOCK)).cfg);
+    expect(parseName(radixSortThresholdName('onesweep', 'f32', ONESWEEP))).toMatchObject({ path: 'onesweep', key_type: 'f32', cfg: { bs: 256, ipt: 16, bits: 8 } });
+  });
+
+  it('sets maxCount to the largest size where block sort is faster beyond the noise, 0 if never, the largest if always', () => {
+    // Faster up to 2^12; a 1% lead at 2^14 is within P; slower above.
+    const some = rowsOf(thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 8e8, 4e8], [2 ** 14, 5.05e8, 5e8], [2 ** 16, 4e8, 9e8]]));
+    expect(some).toHaveLength(1);
+    expect(some[0]!.config).toEqual({ ...BLOCK, maxCount: 2 ** 12 });
+    expect(some[0]!.evidence.note).toMatch(/maxCount 2\^12: measured threshold/);
+    expect(rowsOf(thresholdFile([[2 ** 10, 1e8, 9e8], [2 ** 12, 1e8, 9e8]]))[0]!.config.maxCount).toBe(0);
+    expect(rowsOf(thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 9e8, 1e8]]))[0]!.config.maxCount).toBe(2 ** 12);
+    // A 20% lead with cv 0.1 on both sides is noise (bound 1.96*sqrt(0.02)*100 = 27.7%).
+    expect(rowsOf(thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 1.2e8, 1e8]], 0.1))[0]!.config.maxCount).toBe(2 ** 10);
+    const t = readThresholds([{ data: thresholdFile([[2 ** 12, 1.2e8, 1e8]], 0.1), label: 'x' }]).results[0]!;
+    expect(t.points[0]!.blockSortFaster).toBe(false);
+    expect(t.points[0]!.changePercent).toBeCloseTo(classifyImprovement(1e8, 1.2e8, 0.1, 0.1, 2).changePercent, 6);
+  });
+
+  it('writes the threshold into the tuned block-sort row of the same data, and says so where the configs differ', () => {
+    const other = { ...BLOCK, itemsPerThread: 4 };
+    const tuned = (c: RadixSortBlockSortConfig): Record<string, unknown>[] => [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', 'empty', c), n, 5e8));
+    const points: [number, number, number][] = [[2 ** 10, 9e8, 1e8], [2 ** 12, 1e8, 9e8]];
+    const same = thresholdFile(points);
+    const r = createOptimization([{ data: { ...same, benchmarks: [...tuned(BLOCK), ...same.benchmarks] }, label: 'x.json' }]);
+    expect(r.fresh.radixSortBlockSort![0]!.config).toEqual({ ...BLOCK, maxCount: 2 ** 10 });
+    expect(r.fresh.radixSortBlockSort![0]!.evidence.note).toMatch(/geomean of items\/s over 2 points.*maxCount 2\^10: measured threshold/);
+    expect(r.warnings.filter((w) => /threshold|radix_sort_threshold/.test(w))).toEqual([]);
+    const diff = createOptimization([{ data: { ...same, benchmarks: [...tuned(other), ...same.benchmarks] }, label: 'x.json' }]);
+    expect(diff.fresh.radixSortBlockSort![0]!.config).toEqual({ ...other, maxCount: 2 ** 10 });
+    expect(diff.warnings.join('\n')).toMatch(/threshold was measured with 256x8.*run radix_sort_threshold again/);
+    // The threshold entries never enter the block-sort stage's groups.
+    expect(r.groups.find((g) => g.algorithm === 'radixSortBlockSort')!.points).toEqual(['value_type=empty@16384', 'value_type=empty@4096']);
+  });
+
+  it('is a stage of the plan that wgprim tune runs, with a ladder in the settings', () => {
+    expect(planStages().find((s) => s.id === 'radix_sort_threshold')).toMatchObject({ status: 'available', kind: 'threshold', tables: ['radixSortBlockSort'] });
+    expect(formatPlan().join('\n')).toMatch(/radix_sort_threshold\s+available/);
+    expect(defaultSettings('gpu').algorithms.radix_sort_threshold).toMatchObject({ types: ['u32', 'f32', 'u64', 'f16'], sizes: Array.from({ length: 13 }, (_, i) => 2 ** (10 + i)) });
+    expect(() => mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { space: { workgroupSize: [64] } } } })).toThrow(/threshold stage has no config space/);
+    expect(settingsProblems(mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { sizes: LADDER } } }))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// On the device: a tiny ladder
+
+describe('radix_sort_threshold on a device', () => {
+  let prim: Prim;
+  let adapterInfo: GPUAdapterInfo;
+  beforeAll(async () => {
+    prim = await testPrim();
+    adapterInfo = (prim.device as GPUDevice & { adapterInfo: GPUAdapterInfo }).adapterInfo;
+  });
+  const settings = (): ReturnType<typeof defaultSettings> => mergeSettings(defaultSettings('cpu'), { warmup: 1, batches: 2, batchSize: 2, algorithms: { radix_sort_threshold: { types: ['u32'], sizes: LADDER } } });
+
+  it('times both paths at every size into the JSON, and create-optimization writes the threshold they imply', async () => {
+    const r = await runCampaign(prim, { settings: settings(), algorithms: ['radix_sort_threshold'], adapterInfo, settleMs: 0 });
+    expect(r.stopped).toBeUndefined();
+    const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
+    expect(gbenchProblems(file)).toEqual([]);
+    expect(file.benchmarks.filter(isErrorEntry)).toEqual([]);
+    const block = prim.selectedRadixSortBlockSortConfig('u32', 0).config;
+    const onesweep = prim.selectedRadixSortConfig('u32', 0).config;
+    const key = (e: { name: string; size: number }): string => `${e.name}@${e.size}`;
+    expect(file.benchmarks.map(key).sort()).toEqual(LADDER.flatMap((n) => [
+      `${radixSortThresholdName('block_sort', 'u32', block)}/manual_time@${n}`,
+      `${radixSortThresholdName('onesweep', 'u32', onesweep)}/manual_time@${n}`,
+    ]).sort());
+    const want = expectedMaxCount(file, 'u32');
+    expect(r.thresholds).toHaveLength(1);
+    expect(r.thresholds[0]!.maxCount).toBe(want);
+    const out = createOptimization([{ data: file, label: 'tune-results.json' }]);
+    const rows = out.fresh.radixSortBlockSort!;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.config).toEqual({ ...block, maxCount: want });
+    expect(rows[0]!.evidence.note).toMatch(/measured threshold/);
+    expect(out.outputs.map((o) => o.name)).toEqual(['radix-sort-block-sort.ts', 'radix-sort-block-sort.json']);
+    expect(out.outputs[0]!.text).toMatch(/tune-results\.json \(radix_sort_threshold\)/);
+  });
+
+  it('runs from wgprim tune --algorithms radix_sort_threshold, tables written with the measured maxCount', () => {
+    const main = path.join(ROOT, 'dist/cli/main.js');
+    if (!fs.existsSync(main)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
+    const settingsFile = path.join(TMP, 'settings.json');
+    fs.writeFileSync(settingsFile, JSON.stringify({ warmup: 1, batches: 2, batchSize: 2, algorithms: { radix_sort_threshold: { types: ['u32'], sizes: [2 ** 8, 2 ** 12] } } }));
+    const out = path.join(TMP, 'tune-results.json');
+    const tables = path.join(TMP, 'tuned');
+    const r = spawnSync('node', [main, 'tune', '--algorithms', 'radix_sort_threshold', '--settings', settingsFile, '--benchmark_out', out, '--out-basedir', tables, '-q'], { cwd: TMP, encoding: 'utf8', timeout: 240_000 });
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const file = JSON.parse(fs.readFileSync(out, 'utf8')) as TuneFile;
+    expect(file.benchmarks).toHaveLength(4);
+    const want = expectedMaxCount(file, 'u32');
+    expect(String(r.stdout)).toMatch(new RegExp(`int32: maxCount ${want} \\(`));
+    const table = JSON.parse(fs.readFileSync(path.join(tables, 'radix-sort-block-sort.json'), 'utf8')) as { rows?: unknown[]; entries?: unknown[] };
+    const rows = (table.rows ?? table.entries ?? []) as { config: RadixSortBlockSortConfig; evidence: { note: string } }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.config.maxCount).toBe(want);
+    expect(rows[0]!.evidence.note).toMatch(/measured threshold/);
+  });
+});
