@@ -12,8 +12,8 @@ import { unroll } from './block.js';
  * which keeps register use, and so occupancy, where the sort needs it.
  * Two steps, both run by every invocation of the workgroup (they contain barriers):
  * - `rankCounts`: per-subgroup digit counts ("early counts"), then the tile's digit totals
- *   `rk_count[d]` and exclusive starts `rk_start[d]`, and each (subgroup, digit)'s first rank
- *   in `rk_hist`. A onesweep pass publishes `rk_count` before the match.
+ *   `rk_count[d]` and exclusive starts `rk_start[d]`, and in `rk_hist` each (subgroup, digit)'s
+ *   offset within the digit. A onesweep pass publishes `rk_count` before the match.
  * - `rankMatch`: each item's rank: lanes with the same digit find each other with one ballot
  *   per digit bit; the lowest of them claims ranks for all with one atomic add on its
  *   subgroup's counter and hands the base to the others by shuffle; `place` gets the rank.
@@ -72,7 +72,7 @@ fn rk_lanes_below(lane: u32) -> ${M} {
 const RK_BITS = ${o.radixBits}u;
 const RK_NSG = ${nsg}u;
 const RK_DPT = ${Math.ceil(radix / o.workgroupSize)}u;
-// Per (subgroup, digit) counters: early counts, then first ranks, then running ranks.
+// Per (subgroup, digit) counters: early counts, then offsets within the digit, then running ones.
 var<workgroup> rk_hist: array<atomic<u32>, ${nsg * radix}>;
 var<workgroup> rk_start: array<u32, RK_RADIX>;
 var<workgroup> rk_count: array<u32, RK_RADIX>;
@@ -122,7 +122,6 @@ ${unroll(o.itemsPerThread, 'j', `  atomicAdd(&rk_hist[own + ${digitOf('j')}], 1u
     let d = r * RK_DPT + k;
     if (d < RK_RADIX) {
       rk_start[d] = start;
-      for (var g = 0u; g < nsg; g++) { atomicAdd(&rk_hist[g * RK_RADIX + d], start); }
       start += rk_count[d];
     }
   }
@@ -153,7 +152,7 @@ ${unroll(o.itemsPerThread, 'j', `  let d = ${digitOf('j')};
   }
   let below = ${popcount('peers & below_mask')};
   var first = 0u;
-  if (below == 0u) { first = atomicAdd(&rk_hist[own + d], ${popcount('peers')}); }
+  if (below == 0u) { first = rk_start[d] + atomicAdd(&rk_hist[own + d], ${popcount('peers')}); }
   let rank = subgroupShuffle(first, ${lowest}) + below;
   ${place('j', 'rank')}`)}
 }`;
