@@ -225,7 +225,7 @@ describe('segmented radix sort: buffer level and errors', () => {
     const ends = [250, 556, 800];
     const mk = (data: Uint32Array): GPUBuffer => {
       const b = prim.device.createBuffer({ size: Math.max(16, data.byteLength), usage });
-      prim.device.queue.writeBuffer(b, 0, data);
+      prim.device.queue.writeBuffer(b, 0, data as Uint32Array<ArrayBuffer>);
       return b;
     };
     const kb = mk(keys);

@@ -6,11 +6,22 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
+//   tune-lavapipe-radix.json (mesa/software/llvmpipe-llvm-15-0-6-256-bits-, 2026-11-29)
+//   tune-lavapipe-radix.json (radix_sort_threshold)
+// 3 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
 
 export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConfig>[] = [
+  {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 0 },
+    evidence: {
+      itemsPerSecond: 3.646e6, cv: 0.268, size: [4096, 16384], date: '2026-11-29', version: '0.1.0', score: 2.917e7,
+      note: 'geomean of items/s over 2 points (sizes 2^12, 2^14 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 256x8 4 match 128 8 131072 at 0.585x; maxCount 0: measured threshold (radix_sort_threshold: this block sort path against onesweep 128x16 8-bit match decoupled, keys only, at 2^10, 2^12, 2^14, 2^16; block sort faster at none: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+    },
+  },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },

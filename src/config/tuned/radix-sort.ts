@@ -6,11 +6,21 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
+//   tune-lavapipe-radix.json (mesa/software/llvmpipe-llvm-15-0-6-256-bits-, 2026-11-29)
+// 3 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 
 export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
+  {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 128, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    evidence: {
+      itemsPerSecond: 3.518e6, cv: 0.856, size: [16384, 65536], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^14, 2^16 x value_type=empty); cv: max; 3/3 configs eligible; runner-up 128x12 8 match subgroup decoupled 256 16 at 0.869x',
+    },
+  },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },

@@ -6,11 +6,21 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-segmented.json (nvidia//nvidia-h200, 2026-11-29)
+//   tune-lavapipe-radix.json (mesa/software/llvmpipe-llvm-15-0-6-256-bits-, 2026-11-29)
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { SegmentedRadixSortConfig } from '../../device/segmented-radix-sort/config.js';
 
 export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConfig>[] = [
+  {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 128, itemsPerThread: 4, radixBits: 8, rank: 'match', segmentsPerWorkgroup: 1 },
+    evidence: {
+      itemsPerSecond: 1.229e6, cv: 0.195, size: [16384, 65536], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^14, 2^16 x segment_length=1024 x value_type=empty); cv: max; 1/1 configs eligible',
+    },
+  },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
