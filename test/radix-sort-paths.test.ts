@@ -201,11 +201,17 @@ describe('radix sort paths: the threshold', () => {
   });
 
   it('the default config: small counts sort by block sort, and the selection reports it', async () => {
-    const s = prim.selectedRadixSortBlockSortConfig('u32');
-    expect(radixSortBlockSortProblem(prim.context, typeInfo('u32'), 0, s.config)).toBeUndefined();
-    kernels = [];
-    await check('u32', randomKeys('u32', 3001, SEED + 3001), {}, 'default', false);
-    expect(kernels.some((k) => k.includes('blockSort'))).toBe(3001 <= s.config.maxCount);
+    // Keys and pairs select separately: a tuned row whose tile fits keys only is skipped for pairs.
+    const keys = randomKeys('u32', 3001, SEED + 3001);
+    for (const valueBytes of [0, 4] as const) {
+      const s = prim.selectedRadixSortBlockSortConfig('u32', valueBytes);
+      expect(radixSortBlockSortProblem(prim.context, typeInfo('u32'), valueBytes, s.config)).toBeUndefined();
+      kernels = [];
+      if (valueBytes === 0) await prim.arrays.radixSortKeys(keys as Uint32Array);
+      else await prim.arrays.radixSortPairs(keys as Uint32Array, Uint32Array.from({ length: keys.length }, (_, i) => i));
+      expect(kernels.some((k) => k.includes('blockSort')), `values ${valueBytes}: ${kernels.join(', ')}`).toBe(3001 <= s.config.maxCount);
+    }
+    await check('u32', keys, {}, 'default', false);
   });
 
   it('the heuristic is valid for every key type and value size', () => {
