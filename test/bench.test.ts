@@ -171,6 +171,22 @@ describe('wgprim CLI', () => {
     expect(file.benchmarks[0]!.iterations).toBe(20);
     expect(parseName(file.benchmarks[0]!.name)).toMatchObject({ lvl: 'device', algo: 'reduce', key_type: 'u32' });
   });
+
+  it('bench times the radix sort\'s block sort path with its own config family', () => {
+    const main = path.join(root, 'dist/cli/main.js');
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-bench-')), 'block.json');
+    const config = JSON.stringify({ radixSortBlockSort: { workgroupSize: 64, itemsPerThread: 4, radixBits: 4, mergeWorkgroupSize: 64, mergeItemsPerThread: 4, maxCount: 0 } });
+    const run = spawnSync('node', [main, 'bench', '--algorithm', 'radix_sort_block_sort_keys,radix_sort_block_sort_pairs', '--size', '3000', '--batches', '1', '--batch-size', '2',
+      '--config', config, `--benchmark_out=${out}`], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const file = JSON.parse(fs.readFileSync(out, 'utf8')) as GBenchFile;
+    validateFile(file);
+    // The path is taken at every size: the name keeps the config's own maxCount (0 here).
+    expect(file.benchmarks.map((b) => parseName(b.name))).toEqual([
+      expect.objectContaining({ algo: 'radix_sort_block_sort', key_type: 'u32', value_type: 'empty', cfg: expect.objectContaining({ bs: 64, ipt: 4, bits: 4, max: 0 }) }),
+      expect.objectContaining({ algo: 'radix_sort_block_sort', key_type: 'u32', value_type: 'u32', cfg: expect.objectContaining({ bs: 64, ipt: 4, max: 0 }) }),
+    ]);
+  });
 });
 
 function validateFile(file: GBenchFile): void {

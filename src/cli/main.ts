@@ -11,7 +11,7 @@ import { applyImprovementsCommand, type ApplyImprovementsCommandOptions } from '
 import { reportCommand, type ReportCommandOptions } from './report.js';
 import { tuneCommand, type TuneCommandOptions } from './tune.js';
 
-const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'segmented_radix_sort', 'all'];
+const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs', 'segmented_radix_sort', 'all'];
 
 /** Wraps a value parser so commander reports its error as a usage error, not a crash. */
 function arg<T>(parse: (s: string) => T): (s: string) => T {
