@@ -3,7 +3,8 @@ import { createPrim, type Prim, type RadixSortBlockSortConfig, type RadixSortCon
 import { radixSortBlockSortHeuristic, radixSortBlockSortProblem } from '../src/device/radix-sort/block-sort-config.js';
 import { type Kernel } from '../src/runtime/kernel.js';
 import { testPrim } from './support/gpu.js';
-import { rng, SEED } from './support/data.js';
+import { SEED } from './support/data.js';
+import { bufferIo, firstBad, KEY_TYPES, type KeyArray, randomKeys, referenceOrder, widthOf } from './support/radix.js';
 
 // The radix sort's small-size paths (one workgroup; block sort + merge passes) forced by config,
 // and the switch to onesweep at maxCount, against a CPU stable reference (values = index check
@@ -21,74 +22,6 @@ beforeAll(async () => {
     return pipeline(k);
   };
 });
-
-type KeyArray = Uint32Array | Int32Array | Float32Array | Uint16Array | BigUint64Array | BigInt64Array;
-const KEY_TYPES: RadixSortKeyType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
-const widthOf = (t: RadixSortKeyType): number => (t === 'u64' || t === 'i64' ? 64 : t === 'f16' ? 16 : 32);
-const is64 = (t: RadixSortKeyType): boolean => t === 'u64' || t === 'i64';
-
-function randomKeys(type: RadixSortKeyType, n: number, seed: number, distinct?: number): KeyArray {
-  const r = rng(seed);
-  const word = (): number => (r() * 4294967296) >>> 0;
-  const pool = distinct ? Array.from({ length: distinct }, () => [word(), word()] as const) : undefined;
-  const pick = (): readonly [number, number] => (pool ? pool[Math.floor(r() * pool.length)]! : [word(), word()]);
-  if (is64(type)) {
-    const out = new BigUint64Array(n);
-    for (let i = 0; i < n; i++) {
-      const [lo, hi] = pick();
-      out[i] = (BigInt(hi) << 32n) | BigInt(lo);
-    }
-    return type === 'u64' ? out : new BigInt64Array(out.buffer);
-  }
-  if (type === 'f16') return Uint16Array.from({ length: n }, () => pick()[0] & 0xffff);
-  const bits = Uint32Array.from({ length: n }, () => pick()[0]);
-  return type === 'u32' ? bits : type === 'i32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
-}
-
-function ordered32(type: RadixSortKeyType, bits: number): number {
-  if (type === 'i32') return (bits ^ 0x80000000) >>> 0;
-  if (type === 'f32') return (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
-  if (type === 'f16') return bits & 0x8000 ? ~bits & 0xffff : bits | 0x8000;
-  return bits;
-}
-
-/** Indices of `keys` in stable sorted order by bits [b, e) of the ordered keys. */
-function referenceOrder(type: RadixSortKeyType, keys: KeyArray, descending: boolean, b: number, e: number): Uint32Array {
-  const n = keys.length;
-  const idx = Array.from({ length: n }, (_, i) => i);
-  if (is64(type)) {
-    const mask = (1n << BigInt(e - b)) - 1n;
-    const raw = new BigUint64Array(keys.buffer, keys.byteOffset, n);
-    const d = Array.from(raw, (v) => ((type === 'i64' ? v ^ (1n << 63n) : v) >> BigInt(b)) & mask);
-    idx.sort((x, y) => (d[x] !== d[y] ? ((d[x]! < d[y]!) !== descending ? -1 : 1) : x - y));
-    return Uint32Array.from(idx);
-  }
-  const raw = keys instanceof Uint16Array ? keys : new Uint32Array(keys.buffer, keys.byteOffset, n);
-  const range = 2 ** (e - b);
-  const d = Array.from(raw, (x) => {
-    const v = Math.floor(ordered32(type, x) / 2 ** b) % range;
-    return descending ? range - 1 - v : v;
-  });
-  idx.sort((x, y) => d[x]! - d[y]! || x - y);
-  return Uint32Array.from(idx);
-}
-
-function rawKeys(keys: KeyArray): ArrayLike<number | bigint> {
-  if (keys instanceof Uint16Array) return keys;
-  return keys instanceof BigUint64Array || keys instanceof BigInt64Array ? new BigUint64Array(keys.buffer, keys.byteOffset, keys.length) : new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
-}
-
-function firstBad(keys: KeyArray, got: KeyArray, order: Uint32Array, gotValues?: ArrayLike<number | bigint>, valueOf: (i: number) => number | bigint = (i) => i): string | undefined {
-  if (got.length !== keys.length) return `length ${got.length} != ${keys.length}`;
-  const src = rawKeys(keys);
-  const out = rawKeys(got);
-  for (let i = 0; i < order.length; i++) {
-    const j = order[i]!;
-    if (out[i] !== src[j]) return `key at ${i}: got bits ${out[i]!.toString(16)}, want ${src[j]!.toString(16)} (input index ${j})`;
-    if (gotValues && gotValues[i] !== valueOf(j)) return `value at ${i}: got ${gotValues[i]}, want ${valueOf(j)} (key bits ${src[j]!.toString(16)})`;
-  }
-  return undefined;
-}
 
 interface SortCase {
   readonly descending?: boolean;
@@ -230,24 +163,11 @@ describe('radix sort paths: the threshold', () => {
 
 describe('radix sort paths: buffer level', () => {
   let usage = 0;
+  let upload: (data: ArrayBufferView) => GPUBuffer;
+  let read: (b: GPUBuffer, bytes: number) => Promise<ArrayBuffer>;
   beforeAll(() => {
-    usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    ({ usage, upload, read } = bufferIo(prim.device));
   });
-  const upload = (data: ArrayBufferView): GPUBuffer => {
-    const b = prim.device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 4) * 4), usage });
-    prim.device.queue.writeBuffer(b, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
-    return b;
-  };
-  const read = async (b: GPUBuffer, bytes: number): Promise<ArrayBuffer> => {
-    const r = prim.device.createBuffer({ size: Math.max(16, bytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const enc = prim.device.createCommandEncoder();
-    enc.copyBufferToBuffer(b, 0, r, 0, Math.max(16, bytes));
-    prim.device.queue.submit([enc.finish()]);
-    await r.mapAsync(GPUMapMode.READ);
-    const out = r.getMappedRange().slice(0, bytes);
-    r.destroy();
-    return out;
-  };
 
   it('separate outputs leave the inputs untouched; in place and mixed, with odd and even pass counts', async () => {
     // 200: one workgroup; 700: 3 tiles, 2 merges; 1500: 6 tiles, 3 merges; [5, 5): a copy.

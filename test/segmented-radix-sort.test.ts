@@ -6,6 +6,7 @@ import { parseName } from '../src/bench/gbench.js';
 import { anchorType } from '../src/cli/table.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
+import { firstBad, is64, KEY_TYPES, type KeyArray, ordered32, ordered64, randomKeys, rawKeys, widthOf } from './support/radix.js';
 
 // The segmented radix sort against a CPU reference: each segment's indices stably sorted by
 // the order-preserving transform of the keys (within the bit range); elements outside every
@@ -16,53 +17,14 @@ beforeAll(async () => {
   prim = await testPrim();
 });
 
-type KeyArray = Uint32Array | Int32Array | Float32Array | Uint16Array | BigUint64Array | BigInt64Array;
-const KEY_TYPES: RadixSortKeyType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
-const widthOf = (t: RadixSortKeyType): number => (t === 'u64' || t === 'i64' ? 64 : t === 'f16' ? 16 : 32);
-const is64 = (t: RadixSortKeyType): boolean => t === 'u64' || t === 'i64';
 // Small tiles keep lavapipe fast: 64 x 4 = 256 keys.
 const TILE_WG = 64;
 const TILE_IPT = 4;
 const TILE = TILE_WG * TILE_IPT;
 
-function randomKeys(type: RadixSortKeyType, n: number, seed: number, distinct?: number): KeyArray {
-  const r = rng(seed);
-  const word = (): number => (r() * 4294967296) >>> 0;
-  const pool = distinct ? Array.from({ length: distinct }, () => [word(), word()] as const) : undefined;
-  const pick = (): readonly [number, number] => (pool ? pool[Math.floor(r() * pool.length)]! : [word(), word()]);
-  if (is64(type)) {
-    const out = new BigUint64Array(n);
-    for (let i = 0; i < n; i++) {
-      const [lo, hi] = pick();
-      out[i] = (BigInt(hi) << 32n) | BigInt(lo);
-    }
-    return type === 'u64' ? out : new BigInt64Array(out.buffer);
-  }
-  if (type === 'f16') return Uint16Array.from({ length: n }, () => pick()[0] & 0xffff);
-  const bits = Uint32Array.from({ length: n }, () => pick()[0]);
-  return type === 'u32' ? bits : type === 'i32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
-}
-
-function rawKeys(keys: KeyArray): ArrayLike<number | bigint> {
-  if (keys instanceof Uint16Array) return keys;
-  return keys instanceof BigUint64Array || keys instanceof BigInt64Array ? new BigUint64Array(keys.buffer, keys.byteOffset, keys.length) : new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
-}
-
 /** Sort key of element i: bits [b, e) of its ordered bits, as a bigint (descending: complemented). */
 function sortKeyOf(type: RadixSortKeyType, raw: number | bigint, descending: boolean, b: number, e: number): bigint {
-  let u: bigint;
-  if (is64(type)) {
-    u = BigInt.asUintN(64, raw as bigint);
-    if (type === 'i64') u ^= 1n << 63n;
-  } else {
-    const bits = raw as number;
-    let o: number;
-    if (type === 'i32') o = (bits ^ 0x80000000) >>> 0;
-    else if (type === 'f32') o = (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
-    else if (type === 'f16') o = bits & 0x8000 ? ~bits & 0xffff : bits | 0x8000;
-    else o = bits;
-    u = BigInt(o);
-  }
+  const u = is64(type) ? ordered64(type, raw as bigint) : BigInt(ordered32(type, raw as number));
   const d = (u >> BigInt(b)) & ((1n << BigInt(e - b)) - 1n);
   return descending ? ((1n << BigInt(e - b)) - 1n) - d : d;
 }
@@ -85,18 +47,6 @@ function referenceOrder(type: RadixSortKeyType, keys: KeyArray, begins: number[]
     idx.forEach((j, i) => (order[begin + i] = j));
   }
   return order;
-}
-
-function firstBad(keys: KeyArray, got: KeyArray, order: Uint32Array, gotValues?: ArrayLike<number | bigint>): string | undefined {
-  if (got.length !== keys.length) return `length ${got.length} != ${keys.length}`;
-  const src = rawKeys(keys);
-  const out = rawKeys(got);
-  for (let i = 0; i < order.length; i++) {
-    const j = order[i]!;
-    if (out[i] !== src[j]) return `key at ${i}: got bits ${out[i]!.toString(16)}, want ${src[j]!.toString(16)} (input index ${j})`;
-    if (gotValues && gotValues[i] !== j) return `value at ${i}: got ${gotValues[i]}, want ${j}`;
-  }
-  return undefined;
 }
 
 interface Case {

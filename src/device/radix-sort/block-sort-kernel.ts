@@ -5,6 +5,7 @@ import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortBlockSortConfig } from './block-sort-config.js';
 import { keyAccess, keyFunctions, rawType } from './kernel.js';
+import { splitByBit, splitTileLoad, stripedTileLoad, type ValueLoad } from './wgsl.js';
 
 /**
  * The block sort of the radix sort's small-size paths: each workgroup sorts one tile of
@@ -89,6 +90,7 @@ export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
   const match = c.rank === 'match';
   const IPT = c.itemsPerThread;
   const v = (s: string): string => (pairs ? s : '');
+  const loadVal: ValueLoad = pairs ? (e) => `load_val(${e})` : undefined;
   const io = accessors(o.key, o.valueBytes, o.keysInPlace, o.valuesInPlace);
   const inPlace = o.keysInPlace || (pairs && o.valuesInPlace);
   const rank = { workgroupSize: c.workgroupSize, itemsPerThread: IPT, radixBits: c.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
@@ -101,15 +103,7 @@ export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
   if (tile >= P.num_tiles) { return; }
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
-  var ks: array<${K}, IPT>;
-  ${v(`var vs: array<${V}, IPT>;`)}
-${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
-  var y = SENTINEL;
-  if (p < valid) {
-    y = to_ordered(load_key(base + p));
-    ${v('vs[j] = load_val(base + p);')}
-  }
-  ks[j] = y;`)}
+${stripedTileLoad(IPT, K, V, loadVal)}
   for (var shift = P.begin_bit; shift < P.end_bit; shift += RK_BITS) {
     let bits = min(RK_BITS, P.end_bit - shift);
     ${rankCounts(rank, (j) => `digit_at(ks[${j}], shift, bits)`)}
@@ -131,44 +125,9 @@ ${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
   let valid = min(TILE, P.count - base);
   // r = lid holds the tile's keys r * IPT .. r * IPT + IPT - 1 (consecutive: rank order).
   let r = lid;
-  for (var k = 0u; k < IPT; k++) {
-    let i = k * WG + lid;
-    if (i < valid) {
-      s_keys[i] = to_ordered(load_key(base + i));
-      ${v('s_vals[i] = load_val(base + i);')}
-    } else {
-      s_keys[i] = SENTINEL;
-    }
-  }
-  workgroupBarrier();
-  var ks: array<${K}, IPT>;
-  ${v(`var vs: array<${V}, IPT>;`)}
-${unroll(IPT, 'j', `  ks[j] = s_keys[r * IPT + j];
-  ${v('vs[j] = s_vals[r * IPT + j];')}`)}
+${splitTileLoad(IPT, K, V, loadVal)}
   for (var s = P.begin_bit; s < P.end_bit; s++) {
-    var zeros = 0u;
-${unroll(IPT, 'j', '    zeros += 1u - bit_at(ks[j], s);')}
-    // Inclusive scan of the zero counts across the workgroup.
-    s_scan[r] = zeros;
-    workgroupBarrier();
-    for (var d = 1u; d < WG; d <<= 1u) {
-      var y = 0u;
-      if (r >= d) { y = s_scan[r - d]; }
-      workgroupBarrier();
-      if (r >= d) { s_scan[r] += y; }
-      workgroupBarrier();
-    }
-    let total_zeros = s_scan[WG - 1u];
-    var z = s_scan[r] - zeros;
-    // Every invocation has read the tile into registers (before the barriers above).
-${unroll(IPT, 'j', `      let i = r * IPT + j;
-      var pos = total_zeros + i - z;
-      if (bit_at(ks[j], s) == 0u) { pos = z; z += 1u; }
-      s_keys[pos] = ks[j];
-      ${v('s_vals[pos] = vs[j];')}`)}
-    workgroupBarrier();
-${unroll(IPT, 'j', `    ks[j] = s_keys[r * IPT + j];
-    ${v('vs[j] = s_vals[r * IPT + j];')}`)}
+${splitByBit(IPT, pairs, 'shared')}
   }
   // s_keys holds the sorted tile (or the loaded one: no bits to sort by); written out coalesced.
   ${beforeStores}

@@ -3,6 +3,7 @@ import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
+import { splitByBit, splitTileLoad } from './wgsl.js';
 
 /**
  * Uniform block of both kernels: `shift` is the first bit of this pass, `pass_bits` its width
@@ -174,57 +175,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let r = sgid * sg_size + sg_lane;` : 'let r = lid;'}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
-  for (var k = 0u; k < IPT; k++) {
-    let i = k * WG + lid;
-    if (i < valid) {
-      s_keys[i] = to_ordered(load_key(base + i));
-      ${v('s_vals[i] = vals_in[base + i];')}
-    } else {
-      s_keys[i] = SENTINEL;
-    }
-  }
-  workgroupBarrier();
-  var ks: array<${K}, IPT>;
-  ${v(`var vs: array<${V}, IPT>;`)}
-${unroll(o.config.itemsPerThread, 'j', `  ks[j] = s_keys[r * IPT + j];
-  ${v('vs[j] = s_vals[r * IPT + j];')}`)}
+${splitTileLoad(o.config.itemsPerThread, K, V, pairs ? (e) => `vals_in[${e}]` : undefined)}
   for (var b = 0u; b < P.pass_bits; b++) {
     let s = P.shift + b;
-    var zeros = 0u;
-${unroll(o.config.itemsPerThread, 'j', '    zeros += 1u - bit_at(ks[j], s);')}
-${sub ? `    // Exclusive scan of the zero counts in rank order: within the subgroup, then across the
-    // subgroups' totals (any subgroup size; r orders invocations subgroup by subgroup).
-    let ex = subgroupExclusiveAdd(zeros);
-    if (sg_lane == sg_size - 1u) { s_scan[sgid] = ex + zeros; }
-    workgroupBarrier();
-    var z = ex;
-    var total_zeros = 0u;
-    for (var g = 0u; g < WG / sg_size; g++) {
-      let x = s_scan[g];
-      if (g < sgid) { z += x; }
-      total_zeros += x;
-    }
-` : `    // Inclusive scan of the zero counts across the workgroup.
-    s_scan[r] = zeros;
-    workgroupBarrier();
-    for (var d = 1u; d < WG; d <<= 1u) {
-      var y = 0u;
-      if (r >= d) { y = s_scan[r - d]; }
-      workgroupBarrier();
-      if (r >= d) { s_scan[r] += y; }
-      workgroupBarrier();
-    }
-    let total_zeros = s_scan[WG - 1u];
-    var z = s_scan[r] - zeros;
-`}    // Every invocation has read the tile into registers (before the barriers above).
-${unroll(o.config.itemsPerThread, 'j', `      let i = r * IPT + j;
-      var pos = total_zeros + i - z;
-      if (bit_at(ks[j], s) == 0u) { pos = z; z += 1u; }
-      s_keys[pos] = ks[j];
-      ${v('s_vals[pos] = vs[j];')}`)}
-    workgroupBarrier();
-${unroll(o.config.itemsPerThread, 'j', `    ks[j] = s_keys[r * IPT + j];
-    ${v('vs[j] = s_vals[r * IPT + j];')}`)}
+${splitByBit(o.config.itemsPerThread, pairs, sub ? 'subgroup' : 'shared')}
     // The next split writes s_keys only after the barriers of its scan: these reads are done by then.
   }
   // The tile is now stably sorted by digit: find where each digit starts.

@@ -5,6 +5,7 @@ import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
 import { keyAccess, keyFunctions, rawType } from './kernel.js';
+import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
 
 /**
  * Kernels of the match-ranked LSD sort. Per digit pass one `sort` kernel ranks each tile in
@@ -135,16 +136,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   ${SUBGROUP_ID}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
-  var ks: array<${K}, IPT>;
-  ${v(`var vs: array<${V}, IPT>;`)}
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
-  var y = SENTINEL;
-  if (p < valid) {
-    y = to_ordered(load_key(base + p));
-    ${v('vs[j] = vals_in[base + p];')}
-  }
-  ks[j] = y;`)}
+${stripedTileLoad(IPT, K, V, pairs ? (e) => `vals_in[${e}]` : undefined)}
   // Where this tile's digits start (onesweep: the digits' global starts; scanned: the tile's
   // offsets), loaded now so the loads' latency hides behind the rank.
   let r = sgid * sg_size + sg_lane;
@@ -247,13 +240,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let x = rows[i];
   s[lid] = x;
   workgroupBarrier();
-  for (var d = 1u; d < RADIX; d <<= 1u) {
-    var y = 0u;
-    if (lid >= d) { y = s[lid - d]; }
-    workgroupBarrier();
-    s[lid] += y;
-    workgroupBarrier();
-  }
+${workgroupInclusiveScan('s', 'lid', 'RADIX')}
   rows[i] = s[lid] - x;
 }
 `;

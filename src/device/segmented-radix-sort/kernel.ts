@@ -4,6 +4,7 @@ import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { keyFunctions, rawType } from '../radix-sort/kernel.js';
+import { splitByBit, workgroupInclusiveScan } from '../radix-sort/wgsl.js';
 import { type SegmentedRadixSortConfig } from './config.js';
 
 /**
@@ -103,20 +104,11 @@ ${unroll(IPT, 'j', `  ks[j] = s_keys[lid * IPT + j];
   const rankMatchPass = (digitExpr: (j: string) => string): string => `${rankCounts(rk, digitExpr)}
   ${rankMatch(rk, digitExpr, (j, rank) => `s_keys[${rank}] = ks[${j}];${pairs ? ` s_vals[${rank}] = vs[${j}];` : ''}`)}
   workgroupBarrier();`;
-  const splitBits = (lo: string, hi: string): string => `for (var s = ${lo}; s < ${hi}; s++) {
-    var zeros = 0u;
-${unroll(IPT, 'j', '    zeros += 1u - bit_at(ks[j], s);')}
-    let sc = wg_scan(lid, zeros);
+  const wgScan = { wgsl: `    let sc = wg_scan(lid, zeros);
     let total_zeros = sc.y;
-    var z = sc.x - zeros;
-${unroll(IPT, 'j', `    let i = lid * IPT + j;
-    var pos = total_zeros + i - z;
-    if (bit_at(ks[j], s) == 0u) { pos = z; z += 1u; }
-    s_keys[pos] = ks[j];
-    ${v('s_vals[pos] = vs[j];')}`)}
-    workgroupBarrier();
-${unroll(IPT, 'j', `    ks[j] = s_keys[lid * IPT + j];
-    ${v('vs[j] = s_vals[lid * IPT + j];')}`)}
+    var z = sc.x - zeros;` };
+  const splitBits = (lo: string, hi: string): string => `for (var s = ${lo}; s < ${hi}; s++) {
+${splitByBit(IPT, pairs, wgScan, 'lid')}
   }`;
 
   // One tile: loaded (from `src` at b + t), then ranked `inner` times (a short segment: every
@@ -275,13 +267,7 @@ fn wg_scan(lid: u32, x: u32) -> vec2<u32> {
   workgroupBarrier();
   s_scan[lid] = x;
   workgroupBarrier();
-  for (var d = 1u; d < WG; d <<= 1u) {
-    var y = 0u;
-    if (lid >= d) { y = s_scan[lid - d]; }
-    workgroupBarrier();
-    if (lid >= d) { s_scan[lid] += y; }
-    workgroupBarrier();
-  }
+${workgroupInclusiveScan('s_scan', 'lid', 'WG')}
   return vec2<u32>(s_scan[lid], s_scan[WG - 1u]);
 }
 
