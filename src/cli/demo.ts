@@ -54,6 +54,23 @@ function checks(prim: Prim): Check[] {
     { name: 'exclusive_scan f32', run: () => a.exclusiveScan(f), verify: (g) => compare(arr(g), fExc, loose) },
     { name: 'transform u32 (a * 3u + 1u)', run: () => a.transform(u, { expression: 'a * 3u + 1u' }), verify: (g) => compare(arr(g), u.map((x) => Math.imul(x, 3) + 1), exact) },
     { name: 'transform f32 (a * 2.0 + 1.0)', run: () => a.transform(f, { expression: 'a * 2.0 + 1.0' }), verify: (g) => compare(arr(g), f.map((x) => x * 2 + 1), (w) => 1e-6 * Math.abs(w)) },
+    { name: 'radix_sort_keys u32', run: () => a.radixSortKeys(u), verify: (g) => compare(arr(g), u.slice().sort(), exact) },
+    { name: 'radix_sort_keys f32 descending', run: () => a.radixSortKeys(f, { descending: true }), verify: (g) => compare(arr(g), f.slice().sort().reverse(), exact) },
+    {
+      // Stable: equal keys (u >>> 16 has many) keep their index order.
+      name: 'radix_sort_pairs u32 (argsort, 16 bits)',
+      run: async () => (await a.radixSortPairs(u, Uint32Array.from({ length: N }, (_, i) => i), { beginBit: 16, endBit: 32 })).values,
+      verify: (g) => compare(arr(g), Uint32Array.from({ length: N }, (_, i) => i).sort((x, y) => (u[x]! >>> 16) - (u[y]! >>> 16) || x - y), exact),
+    },
+    {
+      name: 'segmented_radix_sort u32 (1000-key segments)',
+      run: () => a.segmentedRadixSortKeys(u, Uint32Array.from({ length: N / 1000 + 1 }, (_, i) => i * 1000)),
+      verify: (g) => {
+        const want = u.slice();
+        for (let b = 0; b < N; b += 1000) want.subarray(b, b + 1000).sort();
+        return compare(arr(g), want, exact);
+      },
+    },
   ];
 }
 
@@ -74,7 +91,7 @@ export async function demoCommand(): Promise<number> {
     }
     const ms = performance.now() - t0;
     if (problem) wrong++;
-    console.log(`  ${problem ? 'FAIL' : 'pass'}  ${c.name.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms${problem ? `  ${problem}` : ''}`);
+    console.log(`  ${problem ? 'FAIL' : 'pass'}  ${c.name.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms${problem ? `  ${problem}` : ''}`);
   }
 
   const software = isSoftwareAdapter(prim.target);
