@@ -4,6 +4,7 @@
 //   node scripts/device-radix.mjs [--dist DIR] [--check "u32:24,u32:28,f32:28,u64:26"] [--pairs 1] [--check-configs JSON-array]
 //                                 [--sweep radix_sort_keys|radix_sort_pairs --type u32 --sizes 28,24 --configs JSON-array]
 //                                 [--paths u32,f32 --path-sizes 10,12,14] (onesweep vs block sort + merge, selected configs) [--tuned DIR]
+import { readback as readbackWords } from './device-readback.mjs';
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
 const dist = args.dist ?? new URL('../dist/', import.meta.url).pathname;
 const { requestDevice } = await import(`${dist}/node/index.js`);
@@ -22,16 +23,7 @@ const CUB = {
   radix_sort_pairs: { u32: { 24: 30.3865, 28: 36.1617 } },
 };
 
-async function readback(buf, bytes) {
-  const st = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(buf, 0, st, 0, bytes);
-  device.queue.submit([enc.finish()]);
-  await st.mapAsync(GPUMapMode.READ);
-  const out = new Uint32Array(st.getMappedRange().slice(0));
-  st.destroy();
-  return out;
-}
+const readback = (buf, bytes) => readbackWords(device, buf, bytes);
 
 /** Ordered bits of key i: the high word (the only one for 32-bit keys) and the low word. */
 function orderedHi(type, w, i) {

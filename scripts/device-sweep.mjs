@@ -1,6 +1,7 @@
 // Developer tool for the H200 (see ../shared/device/README.md): checks every algorithm against
 // the CPU at large sizes, then times a list of scan/reduce configs. Usage:
 //   node scripts/device-sweep.mjs [--check 24,26,28 [--check-configs JSON-array]] [--sweep scan|reduce|transform] [--sizes 24,28] [--configs JSON-array]
+import { readback as readbackWords } from './device-readback.mjs';
 import { requestDevice } from '../dist/node/index.js';
 import { createPrim } from '../dist/index.js';
 import { benchmarkAlgorithm } from '../dist/bench/run.js';
@@ -14,16 +15,7 @@ console.log(`adapter: ${prim.target.vendor} ${prim.target.device}, subgroups ${p
 
 const CUB = { inclusive_scan: { 24: 327.8849, 28: 391.8537 }, exclusive_scan: { 24: 324.3353, 28: 393.2682 }, reduce: { 24: 776.7229, 28: 1105.3641 }, transform: { 24: 468.5326, 28: 528.2665 } };
 
-async function readback(buf, bytes) {
-  const st = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(buf, 0, st, 0, bytes);
-  device.queue.submit([enc.finish()]);
-  await st.mapAsync(GPUMapMode.READ);
-  const out = new Uint32Array(st.getMappedRange().slice(0));
-  st.destroy();
-  return out;
-}
+const readback = (buf, bytes) => readbackWords(device, buf, bytes);
 
 async function check(log2, config) {
   const n = 2 ** log2 + (log2 % 3); // not a multiple of any tile
