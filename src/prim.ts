@@ -196,8 +196,10 @@ export class Prim {
   }
   /**
    * The radix sort config a call would use for these keys and values (0: keys only), and where
-   * it came from. The `radixSort` table is keyed by the key type's class only: its rows serve
-   * keys-only and pairs alike (a row the values make too large for workgroup memory is skipped).
+   * it came from. Rows are keyed by the key type's class and the value size they were tuned with
+   * (`typeClass.valueBytes`, 0 keys only): at one target level a row with these values wins over
+   * one without `valueBytes` (which serves any values); a row the values make too large for
+   * workgroup memory is skipped.
    */
   selectedRadixSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
     const s = selectRadixSortConfig(this.context, this.tables.radixSort, type, valueBytes, override);

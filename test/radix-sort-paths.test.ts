@@ -134,7 +134,8 @@ describe('radix sort paths: the threshold', () => {
   });
 
   it('the default config: small counts sort by block sort, and the selection reports it', async () => {
-    // Keys and pairs select separately: a tuned row whose tile fits keys only is skipped for pairs.
+    // Keys and pairs select separately: built-in rows are keys-only (valueBytes 0), so pairs take
+    // a pairs row or the heuristic; a tuned row whose tile does not fit with values is skipped.
     const keys = randomKeys('u32', 3001, SEED + 3001);
     for (const valueBytes of [0, 4] as const) {
       const s = prim.selectedRadixSortBlockSortConfig('u32', valueBytes);

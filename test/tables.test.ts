@@ -8,10 +8,10 @@ import {
   type AdapterInfoLike, createPrim, type Prim, type ReduceConfig, type ScanConfig, type TransformConfig, type TunedEntry, WgprimError,
 } from '../src/index.js';
 import { radixSortName, reduceName, scanName, transformName } from '../src/bench/run.js';
-import { type TunedTables, rowKey } from '../src/config/tables.js';
+import { type TunedTables, rowKey, typeClassKey } from '../src/config/tables.js';
 import { scanTuned as builtInScan } from '../src/config/tuned/scan.js';
-import { createOptimization, GENERATED_HEADER, type GroupResult } from '../src/tune/create-optimization.js';
-import { applyConfigImprovements, classifyImprovement } from '../src/tune/apply-improvements.js';
+import { createOptimization, GENERATED_HEADER, type GroupResult, summarizeGroups } from '../src/tune/create-optimization.js';
+import { applyConfigImprovements, classifyImprovement, decisionRows } from '../src/tune/apply-improvements.js';
 import { loadTunedDir } from '../src/node/index.js';
 import { readTablesDir } from '../src/node/tables.js';
 import { applyImprovementsCommand } from '../src/cli/apply-config-improvements.js';
@@ -129,7 +129,7 @@ const info = (a: Adapter, device = a.device): AdapterInfoLike => ({
   subgroupMinSize: base.target.subgroupMinSize, subgroupMaxSize: base.target.subgroupMaxSize,
 });
 const group = (groups: readonly GroupResult[], algorithm: string, targetKey: string, cls: string): GroupResult | undefined =>
-  groups.find((g) => g.algorithm === algorithm && g.targetKey === targetKey && `${g.typeClass.float ? 'float' : 'int'}${g.typeClass.bytes}` === cls);
+  groups.find((g) => g.algorithm === algorithm && g.targetKey === targetKey && typeClassKey(g.typeClass) === cls);
 
 describe('create-optimization', () => {
   const result = createOptimization(INPUTS);
@@ -413,24 +413,30 @@ describe('apply-config-improvements', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The radixSort table: keyed by the key type's class; keys-only and pairs are points of one group.
+// The radixSort table: keyed by the key type's class and the value class (typeClass.valueBytes).
 
 describe('radixSort table', () => {
   const RA = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4 } as const;
   const RB = { workgroupSize: 128, itemsPerThread: 7, radixBits: 6, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 } as const;
-  const runs = (c: typeof RA | typeof RB, gips: number): Run[] => ['empty', 'u32'].flatMap((v) => [S1, S2].map((size) => ({ name: radixSortName('u32', v, c), size, gips })));
+  const runs = (c: typeof RA | typeof RB, gips: number, values: readonly string[] = ['empty', 'u32']): Run[] => values.flatMap((v) => [S1, S2].map((size) => ({ name: radixSortName('u32', v, c), size, gips })));
   const file = gbench(X1000, [...runs(RA, 2), ...runs(RB, 3)]);
+  // Keys only: RB is faster; pairs: RA is.
+  const split = gbench(X1000, [...runs(RA, 2, ['empty']), ...runs(RB, 3, ['empty']), ...runs(RA, 5, ['u32']), ...runs(RB, 1, ['u32'])]);
 
   it('create-optimization renders radix-sort.ts and .json, createPrim and useTuned select the row', () => {
     const res = createOptimization([{ data: file, label: 'radix.json' }]);
-    const g = group(res.groups, 'radixSort', 'acme/rdna9/x1000', 'int4')!;
-    expect(g.points).toHaveLength(4);
+    const g = group(res.groups, 'radixSort', 'acme/rdna9/x1000', 'int4/v0')!;
+    expect(g.points).toHaveLength(2);
+    expect(g.typeClass).toEqual({ float: false, bytes: 4, valueBytes: 0 });
     expect(g.winner?.config).toEqual(RB);
+    expect(group(res.groups, 'radixSort', 'acme/rdna9/x1000', 'int4/v4')?.winner?.config).toEqual(RB);
     expect(res.outputs.map((o) => o.name).sort()).toEqual(['radix-sort.json', 'radix-sort.ts']);
     const ts = res.outputs.find((o) => o.name === 'radix-sort.ts')!.text;
     expect(ts.startsWith(GENERATED_HEADER)).toBe(true);
     expect(ts).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
     expect(ts).toContain("config: { workgroupSize: 128, itemsPerThread: 7, radixBits: 6, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },");
+    expect(ts).toContain('typeClass: { float: false, bytes: 4, valueBytes: 0 },');
+    expect(ts).toContain('typeClass: { float: false, bytes: 4, valueBytes: 4 },');
     const json = JSON.parse(res.outputs.find((o) => o.name === 'radix-sort.json')!.text);
     expect(json).toMatchObject({ format: 'wgprim-tuned-table', algorithm: 'radixSort' });
 
@@ -441,6 +447,9 @@ describe('radixSort table', () => {
       const x1000 = createPrim(device, { adapterInfo: info(X1000), tuned });
       expect(x1000.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: RB });
       expect(x1000.selectedRadixSortConfig('i32', 4)).toMatchObject({ source: 'tuned:device', config: RB });
+      expect(x1000.selectedRadixSortConfig('i32', 4).entry?.typeClass.valueBytes).toBe(4);
+      // No u64-value row, and none without valueBytes: the heuristic.
+      expect(x1000.selectedRadixSortConfig('u32', 8).source).toBe('heuristic');
       expect(x1000.selectedRadixSortConfig('f32').source).toBe('heuristic');
       expect(createPrim(device, { adapterInfo: info(X2000), tuned }).selectedRadixSortConfig('u32').source).toBe('heuristic');
     }
@@ -448,7 +457,105 @@ describe('radixSort table', () => {
     expect(p.selectedRadixSortConfig('u32').source).toBe('heuristic');
     p.useTuned({ radixSort: res.tables.radixSort });
     expect(p.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:runtime', config: RB });
-    expect(p.runtimeTuned.radixSort).toHaveLength(1);
+    expect(p.runtimeTuned.radixSort).toHaveLength(2);
+  });
+
+  it('keys-only and pairs runs give two rows with their own winners, and the JSON and module parse back', async () => {
+    const res = createOptimization([{ data: split, label: 'split.json' }]);
+    const rows = res.tables.radixSort!;
+    expect(rows.map((r) => r.typeClass)).toEqual([{ float: false, bytes: 4, valueBytes: 0 }, { float: false, bytes: 4, valueBytes: 4 }]);
+    expect(rows.map((r) => r.config)).toEqual([RB, RA]);
+    expect(rows.map(rowKey)).toEqual(['acme/rdna9/x1000|int4/v0', 'acme/rdna9/x1000|int4/v4']);
+    expect(res.warnings).toEqual([]);
+    const dir = path.join(TMP, 'radix-split');
+    fs.mkdirSync(dir, { recursive: true });
+    for (const o of res.outputs) fs.writeFileSync(path.join(dir, o.name), o.text);
+    // JSON round trip: the rows as written, valueBytes included.
+    const back = loadTunedDir(dir).radixSort!;
+    expect(back.map((r) => ({ typeClass: r.typeClass, config: r.config }))).toEqual(rows.map((r) => ({ typeClass: r.typeClass, config: r.config })));
+    // The module, imported: the same rows as the JSON.
+    const mod = (await import(pathToFileURL(path.join(dir, 'radix-sort.ts')).href)) as { radixSortTuned: readonly TunedEntry<unknown>[] };
+    expect(mod.radixSortTuned).toEqual(JSON.parse(fs.readFileSync(path.join(dir, 'radix-sort.json'), 'utf8')).entries);
+    const x1000 = createPrim(device, { adapterInfo: info(X1000), tuned: { radixSort: back } as never });
+    expect(x1000.selectedRadixSortConfig('u32', 0)).toMatchObject({ source: 'tuned:device', config: RB });
+    expect(x1000.selectedRadixSortConfig('u32', 4)).toMatchObject({ source: 'tuned:device', config: RA });
+    // Printed: the value class in the type column.
+    expect(summarizeGroups(res.groups).map((r) => r[2])).toEqual(['int32/empty', 'int32/u32']);
+  });
+
+  it('selection: a valueBytes row beats one without at the same level; target specificity comes first; old rows still match', () => {
+    const ev = { itemsPerSecond: 1, cv: 0, size: 1, date: '', version: '' };
+    const dev = { vendor: 'acme', architecture: 'rdna9', device: 'x1000' };
+    const row = (target: object, typeClass: object, config: object): TunedEntry<unknown> => ({ target, typeClass, config, evidence: ev }) as TunedEntry<unknown>;
+    const RC = { ...RA, itemsPerThread: 8 };
+    const sel = (rows: readonly TunedEntry<unknown>[], valueBytes: 0 | 4 | 8): { source: string; config: unknown } =>
+      createPrim(device, { adapterInfo: info(X1000), tuned: { radixSort: rows as never } }).selectedRadixSortConfig('u32', valueBytes);
+    // Same level (device): the exact value class wins, in either order.
+    for (const rows of [[row(dev, { float: false, bytes: 4 }, RA), row(dev, { float: false, bytes: 4, valueBytes: 4 }, RB)], [row(dev, { float: false, bytes: 4, valueBytes: 4 }, RB), row(dev, { float: false, bytes: 4 }, RA)]]) {
+      expect(sel(rows, 4)).toMatchObject({ source: 'tuned:device', config: RB });
+      expect(sel(rows, 0)).toMatchObject({ source: 'tuned:device', config: RA });
+      expect(sel(rows, 8)).toMatchObject({ source: 'tuned:device', config: RA });
+    }
+    // A device row without valueBytes beats a vendor row with it.
+    const mixed = [row({ vendor: 'acme' }, { float: false, bytes: 4, valueBytes: 4 }, RB), row(dev, { float: false, bytes: 4 }, RA)];
+    expect(sel(mixed, 4)).toMatchObject({ source: 'tuned:device', config: RA });
+    // A row for other values never serves the call: the vendor row without valueBytes does.
+    const other = [row(dev, { float: false, bytes: 4, valueBytes: 0 }, RB), row({ vendor: 'acme' }, { float: false, bytes: 4 }, RC)];
+    expect(sel(other, 0)).toMatchObject({ source: 'tuned:device', config: RB });
+    expect(sel(other, 4)).toMatchObject({ source: 'tuned:vendor', config: RC });
+    expect(sel([row(dev, { float: false, bytes: 4, valueBytes: 0 }, RB)], 4).source).toBe('heuristic');
+    // Old rows (no valueBytes) match keys and pairs alike.
+    const old = [row(dev, { float: false, bytes: 4 }, RB)];
+    expect(sel(old, 0)).toMatchObject({ source: 'tuned:device', config: RB });
+    expect(sel(old, 4)).toMatchObject({ source: 'tuned:device', config: RB });
+    // Skip-if-invalid stays: an exact row the device cannot run gives way to the row without.
+    const huge = { ...RA, workgroupSize: 4096 };
+    expect(sel([row(dev, { float: false, bytes: 4, valueBytes: 4 }, huge), row(dev, { float: false, bytes: 4 }, RA)], 4)).toMatchObject({ source: 'tuned:device', config: RA });
+    // Segmented radix sort and the block-sort path select the same way.
+    const SC = { workgroupSize: 128, itemsPerThread: 4, radixBits: 8, rank: 'match', segmentsPerWorkgroup: 1 };
+    const SD = { ...SC, workgroupSize: 64 };
+    const seg = createPrim(device, { adapterInfo: info(X1000), tuned: { segmentedRadixSort: [row(dev, { float: false, bytes: 4 }, SC), row(dev, { float: false, bytes: 4, valueBytes: 4 }, SD)] as never } });
+    expect(seg.selectedSegmentedRadixSortConfig('u32', 0)).toMatchObject({ source: 'tuned:device', config: SC });
+    expect(seg.selectedSegmentedRadixSortConfig('u32', 4)).toMatchObject({ source: 'tuned:device', config: SD });
+  });
+
+  it('validates valueBytes', () => {
+    const row = { target: { vendor: 'acme' }, typeClass: { float: false, bytes: 4, valueBytes: -4 }, config: RA, evidence: { itemsPerSecond: 1, cv: 0, size: 1, date: '', version: '' } };
+    expect(() => createPrim(device, { tuned: { radixSort: [row as never] } })).toThrow(/radixSort\[0\]\.typeClass\.valueBytes: must be 0 \(keys only\)/);
+    const typo = { ...row, typeClass: { float: false, bytes: 4, values: 4 } };
+    expect(() => createPrim(device, { tuned: { radixSort: [typo as never] } })).toThrow(/radixSort\[0\]\.typeClass: unknown field "values"/);
+  });
+
+  it('apply-config-improvements compares rows of the same key and value class', () => {
+    const ev = { itemsPerSecond: 1, cv: 0, size: [S1, S2], date: '2026-11-30', version: '0.1.0' };
+    const T1 = { vendor: 'acme', architecture: 'rdna9', device: 'x1000' };
+    const K = { float: false, bytes: 4, valueBytes: 0 };
+    const V = { float: false, bytes: 4, valueBytes: 4 };
+    const row = (typeClass: object, config: object): TunedEntry<unknown> => ({ target: T1, typeClass, config, evidence: ev }) as TunedEntry<unknown>;
+    // Old: RA for both. New: RB for both. RB is faster keys only (3 vs 2) and slower with pairs (1 vs 5).
+    const res = applyConfigImprovements({
+      oldTables: { radixSort: [row(K, RA), row(V, RA)] as never },
+      newTables: { radixSort: [row(K, RB), row(V, RB)] as never },
+      thresholdPercent: 5,
+      oldJson: [{ data: split, label: 'split.json' }], newJson: [{ data: split, label: 'split.json' }],
+    });
+    const d = (valueBytes: number) => res.decisions.find((x) => x.typeClass.valueBytes === valueBytes)!;
+    expect(d(0)).toMatchObject({ status: 'accepted' });
+    expect(d(0).changePercent).toBeCloseTo(50, 6);
+    expect(d(4)).toMatchObject({ status: 'slower' });
+    expect(d(4).changePercent).toBeCloseTo(-80, 6);
+    expect(res.tables.radixSort!.map((r) => [r.typeClass.valueBytes, r.config])).toEqual([[0, RB], [4, RA]]);
+    expect(decisionRows(res.decisions).map((r) => r[3])).toEqual(['int32/empty', 'int32/u32']);
+  });
+
+  it('the built-in radix tables: keys-only rows (valueBytes 0), the module and the JSON the same', async () => {
+    for (const [file, name] of [['radix-sort', 'radixSortTuned'], ['radix-sort-block-sort', 'radixSortBlockSortTuned'], ['segmented-radix-sort', 'segmentedRadixSortTuned']] as const) {
+      const mod = (await import(`../src/config/tuned/${file}.ts`)) as Record<string, readonly TunedEntry<unknown>[]>;
+      const json = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/config/tuned', `${file}.json`), 'utf8')) as { entries: TunedEntry<unknown>[] };
+      expect(mod[name]!.length, file).toBeGreaterThan(0);
+      expect(mod[name]!.map((e) => e.typeClass.valueBytes), file).toEqual(mod[name]!.map(() => 0));
+      expect(json.entries.map((e) => e.typeClass), file).toEqual(mod[name]!.map((e) => e.typeClass));
+    }
   });
 
   it('rejects a row whose config is not a radix sort config', () => {

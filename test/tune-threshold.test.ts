@@ -109,6 +109,19 @@ describe('radix_sort_threshold: the rule', () => {
     expect(r.groups.find((g) => g.algorithm === 'radixSortBlockSort')!.points).toEqual(['value_type=empty@16384', 'value_type=empty@4096']);
   });
 
+  it('thresholds are keys only: they set maxCount on the keys-only (valueBytes 0) row, a pairs row keeps its own and says so', () => {
+    const tuned = (value: string): Record<string, unknown>[] => [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', value, BLOCK), n, 5e8));
+    const th = thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 1e8, 9e8]]);
+    expect(readThresholds([{ data: th, label: 'x' }]).results[0]!.typeClass).toEqual({ float: false, bytes: 4, valueBytes: 0 });
+    const r = createOptimization([{ data: { ...th, benchmarks: [...tuned('empty'), ...tuned('u32'), ...th.benchmarks] }, label: 'x.json' }]);
+    const rows = r.fresh.radixSortBlockSort!;
+    expect(rows.map((e) => [e.typeClass.valueBytes, (e.config as RadixSortBlockSortConfig).maxCount])).toEqual([[0, 2 ** 10], [4, BLOCK.maxCount]]);
+    expect(rows[0]!.evidence.note).toMatch(/keys only \(so a keys-only row, valueBytes 0\)/);
+    expect(rows[1]!.evidence.note).toMatch(/maxCount 131072: the measured config's, not a threshold \(radix_sort_threshold measures keys only/);
+    // Threshold data alone: a keys-only row.
+    expect(createOptimization([{ data: th, label: 'x.json' }]).fresh.radixSortBlockSort!.map((e) => e.typeClass)).toEqual([{ float: false, bytes: 4, valueBytes: 0 }]);
+  });
+
   it('is a stage of the plan that wgprim tune runs, with a ladder in the settings', () => {
     expect(planStages().find((s) => s.id === 'radix_sort_threshold')).toMatchObject({ status: 'available', kind: 'threshold', tables: ['radixSortBlockSort'] });
     expect(formatPlan().join('\n')).toMatch(/radix_sort_threshold\s+available/);
@@ -167,7 +180,7 @@ describe('radix_sort_threshold on a device', () => {
     const file = JSON.parse(fs.readFileSync(out, 'utf8')) as TuneFile;
     expect(file.benchmarks).toHaveLength(4);
     const want = expectedMaxCount(file, 'u32');
-    expect(String(r.stdout)).toMatch(new RegExp(`int32: maxCount ${want} \\(`));
+    expect(String(r.stdout)).toMatch(new RegExp(`int32/empty: maxCount ${want} \\(`));
     const table = JSON.parse(fs.readFileSync(path.join(tables, 'radix-sort-block-sort.json'), 'utf8')) as { rows?: unknown[]; entries?: unknown[] };
     const rows = (table.rows ?? table.entries ?? []) as { config: RadixSortBlockSortConfig; evidence: { note: string } }[];
     expect(rows).toHaveLength(1);

@@ -379,18 +379,24 @@ describe('campaign on a device', () => {
     }
     expect(r.summary[0]).toMatchObject({ algorithm: 'radix_sort_onesweep', type: 'u32' });
     const opt = createOptimization([{ data: file, label: 'radix.json' }]);
-    const row = opt.fresh.radixSort!.find((e) => !e.typeClass.float && e.typeClass.bytes === 4)!;
+    // Keys-only and pairs runs are groups of their own: a row each, with typeClass.valueBytes.
+    const rowOf = (valueBytes: number) => opt.fresh.radixSort!.find((e) => !e.typeClass.float && e.typeClass.bytes === 4 && e.typeClass.valueBytes === valueBytes)!;
+    const row = rowOf(0);
+    const pairsRow = rowOf(4);
     expect(row).toBeDefined();
-    // The winner is a config measured without errors (so never a heuristic that failed with values).
-    const failedCfgs = file.benchmarks.filter(isErrorEntry).map((e) => JSON.stringify(parseName(e.name).cfg));
-    const rowCfg = parseName(radixSortName('u32', 'empty', row.config)).cfg;
-    expect(failedCfgs).not.toContain(JSON.stringify(rowCfg));
-    expect(names.map((n) => JSON.stringify(n.cfg))).toContain(JSON.stringify(rowCfg));
+    expect(pairsRow).toBeDefined();
+    // Each winner is a config measured without errors with its values (so never a tile that failed with values for pairs).
+    const failed = (value: string) => file.benchmarks.filter(isErrorEntry).map((e) => parseName(e.name)).filter((n) => n.value_type === value).map((n) => JSON.stringify(n.cfg));
+    const cfgOf = (c: RadixSortConfig): string => JSON.stringify(parseName(radixSortName('u32', 'empty', c)).cfg);
+    expect(failed('empty')).not.toContain(cfgOf(row.config as RadixSortConfig));
+    expect(failed('u32')).not.toContain(cfgOf(pairsRow.config as RadixSortConfig));
+    expect(radixSortConfigProblem(prim.context, typeInfo('u32'), 4, pairsRow.config as RadixSortConfig)).toBeUndefined();
+    expect(names.map((n) => JSON.stringify(n.cfg))).toContain(cfgOf(row.config as RadixSortConfig));
     expect(opt.outputs.map((o) => o.name).sort()).toEqual(['radix-sort.json', 'radix-sort.ts']);
     expect(opt.outputs.find((o) => o.name === 'radix-sort.ts')!.text).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
     const tuned = createPrim(prim.device, { adapterInfo, tuned: JSON.parse(opt.outputs.find((o) => o.name === 'radix-sort.json')!.text) });
     expect(tuned.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: row.config });
-    expect(tuned.selectedRadixSortConfig('i32', 4).source).toBe('tuned:device');
+    expect(tuned.selectedRadixSortConfig('i32', 4)).toMatchObject({ source: 'tuned:device', config: pairsRow.config });
     expect(tuned.selectedRadixSortConfig('f32').source).toBe('heuristic');
 
     // A tile that fits workgroup memory with keys only but not with values: kept for keys,

@@ -5,13 +5,15 @@ import { type Prim } from '../prim.js';
 import { selectedFor } from '../bench/run.js';
 import { openDevice } from './device.js';
 import { renderTable } from './table.js';
+import { typeClassLabel, valueClassLabel } from '../tune/measurements.js';
 
 const KEY_LIMITS = [
   'maxBufferSize', 'maxStorageBufferBindingSize', 'minStorageBufferOffsetAlignment', 'maxComputeWorkgroupStorageSize',
   'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage',
 ] as const;
 
-// radixSort, segmentedRadixSort: the keys-only selection (pairs may pick a smaller tile where the values do not fit).
+// radixSort, segmentedRadixSort: keys only (`u32/empty`) and pairs with u32 values (`u32/u32`): tuned rows
+// carry the value class they were tuned with (a row without one serves both).
 export const CONFIG_FAMILIES = ['scan', 'reduce', 'transform', 'radixSort', 'segmentedRadixSort'] as const;
 
 export function supportedTypes(prim: Prim): ElementType[] {
@@ -21,10 +23,29 @@ export function supportedTypes(prim: Prim): ElementType[] {
   });
 }
 
-export function selectedConfigs(prim: Prim): { algorithm: string; type: ElementType; source: string; config: unknown }[] {
-  return CONFIG_FAMILIES.flatMap((algorithm) => supportedTypes(prim).map((type) => {
-    const s = selectedFor(prim, algorithm, type);
-    return { algorithm, type, source: s.source, config: s.config };
+export interface SelectedConfigRow {
+  readonly algorithm: string;
+  readonly type: ElementType;
+  /** Sorts: the values' byte size (0 keys only). */
+  readonly valueBytes?: 0 | 4;
+  readonly source: string;
+  /** The tuned row's type class (`int32`, `int32/empty`, `int32/u32`), where a tuned row was selected. */
+  readonly rowClass?: string;
+  readonly config: unknown;
+}
+
+const SORTS: readonly string[] = ['radixSort', 'segmentedRadixSort'];
+
+export function selectedConfigs(prim: Prim): SelectedConfigRow[] {
+  return CONFIG_FAMILIES.flatMap((algorithm) => supportedTypes(prim).flatMap((type) => {
+    const values: readonly (0 | 4 | undefined)[] = SORTS.includes(algorithm) ? [0, 4] : [undefined];
+    return values.map((valueBytes) => {
+      const s = selectedFor(prim, algorithm, type, valueBytes ?? 0);
+      return {
+        algorithm, type, ...(valueBytes !== undefined ? { valueBytes } : {}), source: s.source,
+        ...(s.entry ? { rowClass: typeClassLabel(s.entry.typeClass) } : {}), config: s.config,
+      };
+    });
   }));
 }
 
@@ -49,6 +70,8 @@ export async function infoCommand(opts: { json?: boolean }): Promise<number> {
   console.log('limits');
   for (const [k, v] of Object.entries(limits)) console.log(`  ${k.padEnd(34)} ${String(v)}`);
   console.log('selected configs');
-  console.log(renderTable(['algorithm', 'type', 'source', 'config'], configs.map((c) => [c.algorithm, c.type, c.source, JSON.stringify(c.config)])).replace(/^/gm, '  '));
+  console.log(renderTable(['algorithm', 'type', 'source', 'row class', 'config'], configs.map((c) => [
+    c.algorithm, c.valueBytes === undefined ? c.type : `${c.type}/${valueClassLabel(c.valueBytes)}`, c.source, c.rowClass ?? '-', JSON.stringify(c.config),
+  ])).replace(/^/gm, '  '));
   return 0;
 }

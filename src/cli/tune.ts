@@ -17,6 +17,7 @@ import { defaultTunedDir, importRootFor, readTablesDir, writeOutputs } from '../
 import { type CliDevice, hostFacts, openDevice } from './device.js';
 import { formatCount } from './parse.js';
 import { renderTable } from './table.js';
+import { typeClassLabel } from '../tune/measurements.js';
 
 export interface TuneCommandOptions {
   readonly algorithms?: string[];
@@ -272,7 +273,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
     const yes = (b: boolean): string => (b ? 'block sort' : 'onesweep');
     for (const t of result.thresholds) {
       const pts = t.points.map((p) => `${formatCount(p.size)} ${yes(p.blockSortFaster)} ${p.changePercent >= 0 ? '+' : ''}${p.changePercent.toFixed(0)}%`).join(', ');
-      console.log(`  ${t.typeClass.float ? 'float' : 'int'}${t.typeClass.bytes * 8}: maxCount ${t.maxCount} (${pts})`);
+      console.log(`  ${typeClassLabel(t.typeClass)}: maxCount ${t.maxCount} (${pts})`);
     }
   }
 

@@ -16,8 +16,20 @@ export function matchLevel(m: TargetMatch, t: Target): number {
 const SOURCES: Record<number, ConfigSource> = { 3: 'tuned:device', 2: 'tuned:architecture', 1: 'tuned:vendor' };
 
 /**
+ * Whether a row's value class serves a call's: 2 the same value size, 1 a row without one (any
+ * value size), 0 no match (a different value size). A call without a value class (scan, reduce,
+ * transform) takes every row as 1.
+ */
+export function valueMatch(row: TypeClass, call: TypeClass): number {
+  if (row.valueBytes === undefined || call.valueBytes === undefined) return 1;
+  return row.valueBytes === call.valueBytes ? 2 : 0;
+}
+
+/**
  * The most specific tuned entry for this target and type class that the device can run;
- * otherwise the heuristic. `invalidReason` returns why a config cannot run here, or undefined.
+ * otherwise the heuristic. Target specificity comes first (device, architecture, vendor); at the
+ * same level, a row whose `valueBytes` equals the call's beats a row without `valueBytes`.
+ * `invalidReason` returns why a config cannot run here, or undefined (such rows are skipped).
  */
 export function selectConfig<C>(
   tables: readonly (readonly TunedEntry<C>[])[],
@@ -26,15 +38,17 @@ export function selectConfig<C>(
   invalidReason: (c: C) => string | undefined,
   heuristic: () => C,
 ): SelectedConfig<C> {
-  let best: { level: number; entry: TunedEntry<C> } | undefined;
+  let best: { level: number; value: number; entry: TunedEntry<C> } | undefined;
   // Earlier tables (user-supplied ones) win ties against later ones (the built-in tables).
   for (const table of tables) {
     for (const entry of table) {
       if (entry.typeClass.float !== typeClass.float || entry.typeClass.bytes !== typeClass.bytes) continue;
+      const value = valueMatch(entry.typeClass, typeClass);
+      if (value === 0) continue;
       const level = matchLevel(entry.target, target);
-      if (level <= 0 || (best && best.level >= level)) continue;
+      if (level <= 0 || (best && (best.level > level || (best.level === level && best.value >= value)))) continue;
       if (invalidReason(entry.config) !== undefined) continue;
-      best = { level, entry };
+      best = { level, value, entry };
     }
   }
   if (best) return { config: best.entry.config, source: SOURCES[best.level]!, entry: best.entry };

@@ -15,9 +15,9 @@ export interface TunedTables {
   readonly scan?: readonly TunedEntry<ScanConfig>[];
   readonly reduce?: readonly TunedEntry<ReduceConfig>[];
   readonly transform?: readonly TunedEntry<TransformConfig>[];
-  /** Keyed by the key type's class; the value size is not part of the key yet (a row may say it in its note). */
+  /** Keyed by the key type's class and the value class (`typeClass.valueBytes`: 0 keys only; absent: any values). */
   readonly radixSort?: readonly TunedEntry<RadixSortConfig>[];
-  /** Keyed by the key type's class, like radixSort. */
+  /** Keyed by the key type's class and the value class, like radixSort. */
   readonly segmentedRadixSort?: readonly TunedEntry<SegmentedRadixSortConfig>[];
   /** The radix sort's small-size path (block sort + merge, and its `maxCount` threshold); keyed like `radixSort`. */
   readonly radixSortBlockSort?: readonly TunedEntry<RadixSortBlockSortConfig>[];
@@ -93,10 +93,11 @@ export const normId = (s: string | undefined): string => (s ?? '').trim().toLowe
 export function targetKey(t: TunedEntry<unknown>['target']): string {
   return `${normId(t.vendor)}/${normId(t.architecture)}/${normId(t.device)}`;
 }
+/** `int4`, `float8`; with a value class `int4/v0` (keys only), `int4/v4`: a row without one is its own key. */
 export function typeClassKey(c: TunedEntry<unknown>['typeClass']): string {
-  return `${c.float ? 'float' : 'int'}${c.bytes}`;
+  return `${c.float ? 'float' : 'int'}${c.bytes}${c.valueBytes !== undefined ? `/v${c.valueBytes}` : ''}`;
 }
-/** One row per (target, type class) in a table. */
+/** One row per (target, type class, value class where given) in a table. */
 export function rowKey(e: TunedEntry<unknown>): string {
   return `${targetKey(e.target)}|${typeClassKey(e.typeClass)}`;
 }
@@ -128,9 +129,13 @@ export function validateTunedEntry<C>(algorithm: TunedAlgorithm, row: unknown, w
   }
 
   const tc = row.typeClass;
-  if (!isObject(tc)) throw bad(`${where}.typeClass`, `must be an object { float, bytes }, got ${show(tc)}`);
+  if (!isObject(tc)) throw bad(`${where}.typeClass`, `must be an object { float, bytes, valueBytes? }, got ${show(tc)}`);
+  for (const k of Object.keys(tc)) if (!['float', 'bytes', 'valueBytes'].includes(k)) throw bad(`${where}.typeClass`, `unknown field "${k}" (use float, bytes, valueBytes)`);
   if (typeof tc.float !== 'boolean') throw bad(`${where}.typeClass.float`, `must be true or false, got ${show(tc.float)}`);
   if (!Number.isInteger(tc.bytes) || (tc.bytes as number) < 1) throw bad(`${where}.typeClass.bytes`, `must be a positive integer, got ${show(tc.bytes)}`);
+  if (tc.valueBytes !== undefined && (!Number.isInteger(tc.valueBytes) || (tc.valueBytes as number) < 0)) {
+    throw bad(`${where}.typeClass.valueBytes`, `must be 0 (keys only) or a value size in bytes, got ${show(tc.valueBytes)}`);
+  }
 
   const cfg = row.config;
   const fields = TABLE_SPECS[algorithm].fields;

@@ -5,7 +5,8 @@
 //
 // How a row is measured: in the old benchmark files for an old row, in the new files for a new
 // row; the runs of the row's own config (names carry the config), at the targets the row
-// matches (a vendor row: each measured target of that vendor) and its type class. Scores are
+// matches (a vendor row: each measured target of that vendor) and its type class (with a value
+// class: runs with those values only; rows pair up old to new by target, type and value class). Scores are
 // compared over the (target, point) pairs both sides measured; each side's score is the
 // geometric mean of items/s over its points per target, then over the targets; cv is the
 // largest. Where the files hold no run of a row's config, its table evidence stands in (marked
@@ -98,7 +99,8 @@ const asTarget = (m: Measurement): Target => ({
 function runsOf(ms: readonly Measurement[], algorithm: TunedAlgorithm, e: TunedEntry<unknown>): Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>> {
   const key = configKey(algorithm, e.config);
   const mine = ms.filter((m) => m.algorithm === algorithm && m.configKey === key &&
-    m.typeClass.float === e.typeClass.float && m.typeClass.bytes === e.typeClass.bytes && matchLevel(e.target, asTarget(m)) > 0);
+    m.typeClass.float === e.typeClass.float && m.typeClass.bytes === e.typeClass.bytes &&
+    (e.typeClass.valueBytes === undefined || m.typeClass.valueBytes === e.typeClass.valueBytes) && matchLevel(e.target, asTarget(m)) > 0);
   const out = new Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>>();
   for (const [t, list] of groupBy(mine, (m) => m.targetKey)) {
     const factor = tileFactor(list[0]!.benchAlgorithm, list[0]!.tile);

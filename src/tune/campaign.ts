@@ -383,7 +383,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   const thresholdConfigs = (type: ElementType): { block: RadixSortBlockSortConfig; onesweep: RadixSortConfig } => {
     const groups = analyze(readMeasurements([{ data: file(), label: 'this campaign' }]).measurements, false);
     const t = typeInfo(type);
-    const winner = (table: string): unknown => groups.find((g) => g.algorithm === table && g.typeClass.float === t.isFloat && g.typeClass.bytes === t.bytes && g.winner)?.winner?.config;
+    const winner = (table: string): unknown => groups.find((g) => g.algorithm === table && g.typeClass.float === t.isFloat && g.typeClass.bytes === t.bytes && !g.typeClass.valueBytes && g.winner)?.winner?.config;
     return {
       block: (winner('radixSortBlockSort') as RadixSortBlockSortConfig | undefined) ?? prim.selectedRadixSortBlockSortConfig(type, 0).config,
       onesweep: (winner('radixSort') as RadixSortConfig | undefined) ?? prim.selectedRadixSortConfig(type, 0).config,

@@ -4,7 +4,9 @@
 // The rule, stated once:
 // - A group is (target, table, type class). The target is the adapter in the file's context
 //   (vendor, architecture, device); the table is the benchmark algorithm's (inclusive and
-//   exclusive scan both feed `scan`); the type class is (is float, byte size) of the main type.
+//   exclusive scan both feed `scan`); the type class is (is float, byte size) of the main type,
+//   and for the radix sort tables the value class too (name field `value_type`: `empty` gives
+//   `valueBytes: 0`, `u32` gives 4, ...): keys-only and pairs runs are separate groups and rows.
 // - A point of a group is one input size together with the name's other fields (for scan:
 //   `exclusive`). Runs of one config at one point (several files) are combined: geometric mean
 //   of items/s, largest cv.
@@ -24,6 +26,8 @@
 //   largest size where the block-sort path beat onesweep beyond the noise rule; 0 if none); with
 //   no block-sort group in the files, the row is the block-sort config the threshold measured.
 //   A vendor row takes the smallest threshold of its targets (where all of them measured one).
+//   Thresholds are measured keys only: they are keys-only results (`valueBytes: 0`) and set
+//   maxCount on keys-only rows only; a pairs row keeps its config's maxCount (its note says so).
 import { type TargetMatch, type TunedEntry, type TuningEvidence } from '../config/types.js';
 import {
   configKey, rowKey, TABLE_SPECS, tableFile, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables,
@@ -177,12 +181,12 @@ function evidenceOf(winner: CandidateScore, sizes: readonly number[], dates: rea
   };
 }
 
-/** Sorts rows: by vendor, vendor rows first, then architecture, device, integer before float, size. */
+/** Sorts rows: by vendor, vendor rows first, then architecture, device, integer before float, size, value size (none first). */
 export function sortRows<C>(rows: readonly TunedEntry<C>[]): TunedEntry<C>[] {
   const level = (t: TargetMatch): number => (t.device ? 2 : t.architecture ? 1 : 0);
   const key = (e: TunedEntry<C>): (string | number)[] => [
     (e.target.vendor ?? '').toLowerCase(), level(e.target), (e.target.architecture ?? '').toLowerCase(),
-    (e.target.device ?? '').toLowerCase(), e.typeClass.float ? 1 : 0, e.typeClass.bytes,
+    (e.target.device ?? '').toLowerCase(), e.typeClass.float ? 1 : 0, e.typeClass.bytes, e.typeClass.valueBytes ?? -1,
   ];
   return [...rows].sort((a, b) => {
     const ka = key(a);
@@ -284,7 +288,7 @@ export function freshTables(groups: readonly GroupResult[]): TunedTables {
   return tables as TunedTables;
 }
 
-const sameClass = (a: TypeClass, b: TypeClass): boolean => a.float === b.float && a.bytes === b.bytes;
+const sameClass = (a: TypeClass, b: TypeClass): boolean => a.float === b.float && a.bytes === b.bytes && a.valueBytes === b.valueBytes;
 const withoutMaxCount = (c: unknown): string => configKey('radixSortBlockSort', { ...(c as object), maxCount: 0 });
 
 /**
@@ -321,6 +325,14 @@ export function applyThresholds(groups: readonly GroupResult[], thresholds: read
     };
     if (i >= 0) out[i] = row;
     else out.push(row);
+  }
+  // Block-sort rows with values: the thresholds (keys only) do not apply; the note says so.
+  for (let i = 0; i < out.length; i++) {
+    const g = out[i]!;
+    if (g.algorithm !== 'radixSortBlockSort' || !g.entry || !g.typeClass.valueBytes || !thresholds.some((t) => t.typeClass.float === g.typeClass.float && t.typeClass.bytes === g.typeClass.bytes)) continue;
+    const maxCount = (g.entry.config as RadixSortBlockSortConfig).maxCount;
+    const note = `${g.entry.evidence.note ? `${g.entry.evidence.note}; ` : ''}maxCount ${maxCount}: the measured config's, not a threshold (radix_sort_threshold measures keys only: its rows are valueBytes 0)`;
+    out[i] = { ...g, entry: { ...g.entry, evidence: { ...g.entry.evidence, note } } };
   }
   // Vendor rows: the smallest threshold of their targets, where every target measured one.
   for (let i = 0; i < out.length; i++) {
@@ -400,7 +412,7 @@ function orderedRow(algorithm: TunedAlgorithm, e: TunedEntry<unknown>): TunedEnt
   const ev = e.evidence;
   return {
     target: orderedTarget(e.target),
-    typeClass: { float: e.typeClass.float, bytes: e.typeClass.bytes },
+    typeClass: { float: e.typeClass.float, bytes: e.typeClass.bytes, ...(e.typeClass.valueBytes !== undefined ? { valueBytes: e.typeClass.valueBytes } : {}) },
     config: orderedConfig(algorithm, e.config),
     evidence: {
       itemsPerSecond: ev.itemsPerSecond, cv: ev.cv, size: ev.size, date: ev.date, version: ev.version,
@@ -428,6 +440,7 @@ export function renderTableModule(algorithm: TunedAlgorithm, rows: readonly Tune
     GENERATED_HEADER,
     `// Tuned ${algorithm} configs, one row per (target, type class). Selection takes the most specific`,
     '// row that matches the adapter (device, then architecture, then vendor), else the heuristic.',
+    ...(TABLE_SPECS[algorithm].fileName.includes('radix') ? ['// typeClass.valueBytes: the values the row was tuned with (0 keys only); at one target level a', '// row with the call\'s value size beats one without (which serves any value size).'] : []),
     `// Regenerate: wgprim create-optimization -b <benchmark JSON ...> --out-basedir <this folder>`,
     `// The same rows, as JSON, are in ${spec.fileName}.json: apply-config-improvements and loadTunedDir read that.`,
     '// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and',

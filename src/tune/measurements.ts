@@ -3,7 +3,7 @@
 // (size and any other name field) it was measured at. Browser-safe: callers pass parsed JSON.
 import { WgprimError } from '../runtime/errors.js';
 import { type TargetMatch } from '../config/types.js';
-import { configKey, normId, TABLE_SPECS, type TunedAlgorithm, validateTunedEntry } from '../config/tables.js';
+import { configKey, normId, TABLE_SPECS, type TunedAlgorithm, typeClassKey, validateTunedEntry } from '../config/tables.js';
 import { parseName, type NameFields } from '../bench/gbench.js';
 import { configFromName } from '../bench/run.js';
 import { ELEMENT_TYPES, type TypeClass, typeInfo } from '../wgsl/types.js';
@@ -15,8 +15,9 @@ export interface BenchAlgorithmSpec {
   /** Name field of the main type: its class is (is float, byte size). */
   readonly typeField: string;
   /**
-   * Name field of a second type (a sort's values), classed by size only, `empty` for keys-only.
-   * None of today's algorithms has one; `TypeClass` gains the field when the first one arrives.
+   * Name field of a second type (a sort's values), classed by size only, `empty` for keys-only:
+   * the measurement's `typeClass.valueBytes` (0 for `empty`), so keys-only and pairs runs are
+   * separate groups and give separate rows.
    */
   readonly valueTypeField?: string;
   /**
@@ -35,8 +36,7 @@ export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = {
   scan: { table: 'scan', typeField: 'value_type', tileBias: false },
   reduce: { table: 'reduce', typeField: 'key_type', tileBias: false },
   transform: { table: 'transform', typeField: 'value_type', tileBias: false },
-  // Keys-only (value_type empty) and pairs are separate points of one group: the table is keyed
-  // by the key type's class only, for now.
+  // Keys-only (value_type empty) and pairs are separate groups: rows carry typeClass.valueBytes.
   radix_sort_onesweep: { table: 'radixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
   // The small-size path's tiles feed merge passes: rocPRIM's block-sort bias prefers larger tiles.
   radix_sort_block_sort: { table: 'radixSortBlockSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: true },
@@ -120,7 +120,12 @@ export function valueClassOfName(name: string | undefined): number | 'empty' | u
   return typeClassOfName(name)?.bytes;
 }
 
-export const typeClassLabel = (c: TypeClass): string => `${c.float ? 'float' : 'int'}${c.bytes * 8}`;
+/** A value class in words: `empty` (keys only), `u32`, `u64` (values are classed by size only). */
+export const valueClassLabel = (valueBytes: number): string => (valueBytes === 0 ? 'empty' : `u${valueBytes * 8}`);
+
+/** `int32`, `float64`; with a value class `int32/empty`, `int32/u32`. */
+export const typeClassLabel = (c: TypeClass): string =>
+  `${c.float ? 'float' : 'int'}${c.bytes * 8}${c.valueBytes !== undefined ? `/${valueClassLabel(c.valueBytes)}` : ''}`;
 
 /** The adapter a file was measured on, from its context (`adapter_*`, as `wgprim bench` writes). */
 export function targetOfContext(context: Readonly<Record<string, unknown>>): TargetMatch {
@@ -191,10 +196,20 @@ export function readMeasurements(inputs: readonly BenchInput[]): ReadResult {
         return;
       }
       const typeName = String(fields[spec.typeField] ?? '');
-      const typeClass = typeClassOfName(typeName);
-      if (!typeClass) {
+      const keyClass = typeClassOfName(typeName);
+      if (!keyClass) {
         warnings.push(`${where}: unknown ${spec.typeField} "${typeName}": skipped`);
         return;
+      }
+      let typeClass: TypeClass = keyClass;
+      if (spec.valueTypeField) {
+        const valueName = fields[spec.valueTypeField];
+        const value = valueClassOfName(valueName === undefined ? undefined : String(valueName));
+        if (value === undefined) {
+          warnings.push(`${where}: unknown ${spec.valueTypeField} "${String(valueName)}": skipped`);
+          return;
+        }
+        typeClass = { ...keyClass, valueBytes: value === 'empty' ? 0 : value };
       }
       if (typeof fields.cfg !== 'object') {
         warnings.push(`${where}: cfg is "${String(fields.cfg)}", not a config: skipped`);
@@ -227,7 +242,7 @@ export function readMeasurements(inputs: readonly BenchInput[]): ReadResult {
       const skip = new Set(['lvl', 'algo', 'subalgo', 'cfg', spec.typeField]);
       const variant = Object.keys(fields).filter((k) => !skip.has(k)).sort().map((k) => `${k}=${String(fields[k])}`).join(',');
       const c = config as { workgroupSize?: number; itemsPerThread?: number };
-      const tc = `${typeClass.float ? 'float' : 'int'}${typeClass.bytes}`;
+      const tc = typeClassKey(typeClass);
       measurements.push({
         target, targetKey: tKey, algorithm: spec.table, benchAlgorithm, typeClass, typeClassKey: tc,
         config, configKey: configKey(spec.table, config), size, variant, point: `${variant}@${size}`,

@@ -218,7 +218,7 @@ registerTunable({
 });
 
 // radix_sort_onesweep: the LSD radix sort (onesweep or reduce-then-scan per digit). Both benchmarks
-// feed the one `radixSort` table (keyed by the key type's class); keys only are timed unless the
+// feed the one `radixSort` table (keyed by the key type's class and the value class: a row each); keys only are timed unless the
 // settings name `radix_sort_pairs` too.
 
 registerTunable({
@@ -299,7 +299,7 @@ registerTunable({
 });
 
 // segmented_radix_sort: one workgroup per segment (in workgroup memory up to a tile, LSD passes
-// over global memory past it), its own `segmentedRadixSort` table keyed by the key type's class.
+// over global memory past it), its own `segmentedRadixSort` table keyed by the key type's class (and value class).
 // Timed on fixed segments of BENCH_SEGMENT_LENGTH keys (CUB's anchor: 1024), keys only.
 
 registerTunable({

@@ -242,7 +242,8 @@ export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o
     const table = tableOf(r.algorithm);
     if (!table) continue;
     const typeClass = typeClassOf(r.type);
-    const g = co.groups.find((x) => x.level === 'target' && x.algorithm === table && sameClass(x.typeClass, typeClass));
+    // The keys-only group where the sorts measured pairs too: today's config is the keys-only selection.
+    const g = co.groups.find((x) => x.level === 'target' && x.algorithm === table && sameClass(x.typeClass, typeClass) && !x.typeClass.valueBytes);
     const d = decide(g, table, r.selected ? { config: r.selected.config, source: r.selected.source } : undefined, install, threshold);
     if (d.decision === 'installed' && d.row && !(installed[table] ??= []).includes(d.row)) installed[table]!.push(d.row);
     groups.push({ algorithm: r.algorithm, type: r.type, typeClass, strategy: r.strategy, configs: r.measured, failed: r.failed, ...d });

@@ -15,7 +15,7 @@ import { configKey } from '../config/tables.js';
 import { type Prim } from '../prim.js';
 import { type ElementType, type TypeClass } from '../wgsl/types.js';
 import { classifyImprovement } from './apply-improvements.js';
-import { type BenchInput, formatSize, geomean, targetOfContext, typeClassOfName } from './measurements.js';
+import { type BenchInput, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName } from './measurements.js';
 
 export const RADIX_THRESHOLD_ALGO = 'radix_sort_threshold';
 export type ThresholdPath = 'block_sort' | 'onesweep';
@@ -152,7 +152,9 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       if (f.algo !== RADIX_THRESHOLD_ALGO) return;
       const where = `${label} benchmarks[${i}]`;
       const path = f.path as ThresholdPath;
-      const typeClass = typeClassOfName(String(f.key_type ?? ''));
+      const keyClass = typeClassOfName(String(f.key_type ?? ''));
+      // Keys only (value_type empty): the result is a keys-only class, valueBytes 0.
+      const typeClass: TypeClass | undefined = keyClass && { ...keyClass, valueBytes: 0 };
       const ips = Number(b.items_per_second);
       if (!THRESHOLD_PATHS.includes(path) || !typeClass || typeof f.cfg !== 'object' || !(ips > 0) || typeof b.size !== 'number') {
         warnings.push(`${where}: not a radix_sort_threshold measurement this version reads: skipped`);
@@ -199,7 +201,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
     };
     const block = pick('block_sort');
     const onesweep = pick('onesweep');
-    const label = `radix_sort_threshold ${g.targetKey} ${g.typeClass.float ? 'float' : 'int'}${g.typeClass.bytes * 8}`;
+    const label = `radix_sort_threshold ${g.targetKey} ${typeClassLabel(g.typeClass)}`;
     if (!block || !onesweep) {
       warnings.push(`${label}: only the ${block ? 'block_sort' : 'onesweep'} path was measured: no threshold`);
       continue;
@@ -225,7 +227,7 @@ export function thresholdNote(t: ThresholdResult): string {
   const faster = t.points.filter((p) => p.blockSortFaster).map((p) => formatSize(p.size));
   const o = t.onesweepConfig;
   return `maxCount ${t.maxCount ? formatSize(t.maxCount) : '0'}: measured threshold (radix_sort_threshold: this block sort path against onesweep ` +
-    `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}, keys only, at ${sizes.map(formatSize).join(', ')}; ` +
+    `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}, keys only (so a keys-only row, valueBytes 0), at ${sizes.map(formatSize).join(', ')}; ` +
     `block sort faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_o^2+cv_b^2)*100); ` +
     `maxCount = the largest such size)`;
 }

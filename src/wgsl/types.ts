@@ -38,10 +38,19 @@ export function typeInfo(type: string): TypeInfo {
   return info;
 }
 
-/** Type class used to key tuned tables, as rocPRIM does: (is float, byte size). */
+/**
+ * Type class used to key tuned tables, as rocPRIM does: (is float, byte size) of the main type,
+ * and for a sort the byte size of its second (value) type: 0 for keys only (rocPRIM's `empty`).
+ */
 export interface TypeClass {
   readonly float: boolean;
   readonly bytes: number;
+  /**
+   * Sorts: the value type's byte size (0 keys only, 4, 8). A tuned row without it matches any
+   * value size; one with it only calls with those values (and wins over one without at the same
+   * target level). Absent in a call's class (scan, reduce, transform): every row matches.
+   */
+  readonly valueBytes?: number;
 }
 export function typeClassOf(type: ElementType): TypeClass {
   const t = typeInfo(type);

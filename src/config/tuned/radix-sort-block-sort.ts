@@ -15,7 +15,7 @@ import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sor
 export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConfig>[] = [
   {
     target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
-    typeClass: { float: false, bytes: 4 },
+    typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 0 },
     evidence: {
       itemsPerSecond: 3.646e6, cv: 0.268, size: [4096, 16384], date: '2026-11-29', version: '0.1.0', score: 2.917e7,
@@ -24,7 +24,7 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
-    typeClass: { float: false, bytes: 4 },
+    typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 1048576 },
     evidence: {
       itemsPerSecond: 7.927e8, cv: 0.0118, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 6.341e9,
@@ -33,7 +33,7 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
-    typeClass: { float: false, bytes: 8 },
+    typeClass: { float: false, bytes: 8, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 262144 },
     evidence: {
       itemsPerSecond: 3.551e8, cv: 0.00546, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 2.841e9,
@@ -42,7 +42,7 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
-    typeClass: { float: true, bytes: 4 },
+    typeClass: { float: true, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 1048576 },
     evidence: {
       itemsPerSecond: 4.763e8, cv: 0.00938, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 3.81e9,

@@ -14,7 +14,7 @@ import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
-    typeClass: { float: false, bytes: 4 },
+    typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 128, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
       itemsPerSecond: 3.518e6, cv: 0.856, size: [16384, 65536], date: '2026-11-29', version: '0.1.0',
@@ -23,7 +23,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
-    typeClass: { float: false, bytes: 4 },
+    typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
       itemsPerSecond: 1.834e10, cv: 0.0114, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
@@ -32,7 +32,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
-    typeClass: { float: false, bytes: 8 },
+    typeClass: { float: false, bytes: 8, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
       itemsPerSecond: 6.137e9, cv: 0.00101, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
@@ -41,7 +41,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
-    typeClass: { float: true, bytes: 4 },
+    typeClass: { float: true, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
       itemsPerSecond: 1.746e10, cv: 0.0114, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',

@@ -14,7 +14,7 @@ import type { SegmentedRadixSortConfig } from '../../device/segmented-radix-sort
 export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConfig>[] = [
   {
     target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
-    typeClass: { float: false, bytes: 4 },
+    typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 128, itemsPerThread: 4, radixBits: 8, rank: 'match', segmentsPerWorkgroup: 1 },
     evidence: {
       itemsPerSecond: 1.229e6, cv: 0.195, size: [16384, 65536], date: '2026-11-29', version: '0.1.0',
@@ -23,7 +23,7 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
-    typeClass: { float: false, bytes: 4 },
+    typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1 },
     evidence: {
       itemsPerSecond: 3.161e10, cv: 0.00124, size: 16777216, date: '2026-11-29', version: '0.1.0',

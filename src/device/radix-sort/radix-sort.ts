@@ -55,12 +55,12 @@ export function radixKeyInfo(type: unknown): TypeInfo {
 
 export function selectRadixSortConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<RadixSortConfig>[])[], type: ElementType, valueBytes: 0 | 4 | 8, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
   const t = radixKeyInfo(type);
-  return selectWithOverride('radixSort', tables, ctx.target, typeClassOf(type), (c) => radixSortConfigProblem(ctx, t, valueBytes, c), () => radixSortHeuristic(ctx, t, valueBytes), override);
+  return selectWithOverride('radixSort', tables, ctx.target, { ...typeClassOf(type), valueBytes }, (c) => radixSortConfigProblem(ctx, t, valueBytes, c), () => radixSortHeuristic(ctx, t, valueBytes), override);
 }
 
 export function selectRadixSortBlockSortConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[], type: ElementType, valueBytes: 0 | 4 | 8, override?: Partial<RadixSortBlockSortConfig>): SelectedConfig<RadixSortBlockSortConfig> {
   const t = radixKeyInfo(type);
-  return selectWithOverride('radixSortBlockSort', tables, ctx.target, typeClassOf(type), (c) => radixSortBlockSortProblem(ctx, t, valueBytes, c), () => radixSortBlockSortHeuristic(ctx, t, valueBytes), override);
+  return selectWithOverride('radixSortBlockSort', tables, ctx.target, { ...typeClassOf(type), valueBytes }, (c) => radixSortBlockSortProblem(ctx, t, valueBytes, c), () => radixSortBlockSortHeuristic(ctx, t, valueBytes), override);
 }
 
 /** Counts above this always take the onesweep / LSD path (the merge's u32 positions stay in range). */

@@ -53,7 +53,7 @@ export function selectSegmentedRadixSortConfig(
   override?: Partial<SegmentedRadixSortConfig>,
 ): SelectedConfig<SegmentedRadixSortConfig> {
   const t = radixKeyInfo(type);
-  return selectWithOverride('segmentedRadixSort', tables, ctx.target, typeClassOf(type), (c) => segmentedRadixSortConfigProblem(ctx, t, valueBytes, c), () => segmentedRadixSortHeuristic(ctx, t, valueBytes), override);
+  return selectWithOverride('segmentedRadixSort', tables, ctx.target, { ...typeClassOf(type), valueBytes }, (c) => segmentedRadixSortConfigProblem(ctx, t, valueBytes, c), () => segmentedRadixSortHeuristic(ctx, t, valueBytes), override);
 }
 
 const VALUE_INFO: Record<4 | 8, TypeInfo> = { 4: typeInfo('u32'), 8: typeInfo('u64') };
