@@ -1,6 +1,8 @@
 // wgprim in a real browser: headless Chromium (Debian's package) runs the built dist/ with
 // WebGPU on its bundled SwiftShader (see ../shared/browser.md). The page computes; this file
-// checks every result against plain JS. Needs `npm run build` first (`npm test` does it).
+// checks every result against plain JS (radix sorts: the page makes the keys, checks the sorted
+// result against its own JS reference and sends back the verdict). Needs `npm run build` first
+// (`npm test` does it).
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -221,6 +223,90 @@ const minMaxCases: Case[] = [
   { name: 'f32 reduce min', algo: 'reduce', type: 'f32', data: 'f32Frac', options: { op: 'min' }, want: fold(f32Frac, Math.min, Infinity) },
 ];
 
+// ---------------------------------------------------------------- radix sorts
+
+/**
+ * A radix sort case. The page makes the keys (from `seed`), sorts them through the array API
+ * and checks the result against a JS reference (a stable sort of indices by the
+ * order-preserving transform of the key bits); only the verdict comes back. Pairs carry each
+ * key's index as its value (u32, or u64 with `valueType`), so the values check stability.
+ */
+interface RadixCase {
+  name: string;
+  sort: 'keys' | 'pairs' | 'segmentedKeys' | 'segmentedPairs';
+  type: 'u32' | 'i32' | 'f32' | 'u64' | 'i64';
+  /** Unsegmented: the count. */
+  n?: number;
+  /** Segmented: segment lengths in order; a negative entry is a gap no segment covers (then endOffsets are passed). */
+  segments?: number[];
+  endOffsets?: boolean;
+  seed: number;
+  /** Keys drawn from this many distinct values (equal keys: stability shows). */
+  distinct?: number;
+  /** f32: NaN of both signs (with payloads), ±inf, ±0, denormals mixed in. */
+  specials?: boolean;
+  valueType?: 'u32' | 'u64';
+  options?: { descending?: boolean; beginBit?: number; endBit?: number; config?: Record<string, unknown>; blockSortConfig?: Record<string, unknown> };
+  /** The path the page must report (a prefix): 'lsd', 'block-sort', 'block-sort:1-workgroup', 'none'. */
+  path?: string;
+}
+
+const LSD = { blockSortConfig: { maxCount: 0 } };
+const BLOCK = { blockSortConfig: { maxCount: 2 ** 30 } };
+const RTS = { config: { lookback: 'reduce-then-scan' } };
+const BIG = 70_000; // more than one tile of every config: block sort + merge, or several LSD tiles
+/** The other cases of a path whose pipelines a 70,000 case compiled: a 70,000-key sort takes 0.5-1 s on SwiftShader. */
+const MID = 20_000;
+
+let seed = 1;
+const rc = (c: Omit<RadixCase, 'seed'>): RadixCase => ({ seed: seed++, ...c });
+// Each (key type, values, path) compiles its own pipelines, seconds each on SwiftShader: the
+// cases cover every type, direction, bit range and path, not every combination of them.
+const radixCases: RadixCase[] = [
+  // u32 keys: sizes through the default path, then each path forced
+  rc({ name: 'u32 keys n=0', sort: 'keys', type: 'u32', n: 0, path: 'none' }),
+  rc({ name: 'u32 keys n=1', sort: 'keys', type: 'u32', n: 1, path: 'block-sort:1-workgroup' }),
+  rc({ name: 'u32 keys n=1000', sort: 'keys', type: 'u32', n: 1000 }),
+  rc({ name: 'u32 keys bits [4, 20) n=1000', sort: 'keys', type: 'u32', n: 1000, options: { beginBit: 4, endBit: 20 } }),
+  rc({ name: 'u32 keys n=70000 (default path)', sort: 'keys', type: 'u32', n: BIG }),
+  rc({ name: 'u32 keys n=70000 block sort', sort: 'keys', type: 'u32', n: BIG, options: { ...BLOCK }, path: 'block-sort+merge' }),
+  rc({ name: 'u32 keys n=20000 descending block sort', sort: 'keys', type: 'u32', n: MID, options: { descending: true, ...BLOCK }, path: 'block-sort+merge' }),
+  rc({ name: 'u32 keys bits [4, 20) n=20000 block sort', sort: 'keys', type: 'u32', n: MID, options: { beginBit: 4, endBit: 20, ...BLOCK }, path: 'block-sort+merge' }),
+  rc({ name: 'u32 keys n=70000 LSD', sort: 'keys', type: 'u32', n: BIG, options: { ...LSD }, path: 'lsd' }),
+  rc({ name: 'u32 keys n=20000 LSD reduce-then-scan', sort: 'keys', type: 'u32', n: MID, options: { ...LSD, ...RTS }, path: 'lsd:reduce-then-scan' }),
+  rc({ name: 'u32 keys n=20000 LSD rank split', sort: 'keys', type: 'u32', n: MID, options: { ...LSD, config: { rank: 'split', lookback: 'reduce-then-scan' } }, path: 'lsd:reduce-then-scan:split' }),
+  rc({ name: 'u32 keys n=20000 descending LSD', sort: 'keys', type: 'u32', n: MID, options: { descending: true, ...LSD }, path: 'lsd' }),
+  rc({ name: 'u32 keys bits [4, 20) n=20000 LSD', sort: 'keys', type: 'u32', n: MID, options: { beginBit: 4, endBit: 20, ...LSD }, path: 'lsd' }),
+  rc({ name: 'u32 keys n=1000 LSD', sort: 'keys', type: 'u32', n: 1000, options: { ...LSD }, path: 'lsd' }),
+  // pairs (values: the indices, so stability shows), many equal keys
+  rc({ name: 'i32 pairs n=70000 LSD, 37 distinct keys', sort: 'pairs', type: 'i32', n: BIG, distinct: 37, options: { ...LSD }, path: 'lsd' }),
+  rc({ name: 'i32 pairs n=20000 descending LSD', sort: 'pairs', type: 'i32', n: MID, options: { descending: true, ...LSD }, path: 'lsd' }),
+  rc({ name: 'i32 pairs bits [8, 16) n=20000 descending LSD reduce-then-scan', sort: 'pairs', type: 'i32', n: MID, options: { beginBit: 8, endBit: 16, descending: true, ...LSD, ...RTS }, path: 'lsd:reduce-then-scan' }),
+  // f32 with NaN of both signs, ±inf, ±0, denormals: ordered by their bits after the sign flip
+  rc({ name: 'f32 pairs n=70000 LSD (specials)', sort: 'pairs', type: 'f32', n: BIG, specials: true, options: { ...LSD }, path: 'lsd' }),
+  rc({ name: 'f32 pairs n=20000 descending LSD (specials), 37 distinct keys', sort: 'pairs', type: 'f32', n: MID, specials: true, distinct: 37, options: { descending: true, ...LSD }, path: 'lsd' }),
+  rc({ name: 'f32 pairs n=70000 block sort (specials)', sort: 'pairs', type: 'f32', n: BIG, specials: true, options: { ...BLOCK }, path: 'block-sort+merge' }),
+  rc({ name: 'f32 pairs n=20000 descending block sort (specials), 37 distinct keys', sort: 'pairs', type: 'f32', n: MID, specials: true, distinct: 37, options: { descending: true, ...BLOCK }, path: 'block-sort+merge' }),
+  // u64 (BigUint64Array); its block sort and 8-byte values: segmented below
+  rc({ name: 'u64 keys n=70000 LSD', sort: 'keys', type: 'u64', n: BIG, options: { ...LSD }, path: 'lsd' }),
+  rc({ name: 'u64 keys n=20000 descending LSD, 300 distinct keys', sort: 'keys', type: 'u64', n: MID, distinct: 300, options: { descending: true, ...LSD }, path: 'lsd' }),
+  rc({ name: 'u64 keys bits [20, 50) n=20000 LSD', sort: 'keys', type: 'u64', n: MID, options: { beginBit: 20, endBit: 50, ...LSD }, path: 'lsd' }),
+];
+
+/** Uneven segments: empty ones, ones of 1 and 2, and ones of a few thousand (past a tile: LSD passes through global memory). */
+const SEGMENTS = [0, 1, 3000, 0, 17, 1500, 4100, 2, 0, 700, 1];
+/** With gaps (negative: elements no segment covers, which must come back unchanged). */
+const GAPPED = [-5, 300, -1, 0, 2500, -100, 1, 3333, -7];
+const segmentedCases: RadixCase[] = [
+  rc({ name: 'segmented u32 keys', sort: 'segmentedKeys', type: 'u32', segments: SEGMENTS }),
+  rc({ name: 'segmented u32 keys descending, 23 distinct keys', sort: 'segmentedKeys', type: 'u32', segments: SEGMENTS, distinct: 23, options: { descending: true } }),
+  rc({ name: 'segmented u32 keys bits [4, 20), gaps (endOffsets)', sort: 'segmentedKeys', type: 'u32', segments: GAPPED, endOffsets: true, options: { beginBit: 4, endBit: 20 } }),
+  rc({ name: 'segmented u64 pairs (u64 values)', sort: 'segmentedPairs', type: 'u64', segments: SEGMENTS, valueType: 'u64' }),
+  rc({ name: 'segmented u64 pairs (u64 values) descending, gaps (endOffsets), 40 distinct keys', sort: 'segmentedPairs', type: 'u64', segments: GAPPED, endOffsets: true, distinct: 40, valueType: 'u64', options: { descending: true } }),
+];
+
+type RadixResult = { name: string; ms?: number; checkMs?: number; path?: string; failure?: string; error?: { message: string } };
+
 type Result = { name: string; ms?: number; result?: unknown; error?: { isWgprimError: boolean; code?: string; message: string } };
 
 /** A typed-array result comes back as base64 bytes; as numbers (64-bit: decimal strings) here. */
@@ -349,6 +435,36 @@ describe.skipIf(!haveChromium && !inCI)('wgprim in headless Chromium (WebGPU on 
   it('computes reduce, scans and transform (u32, i32, f32, u64) exactly as JS does', () => runCases(cases), TIMEOUT);
 
   it('computes min and max, whose identities are the type extremes (f32: ±inf)', () => runCases(minMaxCases), TIMEOUT);
+
+  async function runRadix(list: RadixCase[]): Promise<void> {
+    const results: RadixResult[] = await page.evaluate((cs) => (window as any).wgprimTest.radix(cs), list);
+    console.log(`[browser.test] ${list.length} radix sort cases in the page (GPU ms, JS check ms, path): ` +
+      results.map((r) => `${r.name} ${r.ms === undefined ? 'error' : `${r.ms.toFixed(1)} ms (check ${r.checkMs!.toFixed(1)}) ${r.path}`}`).join('; '));
+    const failures: string[] = [];
+    if (results.length !== list.length) failures.push(`${results.length} results for ${list.length} cases`);
+    for (const [i, c] of list.entries()) {
+      const r = results[i];
+      if (!r || r.name !== c.name) failures.push(`result ${i} is "${r?.name}", expected "${c.name}"`);
+      else if (r.error) failures.push(`${c.name}: threw ${r.error.message}`);
+      else if (r.failure) failures.push(`${c.name} (${r.path}): ${r.failure}`);
+      else if (c.path && !r.path?.startsWith(c.path)) failures.push(`${c.name}: took path ${r.path}, expected ${c.path}`);
+    }
+    expect(failures, `${failures.length} of ${list.length} radix sort cases wrong\n${pageLog.join('\n')}`).toEqual([]);
+  }
+
+  it('logs the radix sort configs selected here (subgroup size 4: smaller rank shapes)', async () => {
+    const sel = await page.evaluate((ts) => (window as any).wgprimTest.radixConfigs(ts), ['u32', 'f32', 'u64']);
+    const short = (s: { config: Record<string, unknown>; source: string }): string =>
+      `${s.source} ${Object.entries(s.config).map(([k, v]) => `${k}=${String(v)}`).join(',')}`;
+    console.log('[browser.test] selected radix sort configs (type/valueBytes):\n' + Object.entries(sel).map(([k, v]: [string, any]) =>
+      `  ${k}: radixSort ${short(v.radixSort)}\n  ${k}: radixSortBlockSort ${short(v.radixSortBlockSort)}\n  ${k}: segmentedRadixSort ${short(v.segmentedRadixSort)}`).join('\n'));
+    // No forward-progress guarantee: the LSD path's digit offsets must not spin on look-back.
+    for (const v of Object.values(sel) as any[]) expect(v.radixSort.config.lookback).toBe('reduce-then-scan');
+  }, TIMEOUT);
+
+  it('radixSortKeys / radixSortPairs (u32, i32, f32 with specials, u64; both paths; bit ranges) match a stable JS sort', () => runRadix(radixCases), TIMEOUT);
+
+  it('segmentedRadixSortKeys / Pairs with uneven segments (empty, 1, thousands; gaps) match a stable JS sort per segment', () => runRadix(segmentedCases), TIMEOUT);
 
   it('prim.tune in the page installs rows, stores them in localStorage, and a second createPrim selects them', async () => {
     const t0 = performance.now();

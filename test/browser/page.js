@@ -1,6 +1,6 @@
 // Runs in the browser. Imports the built library exactly as an application would, with no
 // bundler: dist/ is served as-is. test/browser.test.ts calls window.wgprimTest.* and checks
-// every result in Node against a plain JS computation.
+// every result in Node against a plain JS computation; radix sorts are checked here (radix()).
 import { createPrim, WgprimError, localStorageTuneCache } from '/dist/index.js';
 
 const LIMITS = [
@@ -75,6 +75,190 @@ function fromOptions(type, options) {
   return o;
 }
 
+// ---------------------------------------------------------------- radix sorts: inputs and JS references
+
+/** Deterministic 32-bit PRNG (mulberry32), as the test's. */
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+/** f32 bit patterns every f32 case mixes in: NaN of both signs (quiet, payload, all ones), ±inf, ±0, ±denormals, ±1. */
+const F32_SPECIALS = [
+  0x7fc00000, 0xffc00000, 0x7f800001, 0xffffffff, 0x7fffffff, 0xff800001, // NaNs
+  0x7f800000, 0xff800000, 0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x3f800000, 0xbf800000,
+];
+
+/**
+ * Keys as raw words: `lo` (and `hi` for 64-bit keys), each a Uint32Array of n. `distinct` draws
+ * from a pool of that many keys (many equal keys: stability shows); `specials` (f32) puts a
+ * special value at about one place in eight.
+ */
+function radixKeys(type, n, seed, distinct, specials) {
+  const r = rng(seed);
+  const wide = is64(type);
+  const pool = distinct ? Array.from({ length: distinct }, () => [r(), r()]) : undefined;
+  const lo = new Uint32Array(n);
+  const hi = wide ? new Uint32Array(n) : undefined;
+  for (let i = 0; i < n; i++) {
+    const [a, b] = pool ? pool[r() % pool.length] : [r(), wide ? r() : 0];
+    lo[i] = specials && r() % 8 === 0 ? F32_SPECIALS[r() % F32_SPECIALS.length] : a;
+    if (hi) hi[i] = b;
+  }
+  return { lo, hi };
+}
+
+/** Bits of a 32-bit key whose unsigned order is the sort order (f32: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN). */
+function ordered32(type, bits) {
+  if (type === 'i32') return (bits ^ 0x80000000) >>> 0;
+  if (type === 'f32') return (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
+  return bits >>> 0;
+}
+
+/** Bits [b, e) of a non-negative integer below 2^32, as a number. */
+const bitsOf = (x, b, e) => Math.floor(x / 2 ** b) % 2 ** (e - b);
+
+/**
+ * Indices of keys i in [from, to) in stable sorted order by bits [b, e) of the ordered keys: a
+ * plain JS sort of indices with the index as the last tie-break.
+ */
+function referenceOrder(type, keys, from, to, descending, b, e) {
+  const n = to - from;
+  const dHi = new Float64Array(n);
+  const dLo = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const i = from + j;
+    if (is64(type)) {
+      // ordered 64-bit key as hi:lo words (i64: flip the sign bit), then bits [b, e) of it
+      const h = type === 'i64' ? (keys.hi[i] ^ 0x80000000) >>> 0 : keys.hi[i];
+      const l = keys.lo[i];
+      // bits [b, e) of (h * 2^32 + l) as (high part, low part) of at most 32 bits each
+      const lb = Math.min(b, 32), le = Math.min(e, 32), hb = Math.max(b, 32) - 32, he = Math.max(e, 32) - 32;
+      dHi[j] = he > hb ? bitsOf(h, hb, he) : 0;
+      dLo[j] = le > lb ? bitsOf(l, lb, le) : 0;
+    } else {
+      dLo[j] = bitsOf(ordered32(type, keys.lo[i]), b, e);
+    }
+  }
+  const idx = Array.from({ length: n }, (_, j) => j);
+  const sign = descending ? -1 : 1;
+  idx.sort((x, y) => (dHi[x] - dHi[y]) * sign || (dLo[x] - dLo[y]) * sign || x - y);
+  return Uint32Array.from(idx, (j) => from + j);
+}
+
+/** The typed array of keys a sort gets; its raw words back from a result. */
+function keyArray(type, keys) {
+  if (!is64(type)) return new ARRAYS[type](keys.lo.slice().buffer);
+  const words = new Uint32Array(keys.lo.length * 2);
+  for (let i = 0; i < keys.lo.length; i++) { words[2 * i] = keys.lo[i]; words[2 * i + 1] = keys.hi[i]; }
+  return new ARRAYS[type](words.buffer);
+}
+function wordsOf(type, array) {
+  const w = new Uint32Array(array.buffer, array.byteOffset, array.length * (is64(type) ? 2 : 1));
+  if (!is64(type)) return { lo: w };
+  const n = array.length, lo = new Uint32Array(n), hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) { lo[i] = w[2 * i]; hi[i] = w[2 * i + 1]; }
+  return { lo, hi };
+}
+const hex = (type, k, i) => (is64(type) ? `0x${k.hi[i].toString(16)}_${k.lo[i].toString(16).padStart(8, '0')}` : `0x${k.lo[i].toString(16)}`);
+
+/**
+ * Checks a sorted result against the reference: key i of the output must be, bit for bit,
+ * key ref[i] of the input, and value i must be ref[i] (the values are the indices). Returns the
+ * first difference, or undefined.
+ */
+function checkSorted(type, input, output, values, ref, at) {
+  for (let j = 0; j < ref.length; j++) {
+    const i = at[j], r = ref[j];
+    if (output.lo[i] !== input.lo[r] || (output.hi && output.hi[i] !== input.hi[r])) {
+      return `key at ${i}: got ${hex(type, output, i)}, expected ${hex(type, input, r)} (input index ${r})`;
+    }
+    if (values && Number(values[i]) !== r) return `value at ${i}: got ${String(values[i])}, expected ${r} (key ${hex(type, input, r)})`;
+  }
+  return undefined;
+}
+
+/** Segments from lengths (an entry below 0 is a gap of that many elements no segment covers). */
+function segmentsOf(lengths) {
+  const begins = [], ends = [];
+  let at = 0;
+  for (const len of lengths) {
+    if (len >= 0) { begins.push(at); ends.push(at + len); }
+    at += Math.abs(len);
+  }
+  return { begins: Uint32Array.from(begins), ends: Uint32Array.from(ends), n: at };
+}
+
+/** The path `radixSortKeys`/`Pairs` takes for this count and these options (as radix-sort.ts decides it). */
+function radixPath(prim, type, n, valueBytes, options) {
+  const block = prim.selectedRadixSortBlockSortConfig(type, valueBytes, options.blockSortConfig).config;
+  const lsd = prim.selectedRadixSortConfig(type, valueBytes, options.config).config;
+  if (n === 0) return 'none';
+  if (n <= block.maxCount && n <= 2 ** 30) return n <= block.workgroupSize * block.itemsPerThread ? 'block-sort:1-workgroup' : 'block-sort+merge';
+  return `lsd:${lsd.lookback}:${lsd.rank}`;
+}
+
+/** One radix sort case of wgprimTest.radix: runs it and checks it. */
+async function radixCase(prim, lost, c) {
+  const seg = c.segments ? segmentsOf(c.segments) : undefined;
+  const n = seg ? seg.n : c.n;
+  const keys = radixKeys(c.type, n, c.seed, c.distinct, c.specials);
+  const input = keyArray(c.type, keys);
+  const pairs = c.sort === 'pairs' || c.sort === 'segmentedPairs';
+  const values = pairs ? (c.valueType === 'u64' ? BigUint64Array.from({ length: n }, (_, i) => BigInt(i)) : Uint32Array.from({ length: n }, (_, i) => i)) : undefined;
+  const options = { ...c.options };
+  const valueBytes = pairs ? values.BYTES_PER_ELEMENT : 0;
+  const [b, e] = [options.beginBit ?? 0, options.endBit ?? (is64(c.type) ? 64 : 32)];
+  let path;
+  const t0 = performance.now();
+  let result;
+  try {
+    if (seg) {
+      if (c.endOffsets) options.endOffsets = seg.ends;
+      const offsets = c.endOffsets ? seg.begins : Uint32Array.from([...seg.begins, seg.n]);
+      result = pairs ? await prim.arrays.segmentedRadixSortPairs(input, values, offsets, options) : { keys: await prim.arrays.segmentedRadixSortKeys(input, offsets, options) };
+      path = `segmented:max-segment-${Math.max(0, ...c.segments)}`;
+    } else {
+      path = radixPath(prim, c.type, n, valueBytes, options);
+      result = pairs ? await prim.arrays.radixSortPairs(input, values, options) : { keys: await prim.arrays.radixSortKeys(input, options) };
+    }
+  } catch (err) {
+    if (lost.value) throw new Error(`GPU device lost during "${c.name}": ${lost.value}`);
+    return { name: c.name, error: { isWgprimError: err instanceof WgprimError, name: err?.name, code: err?.code, message: String(err?.message ?? err) } };
+  }
+  const ms = performance.now() - t0;
+  if (lost.value) throw new Error(`GPU device lost during "${c.name}": ${lost.value}`);
+  const got = wordsOf(c.type, result.keys);
+  let failure = result.keys.length !== n ? `${result.keys.length} keys back, expected ${n}` : undefined;
+  if (!failure && pairs && result.values.length !== n) failure = `${result.values.length} values back, expected ${n}`;
+  const t1 = performance.now();
+  if (!failure && seg) {
+    // each segment sorted on its own; everything outside every segment unchanged
+    const covered = new Uint8Array(n);
+    for (let s = 0; s < seg.begins.length && !failure; s++) {
+      const [from, to] = [seg.begins[s], seg.ends[s]];
+      covered.fill(1, from, to);
+      const ref = referenceOrder(c.type, keys, from, to, !!options.descending, b, e);
+      failure = checkSorted(c.type, keys, got, result.values, ref, Uint32Array.from(ref, (_, j) => from + j));
+      if (failure) failure = `segment ${s} [${from}, ${to}): ${failure}`;
+    }
+    for (let i = 0; i < n && !failure; i++) {
+      const bad = covered[i] ? undefined : checkSorted(c.type, keys, got, result.values, [i], [i]);
+      if (bad) failure = `outside every segment: ${bad}`;
+    }
+  } else if (!failure) {
+    const ref = referenceOrder(c.type, keys, 0, n, !!options.descending, b, e);
+    failure = checkSorted(c.type, keys, got, result.values, ref, Uint32Array.from(ref, (_, j) => j));
+  }
+  return { name: c.name, ms, checkMs: performance.now() - t1, path, ...(failure ? { failure } : {}) };
+}
+
 window.wgprimTest = {
   /** What the adapter and the library say about this GPU. */
   async info() {
@@ -139,6 +323,36 @@ window.wgprimTest = {
       }
       if (lost.value) throw new Error(`GPU device lost during "${c.name}": ${lost.value}`);
     }
+    return out;
+  },
+
+  /** The radix sort configs this Prim selects here, for keys only and with 4- and 8-byte values. */
+  async radixConfigs(types) {
+    const { prim } = await getReady();
+    const out = {};
+    for (const type of types) {
+      for (const vb of [0, 4, 8]) {
+        out[`${type}/${vb}`] = {
+          radixSort: prim.selectedRadixSortConfig(type, vb),
+          radixSortBlockSort: prim.selectedRadixSortBlockSortConfig(type, vb),
+          segmentedRadixSort: prim.selectedSegmentedRadixSortConfig(type, vb),
+        };
+      }
+    }
+    return out;
+  },
+
+  /**
+   * Radix sorts, checked here against a JS reference (the inputs are made here too: only the
+   * verdicts cross back). A case: { name, sort: 'keys' | 'pairs' | 'segmentedKeys' |
+   * 'segmentedPairs', type, n (unsegmented) or segments (lengths; below 0: a gap), seed,
+   * distinct?, specials?, valueType?: 'u32' | 'u64', options? (descending, beginBit, endBit,
+   * config, blockSortConfig) }. Each gives { name, ms, path, failure? } or { name, error }.
+   */
+  async radix(cases) {
+    const { prim, lost } = await getReady();
+    const out = [];
+    for (const c of cases) out.push(await radixCase(prim, lost, c));
     return out;
   },
 
