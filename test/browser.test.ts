@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { rng as unitRng } from '../src/tune/strategy.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,16 +63,10 @@ function serve(): Promise<{ server: Server; origin: string }> {
 
 // ---------------------------------------------------------------- inputs and JS references
 
-/** Deterministic 32-bit PRNG (mulberry32). */
+/** Deterministic 32-bit words: the tuner's mulberry32 (as the page's radix inputs use). */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const unit = unitRng(seed);
+  return () => (unit() * 4294967296) >>> 0;
 }
 
 type Combine = (a: number, b: number) => number;

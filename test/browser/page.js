@@ -2,6 +2,7 @@
 // bundler: dist/ is served as-is. test/browser.test.ts calls window.wgprimTest.* and checks
 // every result in Node against a plain JS computation; radix sorts are checked here (radix()).
 import { createPrim, WgprimError, localStorageTuneCache } from '/dist/index.js';
+import { rng as unitRng } from '/dist/tune/strategy.js';
 
 const LIMITS = [
   'maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupStorageSize',
@@ -77,16 +78,10 @@ function fromOptions(type, options) {
 
 // ---------------------------------------------------------------- radix sorts: inputs and JS references
 
-/** Deterministic 32-bit PRNG (mulberry32), as the test's. */
+/** Deterministic 32-bit words: the tuner's mulberry32, as the test's. */
 function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const unit = unitRng(seed);
+  return () => (unit() * 4294967296) >>> 0;
 }
 
 /** f32 bit patterns every f32 case mixes in: NaN of both signs (quiet, payload, all ones), ±inf, ±0, ±denormals, ±1. */

@@ -113,7 +113,7 @@ const FLAG_AGGREGATE = ${2 ** COUNT_BITS}u;
 const FLAG_INCLUSIVE = ${2 ** (COUNT_BITS + 1)}u;
 const COUNT_MASK = ${mask};
 const LOOKBACK_WINDOW = ${LOOKBACK_WINDOW}u;
-const DIGITS_PER_INVOCATION = ${Math.ceil((1 << c.radixBits) / c.workgroupSize)}u;
+const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
 ${radixRankDecls(rankOptions(o))}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}

@@ -210,6 +210,8 @@ export async function recordRadixSort(
     ctx.dispatch(encoder, rowScan!.label, rowScanPipeline!, ctx.bindGroup(rowScanPipeline!, rowScan!.key, [rowsBinding]), passes.length);
   }
 
+  // Onesweep's look-back region r (two, used by the passes in turn), as a word offset.
+  const region = (r: number): number => ONESWEEP_COUNTER_WORDS + r * radix * numTiles;
   for (let i = 0; i < passes.length; i++) {
     const pass = passes[i]!;
     const keySrc = i === 0 ? args.keys : keyDst[i - 1]!;
@@ -217,7 +219,6 @@ export async function recordRadixSort(
     const keyIo = [bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes)];
     let entries: GPUBufferBinding[];
     if (onesweep) {
-      const region = (r: number): number => ONESWEEP_COUNTER_WORDS + r * radix * numTiles;
       const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION])) };
       entries = [params, ...keyIo, rowsBinding!, countsBinding, ...values];
     } else {
