@@ -19,7 +19,8 @@ import { createOptimization } from '../src/tune/create-optimization.js';
 import { formatPlan, planStages } from '../src/tune/plan.js';
 import { defaultSettings, mergeSettings, settingsProblems } from '../src/tune/settings.js';
 import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
-import { radixSortThresholdName, readThresholds, THRESHOLD_MIN_IMPROVEMENT_PERCENT } from '../src/tune/threshold.js';
+import { launchConfigKey, maxCountEvidence, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT } from '../src/tune/threshold.js';
+import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
 import { testPrim } from './support/gpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -120,6 +121,31 @@ describe('radix_sort_threshold: the rule', () => {
     expect(rows[1]!.evidence.note).toMatch(/maxCount 131072: the measured config's, not a threshold \(radix_sort_threshold measures keys only/);
     // Threshold data alone: a keys-only row.
     expect(createOptimization([{ data: th, label: 'x.json' }]).fresh.radixSortBlockSort!.map((e) => e.typeClass)).toEqual([{ float: false, bytes: 4, valueBytes: 0 }]);
+  });
+
+  it('a row\'s note says what its maxCount rests on (apply-config-improvements reads it back): measured, set by hand, or none', () => {
+    const tuned = (c: RadixSortBlockSortConfig): Record<string, unknown>[] => [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', 'empty', c), n, 5e8));
+    const pairs = (c: RadixSortBlockSortConfig): Record<string, unknown>[] => [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', 'u32', c), n, 5e8));
+    const th = thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 1e8, 9e8]]);
+    const note = (benchmarks: Record<string, unknown>[]): (string | undefined)[] => createOptimization([{ data: { ...th, benchmarks }, label: 'x.json' }]).fresh.radixSortBlockSort!.map((e) => e.evidence.note);
+    // Threshold alone; with the block-sort stage's row; with a mismatched one; a pairs row beside it.
+    const [alone] = note(th.benchmarks);
+    const [withRow] = note([...tuned(BLOCK), ...th.benchmarks]);
+    const [mismatch] = note([...tuned({ ...BLOCK, itemsPerThread: 4 }), ...th.benchmarks]);
+    const [keys, pair] = note([...tuned(BLOCK), ...pairs(BLOCK), ...th.benchmarks]);
+    for (const n of [alone, withRow, mismatch, keys]) expect(maxCountEvidence(n), n).toBe('measured');
+    expect(maxCountEvidence(pair)).toBe('none');
+    expect(splitMaxCountNote(withRow)).toEqual({ rest: expect.stringMatching(/^geomean of items\/s over 2 points.* configs eligible$/), maxCount: expect.stringMatching(/^maxCount 2\^10: measured threshold .*maxCount = the largest such size\)$/) });
+    // No threshold data: the sweep's default maxCount, no maxCount part.
+    const sweep = createOptimization([{ data: { context: CONTEXT, benchmarks: tuned(BLOCK) }, label: 'x.json' }]).fresh.radixSortBlockSort![0]!.evidence.note;
+    expect(maxCountEvidence(sweep)).toBe('none');
+    expect(splitMaxCountNote(sweep)).toEqual({ rest: sweep });
+    // The built-in table: lavapipe's measured, the H200's set by hand.
+    const builtIn = Object.fromEntries(radixSortBlockSortTuned.map((e) => [`${e.target.vendor}/${e.typeClass.bytes}`, maxCountEvidence(e.evidence.note)]));
+    expect(builtIn).toMatchObject({ 'mesa/4': 'measured', 'nvidia/4': 'set', 'nvidia/8': 'set' });
+    // Configs equal but for maxCount: the same launch key (radixSortBlockSort only).
+    expect(launchConfigKey('radixSortBlockSort', BLOCK)).toBe(launchConfigKey('radixSortBlockSort', { ...BLOCK, maxCount: 2 ** 10 }));
+    expect(launchConfigKey('radixSortBlockSort', BLOCK)).not.toBe(launchConfigKey('radixSortBlockSort', { ...BLOCK, itemsPerThread: 4 }));
   });
 
   it('is a stage of the plan that wgprim tune runs, with a ladder in the settings', () => {

@@ -11,13 +11,19 @@
 // geometric mean of items/s over its points per target, then over the targets; cv is the
 // largest. Where the files hold no run of a row's config, its table evidence stands in (marked
 // `evidence` in the report).
+//
+// radixSortBlockSort rows: maxCount is a threshold (the size up to which the block-sort path runs),
+// not a launch parameter: configs equal but for it are the same kernels at the same speed. So the
+// runs, the `same` test and the speed comparison all use the config without maxCount
+// (`launchConfigKey`), and the maxCount written is decided apart: see `withThreshold`.
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
 import { matchLevel } from '../config/select.js';
-import { configKey, rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
+import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
 import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
 import { renderTableJson, renderTableModule, sortRows, type OutputFile } from './create-optimization.js';
+import { launchConfigKey, MAX_COUNT_EVIDENCE_RANK, type MaxCountEvidence, maxCountEvidence, splitMaxCountNote } from './threshold.js';
 
 export type ImprovementStatus =
   /** No old row: the new one is taken. */
@@ -30,7 +36,10 @@ export type ImprovementStatus =
   | 'marginal'
   /** Faster by more than P, but within the noise bound: the old row stays. */
   | 'noisy'
-  /** The same config as the old row: nothing to decide, the old row stays. */
+  /**
+   * The same config as the old row (radixSortBlockSort: the same but for maxCount): nothing to
+   * decide, the old row stays (its maxCount may still be replaced: see `maxCountFrom`).
+   */
   | 'same';
 
 export interface ImprovementDecision {
@@ -51,6 +60,12 @@ export interface ImprovementDecision {
   /** Where the figures came from: the benchmark files, or (no run of the config) the table's evidence. */
   readonly oldFrom?: 'json' | 'evidence';
   readonly newFrom?: 'json' | 'evidence';
+  /**
+   * radixSortBlockSort with an old row: the row whose maxCount was written (the kernels are the
+   * old row's unless `accepted`), and what that maxCount rests on.
+   */
+  readonly maxCountFrom?: 'old' | 'new';
+  readonly maxCountEvidence?: MaxCountEvidence;
 }
 
 export interface ApplyImprovementsInput {
@@ -95,10 +110,14 @@ const asTarget = (m: Measurement): Target => ({
   description: '', subgroupMinSize: 0, subgroupMaxSize: 0,
 });
 
-/** A row's runs: target key → point → value (its own config, type class, and targets it matches). */
+/**
+ * A row's runs: target key → point → value (its own config, type class, and targets it matches).
+ * radixSortBlockSort: runs of its kernels whatever maxCount their names carry (the block-sort
+ * stage names its runs with the sweep's maxCount, a row carries the threshold).
+ */
 function runsOf(ms: readonly Measurement[], algorithm: TunedAlgorithm, e: TunedEntry<unknown>): Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>> {
-  const key = configKey(algorithm, e.config);
-  const mine = ms.filter((m) => m.algorithm === algorithm && m.configKey === key &&
+  const key = launchConfigKey(algorithm, e.config);
+  const mine = ms.filter((m) => m.algorithm === algorithm && launchConfigKey(algorithm, m.config) === key &&
     m.typeClass.float === e.typeClass.float && m.typeClass.bytes === e.typeClass.bytes &&
     (e.typeClass.valueBytes === undefined || m.typeClass.valueBytes === e.typeClass.valueBytes) && matchLevel(e.target, asTarget(m)) > 0);
   const out = new Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>>();
@@ -120,6 +139,45 @@ function scoreRuns(runs: Map<string, Map<string, { itemsPerSecond: number; cv: n
     cv = Math.max(cv, ...values.map((v) => v.cv));
   }
   return perTarget.length ? { score: geomean(perTarget), cv } : undefined;
+}
+
+/**
+ * radixSortBlockSort: the row written for an old row `o` and a new row `n` once the kernels are
+ * decided (`kernel`: `n` if accepted, else `o`). The rule for maxCount:
+ * - the row whose maxCount rests on more wins: measured (radix_sort_threshold) > set (a threshold
+ *   stated by hand) > none (the config's own, e.g. the sweep's default); see `maxCountEvidence`.
+ *   So a new measured threshold replaces the old maxCount even where the old kernels stay, and an
+ *   old measured (or hand-set) one stays where the new table has none;
+ * - a tie with a threshold on both sides: the new table's. It is the newer tuning run, and a row's
+ *   evidence date is its kernels', not its threshold's, so dates are not compared;
+ * - a tie with no threshold on either side: the kernel row's own maxCount (nothing to move).
+ * Where the maxCount comes from the other row, the written row is the kernel row with that
+ * maxCount and the other row's maxCount note in place of its own (figures: the kernels'); if the
+ * other row's kernels differ, the note says so and a warning asks for radix_sort_threshold again
+ * (a threshold depends on the block-sort kernels it was measured with).
+ */
+function withThreshold(o: TunedEntry<unknown>, n: TunedEntry<unknown>, kernel: TunedEntry<unknown>, warnings: string[]): { entry: TunedEntry<unknown>; from: 'old' | 'new'; evidence: MaxCountEvidence } {
+  const eo = maxCountEvidence(o.evidence.note);
+  const en = maxCountEvidence(n.evidence.note);
+  const ro = MAX_COUNT_EVIDENCE_RANK[eo];
+  const rn = MAX_COUNT_EVIDENCE_RANK[en];
+  const source = rn > ro || (rn === ro && rn > 0) ? n : ro > rn ? o : kernel;
+  const from = source === n ? 'new' as const : 'old' as const;
+  const evidence = source === n ? en : eo;
+  if (source === kernel) return { entry: kernel, from, evidence };
+  const maxCount = (source.config as { maxCount: number }).maxCount;
+  const a = 'radixSortBlockSort';
+  const otherKernels = launchConfigKey(a, source.config) !== launchConfigKey(a, kernel.config);
+  let part = splitMaxCountNote(source.evidence.note).maxCount ?? `maxCount ${maxCount}`;
+  if (otherKernels) {
+    part += ` (taken from the ${from} table's row, whose kernels were ${configLabel(a, source.config)}, not this row's)`;
+    warnings.push(`${a} ${rowKey(kernel)}: maxCount ${maxCount} (${evidence}) is the ${from} table's, whose row has other kernels (${configLabel(a, source.config)}) than the one written (${configLabel(a, kernel.config)}): run radix_sort_threshold again`);
+  }
+  const rest = splitMaxCountNote(kernel.evidence.note).rest;
+  return {
+    entry: { ...kernel, config: { ...(kernel.config as object), maxCount }, evidence: { ...kernel.evidence, note: rest ? `${rest}; ${part}` : part } },
+    from, evidence,
+  };
 }
 
 export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImprovementsResult {
@@ -151,8 +209,17 @@ export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImp
         result.set(key, n);
         continue;
       }
-      if (configKey(a, o.config) === configKey(a, n.config)) {
-        decisions.push({ ...base, oldEntry: o, status: 'same' });
+      const threshold = (kernel: TunedEntry<unknown>): { maxCountFrom?: 'old' | 'new'; maxCountEvidence?: MaxCountEvidence } => {
+        if (a !== 'radixSortBlockSort') {
+          result.set(key, kernel);
+          return {};
+        }
+        const t = withThreshold(o, n, kernel, warnings);
+        result.set(key, t.entry);
+        return { maxCountFrom: t.from, maxCountEvidence: t.evidence };
+      };
+      if (launchConfigKey(a, o.config) === launchConfigKey(a, n.config)) {
+        decisions.push({ ...base, oldEntry: o, status: 'same', ...threshold(o) });
         continue;
       }
       const oldRuns = runsOf(oldRead.measurements, a, o);
@@ -172,8 +239,8 @@ export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImp
       decisions.push({
         ...base, oldEntry: o, status: c.status, oldItemsPerSecond: os.score, newItemsPerSecond: ns.score,
         oldCv: os.cv, newCv: ns.cv, changePercent: c.changePercent, boundPercent: c.boundPercent, oldFrom, newFrom,
+        ...threshold(c.status === 'accepted' ? n : o),
       });
-      if (c.status === 'accepted') result.set(key, n);
     }
     const rows = sortRows([...result.values()]);
     tables[a] = rows;
@@ -199,9 +266,10 @@ export function decisionRows(decisions: readonly ImprovementDecision[]): string[
   ]);
 }
 
-/** `accepted 1, new 1, slower 1, marginal 1, noisy 1, same 0; 2 old rows without a new row kept`. */
+/** `accepted 1, new 1, slower 1, marginal 1, noisy 1, same 0; 2 old rows without a new row kept` (and, where any, `; N row(s) with the maxCount of the other table`: radixSortBlockSort rows whose kernels come from one table and maxCount from the other). */
 export function decisionSummary(result: Pick<ApplyImprovementsResult, 'decisions' | 'keptOldOnly'>): string {
   const order: ImprovementStatus[] = ['accepted', 'new', 'slower', 'marginal', 'noisy', 'same'];
   const counts = order.map((s) => `${s} ${result.decisions.filter((d) => d.status === s).length}`);
-  return `${counts.join(', ')}; ${result.keptOldOnly} old row(s) without a new row kept`;
+  const crossed = result.decisions.filter((d) => d.maxCountFrom !== undefined && d.maxCountFrom !== (d.status === 'accepted' ? 'new' : 'old')).length;
+  return `${counts.join(', ')}; ${result.keptOldOnly} old row(s) without a new row kept${crossed ? `; ${crossed} row(s) with the maxCount of the other table` : ''}`;
 }

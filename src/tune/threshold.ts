@@ -11,7 +11,7 @@ import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixS
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type TargetMatch } from '../config/types.js';
-import { configKey } from '../config/tables.js';
+import { configKey, type TunedAlgorithm } from '../config/tables.js';
 import { type Prim } from '../prim.js';
 import { type ElementType, type TypeClass } from '../wgsl/types.js';
 import { classifyImprovement } from './apply-improvements.js';
@@ -230,4 +230,43 @@ export function thresholdNote(t: ThresholdResult): string {
     `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}, keys only (so a keys-only row, valueBytes 0), at ${sizes.map(formatSize).join(', ')}; ` +
     `block sort faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_o^2+cv_b^2)*100); ` +
     `maxCount = the largest such size)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a row's maxCount rests on (apply-config-improvements reads it back)
+
+/**
+ * A config's key without what is not a launch parameter: for radixSortBlockSort, maxCount (a
+ * threshold: the kernels, and so their speed, are the same whatever it is). Other tables: configKey.
+ */
+export function launchConfigKey(algorithm: TunedAlgorithm, config: unknown): string {
+  return configKey(algorithm, algorithm === 'radixSortBlockSort' ? { ...(config as object), maxCount: 0 } : config);
+}
+
+/**
+ * What a radixSortBlockSort row's maxCount rests on, as its evidence note says:
+ * - `measured`: a radix_sort_threshold measurement (`thresholdNote`, or a vendor row's smallest
+ *   measured threshold of its targets);
+ * - `set`: a threshold stated otherwise (e.g. `maxCount: threshold set by hand from ...`);
+ * - `none`: no threshold: the config's own maxCount (the block-sort sweep's default, or a pairs
+ *   row's `... not a threshold`), or no maxCount part in the note at all.
+ */
+export type MaxCountEvidence = 'measured' | 'set' | 'none';
+export const MAX_COUNT_EVIDENCE_RANK: Readonly<Record<MaxCountEvidence, number>> = { none: 0, set: 1, measured: 2 };
+
+/**
+ * A note split at its maxCount part: create-optimization appends it last, `; maxCount ...` (or the
+ * note starts with it), running to the end. `rest`: what comes before, without the `; `.
+ */
+export function splitMaxCountNote(note: string | undefined): { rest: string; maxCount?: string } {
+  const text = note ?? '';
+  const m = /(?:^|; )(maxCount\b[\s\S]*)$/.exec(text);
+  return m ? { rest: text.slice(0, m.index), maxCount: m[1]! } : { rest: text };
+}
+
+export function maxCountEvidence(note: string | undefined): MaxCountEvidence {
+  const part = splitMaxCountNote(note).maxCount;
+  if (!part || /not a threshold/.test(part)) return 'none';
+  if (/measured threshold/.test(part)) return 'measured';
+  return /threshold/.test(part) ? 'set' : 'none';
 }
