@@ -83,16 +83,28 @@ fn striped_pos(j: u32, sgid: u32, sg_lane: u32, sg_size: u32) -> u32 {
 }`;
 }
 
-/** Body text: the early counts and digit starts. `digitOf(j)` is item j's digit (a WGSL expression). */
-export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string): string {
+/**
+ * Body text: zeroes the early counters. A kernel that ranks once per tile runs it before the
+ * tile's loads (its stores overlap their latency) and then `rankCounts(..., true)`; every
+ * earlier use of the rank's arrays must be behind a barrier. `index` is any 0 .. WG-1 numbering.
+ */
+export function rankClear(o: RadixRankOptions, index: string): string {
+  return `  for (var i = ${index}; i < (${o.workgroupSize}u / sg_size) * RK_RADIX; i += ${o.workgroupSize}u) { atomicStore(&rk_hist[i], 0u); }`;
+}
+
+/**
+ * Body text: the early counts and digit starts. `digitOf(j)` is item j's digit (a WGSL
+ * expression). `cleared`: the caller ran `rankClear` (else the counters are zeroed here, after
+ * a barrier that ends any earlier use of the arrays, e.g. a previous pass over the same tile).
+ */
+export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string, cleared = false): string {
   const WG = o.workgroupSize;
   return `{
   let nsg = ${WG}u / sg_size;
   let r = sgid * sg_size + sg_lane;
-  // Any earlier use of the arrays (a previous pass over the same tile) is over.
-  workgroupBarrier();
-  for (var i = r; i < nsg * RK_RADIX; i += ${WG}u) { atomicStore(&rk_hist[i], 0u); }
-  workgroupBarrier();
+${cleared ? '' : `  workgroupBarrier();
+${rankClear(o, 'r')}
+`}  workgroupBarrier();
   let own = sgid * RK_RADIX;
 ${unroll(o.itemsPerThread, 'j', `  atomicAdd(&rk_hist[own + ${digitOf('j')}], 1u);`)}
   workgroupBarrier();

@@ -8,9 +8,10 @@ import { splitByBit, splitTileLoad } from './wgsl.js';
 /**
  * Uniform block of both kernels: `shift` is the first bit of this pass, `pass_bits` its width
  * (0: a stable copy), `flip` all ones for a descending sort (else 0). Direction is a uniform,
- * not a constant, so both directions share one pipeline.
+ * not a constant, so both directions share one pipeline. The upsweep counts runs of
+ * `tiles_per_group` tiles, `num_groups` of them (the split rank's scatter: one tile each).
  */
-export const RADIX_SORT_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip'] as const;
+export const RADIX_SORT_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip', 'tiles_per_group', 'num_groups'] as const;
 
 export interface RadixSortKernelOptions {
   readonly key: TypeInfo;
@@ -108,9 +109,9 @@ const keyOf = (o: RadixSortKernelOptions): string =>
   [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.workgroupScan].join(':');
 
 /**
- * Upsweep: workgroup `tile` counts the digits of its tile's keys and writes count d to
- * `counts[d * num_tiles + tile]` (digit-major), so that an exclusive scan of `counts` gives
- * each (digit, tile) its first output position.
+ * Upsweep: workgroup `group` counts the digits of its run of tiles (tiles_per_group from
+ * group * tiles_per_group) and writes count d to `counts[d * num_groups + group]` (digit-major),
+ * so that an exclusive scan of `counts` gives each (digit, group) its first output position.
  */
 export function radixUpsweepKernel(o: RadixSortKernelOptions): Kernel {
   const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage'];
@@ -122,17 +123,20 @@ var<workgroup> hist: array<atomic<u32>, RADIX>;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let tile = wid.x + wid.y * nwg.x;
-  if (tile >= P.num_tiles) { return; }
+  let group = wid.x + wid.y * nwg.x;
+  if (group >= P.num_groups) { return; }
   for (var d = lid; d < RADIX; d += WG) { atomicStore(&hist[d], 0u); }
   workgroupBarrier();
-  let base = tile * TILE;
-  for (var k = 0u; k < IPT; k++) {
-    let e = base + k * WG + lid;
-    if (e < P.count) { atomicAdd(&hist[digit(to_ordered(load_key(e)))], 1u); }
+  let begin = group * P.tiles_per_group * TILE;
+  let end = begin + min(P.tiles_per_group * TILE, P.count - begin);
+  for (var e0 = begin + lid; e0 < end; e0 += TILE) {
+    // A tile's loads first, all in flight together, then its counter atomics.
+    var ds: array<u32, IPT>;
+${unroll(o.config.itemsPerThread, 'j', `    { let e = e0 + j * WG; ds[j] = RADIX; if (e < end) { ds[j] = digit(to_ordered(load_key(e))); } }`)}
+${unroll(o.config.itemsPerThread, 'j', `    if (ds[j] < RADIX) { atomicAdd(&hist[ds[j]], 1u); }`)}
   }
   workgroupBarrier();
-  for (var d = lid; d < RADIX; d += WG) { counts[d * P.num_tiles + tile] = atomicLoad(&hist[d]); }
+  for (var d = lid; d < RADIX; d += WG) { counts[d * P.num_groups + group] = atomicLoad(&hist[d]); }
 }
 `;
   return { key: `radix-upsweep:${keyOf(o)}`, label: `wgprim.radixSort.upsweep.${o.key.name}`, code, bindings, workgroupSize: o.config.workgroupSize };

@@ -1,6 +1,6 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
-import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { radixRankDecls, radixRankKey, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
@@ -15,16 +15,20 @@ import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
  *   publishes its digit counts, then walks back over its predecessors' counts until one has
  *   published an inclusive prefix; the digits' global starts come from one histogram pass
  *   over all digit places before the sorting passes; or
- * - from `offsets`, the exclusive scan (digit-major) of per-tile digit counts written by an
- *   upsweep pass (reduce-then-scan: no forward progress needed).
+ * - from `offsets`, the exclusive scan (digit-major) of per-group digit counts written by an
+ *   upsweep pass (reduce-then-scan: no forward progress needed). Workgroup g sorts the run of
+ *   `tiles_per_group` tiles from g * tiles_per_group in order, carrying its digits' positions
+ *   from tile to tile, so the counts and their scan are small (a few thousand groups, not one
+ *   count per tile and digit).
  */
 
 /**
- * Uniform block of the sort kernel: `row` indexes the histogram row (onesweep), `counter` the
+ * Uniform block of the sort kernel: onesweep: `row` indexes the pass's histogram row and its
  * ticket word, `state_base` this pass's look-back region and `clear_base` the region the next
- * pass will use (NO_REGION: none), which each tile zeroes for its own slots.
+ * pass will use (NO_REGION: none), which each tile zeroes for its own slots; scanned: each
+ * workgroup sorts `tiles_per_group` tiles, and there are `num_groups` groups.
  */
-export const ONESWEEP_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip', 'row', 'counter', 'state_base', 'clear_base'] as const;
+export const ONESWEEP_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip', 'row', 'state_base', 'clear_base', 'tiles_per_group', 'num_groups'] as const;
 export const NO_REGION = 0xffffffff;
 /** Words at the front of the look-back state: one ticket counter per pass. */
 export const ONESWEEP_COUNTER_WORDS = 16;
@@ -48,11 +52,19 @@ function rankOptions(o: OnesweepKernelOptions) {
   return { workgroupSize: o.config.workgroupSize, itemsPerThread: o.config.itemsPerThread, radixBits: o.config.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
 }
 
+/**
+ * Pairs: the match writes each key's source position (not its value) to workgroup memory at
+ * the key's rank, and the write-out gathers values from the tile in global memory. Values then
+ * take neither registers during the rank nor a tile of workgroup memory.
+ */
+export const VALUES_BY_GATHER = true;
+
 export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const c = o.config;
   const K = rawType(o.key);
   const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
   const pairs = o.valueBytes !== 0;
+  const gather = pairs && VALUES_BY_GATHER;
   const lookback = o.offsets === 'lookback';
   const IPT = c.itemsPerThread;
   const v = (s: string): string => (pairs ? s : '');
@@ -93,14 +105,46 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
     if (tile > 0u) { atomicStore(&state[P.state_base + tile * RK_RADIX + d], FLAG_INCLUSIVE | (prefix + n)); }
     s_base[d] = digit_base[m] + prefix - rk_start[d];
   } }`)}`
-    : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { s_base[d] = digit_base[m] - rk_start[d]; } }`);
+    // The group's next tile starts where this one ends (only the last tile of all has sentinels).
+    : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { s_base[d] = digit_base[m] - rk_start[d]; digit_base[m] += rk_count[d]; } }`);
+  const rank = rankOptions(o);
+  const place = (j: string, at: string): string =>
+    `s_keys[${at}] = ks[${j}];${!pairs ? '' : gather ? ` s_src[${at}] = striped_pos(${j}, sgid, sg_lane, sg_size);` : ` s_vals[${at}] = vs[${j}];`}`;
+  const tileBody = `${rankClear(rank, 'lid')}
+  let base = tile * TILE;
+  let valid = min(TILE, P.count - base);
+  // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
+${stripedTileLoad(IPT, K, V, pairs && !gather ? (e) => `vals_in[${e}]` : undefined)}
+  ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
+  let sentinel_digit = digit(SENTINEL);
+  ${lookback
+    ? `// Publish this tile's counts before ranking, so successors' look-backs find them early.
+  for (var d = r; d < RK_RADIX; d += WG) {
+    var n = rk_count[d];
+    if (d == sentinel_digit) { n -= TILE - valid; }
+    atomicStore(&state[P.state_base + tile * RK_RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u) | n);
+    if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
+  }`
+    : ''}
+  ${rankMatch(rank, (j) => `digit(ks[${j}])`, place)}
+  // After the match: walking back before it (so the inclusive prefix is out sooner) measured
+  // slower on the H200 (2^28 u32: 16.1 against 14.8 ms).
+  ${offsetsBlock}
+  workgroupBarrier();
+${unroll(IPT, 'k', `  { let i = k * WG + lid;
+    if (i < valid) {
+      let y = s_keys[i];
+      let dst = s_base[digit(y)] + i;
+      store_key(dst, from_ordered(y));
+      ${v(gather ? 'vals_out[dst] = vals_in[base + s_src[i]];' : 'vals_out[dst] = s_vals[i];')}
+    } }`)}`;
   const code = `enable subgroups;
 diagnostic(off, subgroup_uniformity);
 ${paramsStruct(ONESWEEP_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${keyAccess(o.key, true)}
 // Onesweep: the digits' global exclusive starts, one row of RADIX per pass. Scanned: the
-// per-(digit, tile) first positions.
+// per-(digit, group) first positions.
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 ${lookback ? '@group(0) @binding(4) var<storage, read_write> state: array<atomic<u32>>;' : ''}
 ${v(`@group(0) @binding(${valSlot}) var<storage, read> vals_in: array<${V}>;
@@ -114,9 +158,9 @@ const FLAG_INCLUSIVE = ${2 ** (COUNT_BITS + 1)}u;
 const COUNT_MASK = ${mask};
 const LOOKBACK_WINDOW = ${LOOKBACK_WINDOW}u;
 const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
-${radixRankDecls(rankOptions(o))}
+${radixRankDecls(rank)}
 var<workgroup> s_keys: array<${K}, TILE>;
-${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
+${!pairs ? '' : gather ? 'var<workgroup> s_src: array<u32, TILE>;' : `var<workgroup> s_vals: array<${V}, TILE>;`}
 var<workgroup> s_base: array<u32, RK_RADIX>;
 var<workgroup> s_tile: u32;
 var<workgroup> sg_counter: atomic<u32>;
@@ -129,47 +173,28 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (lid == 0u) {
     atomicStore(&sg_counter, 0u);
     // Tiles in launch order (onesweep): every tile a look-back waits on has started.
-    s_tile = ${lookback ? 'atomicAdd(&state[P.counter], 1u)' : LINEAR_WORKGROUP_ID};
+    s_tile = ${lookback ? 'atomicAdd(&state[P.row], 1u)' : LINEAR_WORKGROUP_ID};
   }
-  let tile = workgroupUniformLoad(&s_tile);
-  if (tile >= P.num_tiles) { return; }
+${lookback
+    ? `  let tile = workgroupUniformLoad(&s_tile);
+  if (tile >= P.num_tiles) { return; }`
+    : `  let group = workgroupUniformLoad(&s_tile);
+  if (group >= P.num_groups) { return; }
+  let first_tile = group * P.tiles_per_group;
+  let end_tile = min(first_tile + P.tiles_per_group, P.num_tiles);`}
   ${SUBGROUP_ID}
-  let base = tile * TILE;
-  let valid = min(TILE, P.count - base);
-  // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${stripedTileLoad(IPT, K, V, pairs ? (e) => `vals_in[${e}]` : undefined)}
-  // Where this tile's digits start (onesweep: the digits' global starts; scanned: the tile's
-  // offsets), loaded now so the loads' latency hides behind the rank.
   let r = sgid * sg_size + sg_lane;
+  // Where this tile's (group's) digits start (onesweep: the digits' global starts; scanned: the
+  // group's offsets), loaded now so the loads' latency hides behind the rank.
   var digit_base: array<u32, DIGITS_PER_INVOCATION>;
 ${unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG;
-    if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : 'd * P.num_tiles + tile'}]; } }`)}
-  ${rankCounts(rankOptions(o), (j) => `digit(ks[${j}])`)}
-  let sentinel_digit = digit(SENTINEL);
-  ${lookback
-    ? `// Publish this tile's counts before ranking, so successors' look-backs find them early.
-  for (var d = r; d < RK_RADIX; d += WG) {
-    var n = rk_count[d];
-    if (d == sentinel_digit) { n -= TILE - valid; }
-    atomicStore(&state[P.state_base + tile * RK_RADIX + d], select(FLAG_AGGREGATE, FLAG_INCLUSIVE, tile == 0u) | n);
-    if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
-  }`
-    : ''}
-  ${rankMatch(rankOptions(o), (j) => `digit(ks[${j}])`, (j, rank) => `s_keys[${rank}] = ks[${j}];${pairs ? ` s_vals[${rank}] = vs[${j}];` : ''}`)}
-  // After the match: walking back before it (so the inclusive prefix is out sooner) measured
-  // slower on the H200 (2^28 u32: 16.1 against 14.8 ms).
-  ${offsetsBlock}
-  workgroupBarrier();
-${unroll(IPT, 'k', `  { let i = k * WG + lid;
-    if (i < valid) {
-      let y = s_keys[i];
-      let dst = s_base[digit(y)] + i;
-      store_key(dst, from_ordered(y));
-      ${v('vals_out[dst] = s_vals[i];')}
-    } }`)}
+    if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : 'd * P.num_groups + group'}]; } }`)}
+${lookback ? tileBody : `  for (var tile = first_tile; tile < end_tile; tile++) {
+${tileBody}
+  }`}
 }
 `;
-  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rankOptions(o))].join(':');
+  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, gather ? 'gather' : 'exchange', radixRankKey(rank)].join(':');
   return { key, label: `wgprim.radixSort.${lookback ? 'onesweep' : 'sort'}.${o.key.name}`, code, bindings, workgroupSize: c.workgroupSize };
 }
 
@@ -205,16 +230,15 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   workgroupBarrier();
   for (var tile = ${LINEAR_WORKGROUP_ID}; tile < P.num_tiles; tile += groups) {
     let base = tile * HWG * HIPT;
-    for (var k = 0u; k < HIPT; k++) {
-      let e = base + k * HWG + lid;
-      if (e < P.count) {
-        let y = to_ordered(load_key(e));
-        for (var q = 0u; q < npass; q++) {
-          let s = P.begin_bit + q * BITS;
-          atomicAdd(&h[q * RADIX + digit_at(y, s, min(BITS, P.end_bit - s))], 1u);
-        }
+    // All of the tile's loads first, so they are in flight together.
+    var ys: array<${rawType(o.key)}, HIPT>;
+${unroll(c.histogramItemsPerThread, 'k', `    { let e = base + k * HWG + lid; if (e < P.count) { ys[k] = to_ordered(load_key(e)); } }`)}
+${unroll(c.histogramItemsPerThread, 'k', `    if (base + k * HWG + lid < P.count) {
+      for (var q = 0u; q < npass; q++) {
+        let s = P.begin_bit + q * BITS;
+        atomicAdd(&h[q * RADIX + digit_at(ys[k], s, min(BITS, P.end_bit - s))], 1u);
       }
-    }
+    }`)}
   }
   workgroupBarrier();
   for (var i = lid; i < npass * RADIX; i += HWG) {

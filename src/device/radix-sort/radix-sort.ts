@@ -63,6 +63,18 @@ export function selectRadixSortBlockSortConfig(ctx: DeviceContext, tables: reado
   return selectWithOverride('radixSortBlockSort', tables, ctx.target, { ...typeClassOf(type), valueBytes }, (c) => radixSortBlockSortProblem(ctx, t, valueBytes, c), () => radixSortBlockSortHeuristic(ctx, t, valueBytes), override);
 }
 
+/**
+ * Reduce-then-scan with the match rank: at most this many workgroups per pass, each sorting a
+ * run of tiles in order, so that the per-(digit, group) counts stay small (the H200: ... ).
+ */
+export const SORT_GROUPS = 4096;
+
+/**
+ * Onesweep's histogram pass: at most this many workgroups, each walking tiles grid-stride and
+ * adding its counts to the rows once (more groups: more adds to the same row words).
+ */
+export const HISTOGRAM_GROUPS = 4096;
+
 /** Counts above this always take the onesweep / LSD path (the merge's u32 positions stay in range). */
 export const BLOCK_SORT_MAX_COUNT = 2 ** 30;
 
@@ -154,8 +166,11 @@ export async function recordRadixSort(
   if (onesweep && count > ONESWEEP_MAX_COUNT) {
     fail('limit-exceeded', `${name}: onesweep counts keys in 30 bits: ${count} keys exceed ${ONESWEEP_MAX_COUNT}; use lookback "reduce-then-scan"`);
   }
-  // Per-tile digit counts (reduce-then-scan), or two look-back regions of one word per (tile, digit).
-  const countsLength = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numTiles;
+  // Reduce-then-scan: per-group digit counts (the split rank: a group per tile; the match rank
+  // sorts runs of tiles); onesweep: two look-back regions of one word per (tile, digit).
+  const tilesPerGroup = config.rank === 'split' || onesweep ? 1 : ceilDiv(numTiles, Math.min(numTiles, SORT_GROUPS));
+  const numGroups = ceilDiv(numTiles, tilesPerGroup);
+  const countsLength = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numGroups;
   if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
   }
@@ -203,7 +218,7 @@ export async function recordRadixSort(
       const hTile = config.histogramWorkgroupSize * config.histogramItemsPerThread;
       const hTiles = ceilDiv(count, hTile);
       // Enough workgroups to fill a large GPU, few enough that their adds to the rows (one per counter each) do not queue up on the same addresses.
-      const hGroups = Math.min(hTiles, 512);
+      const hGroups = Math.min(hTiles, HISTOGRAM_GROUPS);
       const hParams = { buffer: ctx.uniform(new Uint32Array([count, hTiles, beginBit, endBit, flip, copyPasses])) };
       ctx.dispatch(encoder, histogram!.label, histPipeline!, ctx.bindGroup(histPipeline!, histogram!.key, [hParams, bind(args.keys, keyBytes), rowsBinding]), hGroups);
     }
@@ -219,16 +234,16 @@ export async function recordRadixSort(
     const keyIo = [bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes)];
     let entries: GPUBufferBinding[];
     if (onesweep) {
-      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION])) };
+      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION, 1, numTiles])) };
       entries = [params, ...keyIo, rowsBinding!, countsBinding, ...values];
     } else {
-      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip])) };
-      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, bind(keySrc, keyBytes), countsBinding]), numTiles);
+      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups])) };
+      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, bind(keySrc, keyBytes), countsBinding]), numGroups);
       recordCountScan!(encoder);
       entries = config.rank === 'split'
         ? [params, ...keyIo, countsBinding, ...values]
-        : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, 0, NO_REGION])) }, ...keyIo, countsBinding, ...values];
+        : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, NO_REGION, tilesPerGroup, numGroups])) }, ...keyIo, countsBinding, ...values];
     }
-    ctx.dispatch(encoder, sortKernel.label, sortPipeline!, ctx.bindGroup(sortPipeline!, sortKernel.key, entries), numTiles);
+    ctx.dispatch(encoder, sortKernel.label, sortPipeline!, ctx.bindGroup(sortPipeline!, sortKernel.key, entries), onesweep ? numTiles : numGroups);
   }
 }
