@@ -15,7 +15,8 @@
 // radixSortBlockSort rows: maxCount is a threshold (the size up to which the block-sort path runs),
 // not a launch parameter: configs equal but for it are the same kernels at the same speed. So the
 // runs, the `same` test and the speed comparison all use the config without maxCount
-// (`launchConfigKey`), and the maxCount written is decided apart: see `withThreshold`.
+// (`launchConfigKey`), and the maxCount written is decided apart: see `withThreshold` (threshold.ts,
+// shared with create-optimization's merge into an existing folder).
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
 import { matchLevel } from '../config/select.js';
 import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
@@ -23,7 +24,7 @@ import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
 import { renderTableJson, renderTableModule, sortRows, type OutputFile } from './create-optimization.js';
-import { launchConfigKey, MAX_COUNT_EVIDENCE_RANK, type MaxCountEvidence, maxCountEvidence, splitMaxCountNote } from './threshold.js';
+import { launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold.js';
 
 export type ImprovementStatus =
   /** No old row: the new one is taken. */
@@ -139,45 +140,6 @@ function scoreRuns(runs: Map<string, Map<string, { itemsPerSecond: number; cv: n
     cv = Math.max(cv, ...values.map((v) => v.cv));
   }
   return perTarget.length ? { score: geomean(perTarget), cv } : undefined;
-}
-
-/**
- * radixSortBlockSort: the row written for an old row `o` and a new row `n` once the kernels are
- * decided (`kernel`: `n` if accepted, else `o`). The rule for maxCount:
- * - the row whose maxCount rests on more wins: measured (radix_sort_threshold) > set (a threshold
- *   stated by hand) > none (the config's own, e.g. the sweep's default); see `maxCountEvidence`.
- *   So a new measured threshold replaces the old maxCount even where the old kernels stay, and an
- *   old measured (or hand-set) one stays where the new table has none;
- * - a tie with a threshold on both sides: the new table's. It is the newer tuning run, and a row's
- *   evidence date is its kernels', not its threshold's, so dates are not compared;
- * - a tie with no threshold on either side: the kernel row's own maxCount (nothing to move).
- * Where the maxCount comes from the other row, the written row is the kernel row with that
- * maxCount and the other row's maxCount note in place of its own (figures: the kernels'); if the
- * other row's kernels differ, the note says so and a warning asks for radix_sort_threshold again
- * (a threshold depends on the block-sort kernels it was measured with).
- */
-function withThreshold(o: TunedEntry<unknown>, n: TunedEntry<unknown>, kernel: TunedEntry<unknown>, warnings: string[]): { entry: TunedEntry<unknown>; from: 'old' | 'new'; evidence: MaxCountEvidence } {
-  const eo = maxCountEvidence(o.evidence.note);
-  const en = maxCountEvidence(n.evidence.note);
-  const ro = MAX_COUNT_EVIDENCE_RANK[eo];
-  const rn = MAX_COUNT_EVIDENCE_RANK[en];
-  const source = rn > ro || (rn === ro && rn > 0) ? n : ro > rn ? o : kernel;
-  const from = source === n ? 'new' as const : 'old' as const;
-  const evidence = source === n ? en : eo;
-  if (source === kernel) return { entry: kernel, from, evidence };
-  const maxCount = (source.config as { maxCount: number }).maxCount;
-  const a = 'radixSortBlockSort';
-  const otherKernels = launchConfigKey(a, source.config) !== launchConfigKey(a, kernel.config);
-  let part = splitMaxCountNote(source.evidence.note).maxCount ?? `maxCount ${maxCount}`;
-  if (otherKernels) {
-    part += ` (taken from the ${from} table's row, whose kernels were ${configLabel(a, source.config)}, not this row's)`;
-    warnings.push(`${a} ${rowKey(kernel)}: maxCount ${maxCount} (${evidence}) is the ${from} table's, whose row has other kernels (${configLabel(a, source.config)}) than the one written (${configLabel(a, kernel.config)}): run radix_sort_threshold again`);
-  }
-  const rest = splitMaxCountNote(kernel.evidence.note).rest;
-  return {
-    entry: { ...kernel, config: { ...(kernel.config as object), maxCount }, evidence: { ...kernel.evidence, note: rest ? `${rest}; ${part}` : part } },
-    from, evidence,
-  };
 }
 
 export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImprovementsResult {

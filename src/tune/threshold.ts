@@ -10,12 +10,12 @@ import { type BenchRecord, formatName, type NameFields, type NameInput, parseNam
 import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
-import { type TargetMatch } from '../config/types.js';
-import { configKey, type TunedAlgorithm } from '../config/tables.js';
+import { type TargetMatch, type TunedEntry } from '../config/types.js';
+import { configKey, rowKey, type TunedAlgorithm } from '../config/tables.js';
 import { type Prim } from '../prim.js';
 import { type ElementType, type TypeClass } from '../wgsl/types.js';
 import { classifyImprovement } from './apply-improvements.js';
-import { type BenchInput, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName } from './measurements.js';
+import { type BenchInput, configLabel, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName } from './measurements.js';
 
 export const RADIX_THRESHOLD_ALGO = 'radix_sort_threshold';
 export type ThresholdPath = 'block_sort' | 'onesweep';
@@ -233,7 +233,8 @@ export function thresholdNote(t: ThresholdResult): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What a row's maxCount rests on (apply-config-improvements reads it back)
+// What a row's maxCount rests on (apply-config-improvements and create-optimization's merge read it
+// back), and which of two rows' maxCount is written
 
 /**
  * A config's key without what is not a launch parameter: for radixSortBlockSort, maxCount (a
@@ -269,4 +270,45 @@ export function maxCountEvidence(note: string | undefined): MaxCountEvidence {
   if (!part || /not a threshold/.test(part)) return 'none';
   if (/measured threshold/.test(part)) return 'measured';
   return /threshold/.test(part) ? 'set' : 'none';
+}
+
+/**
+ * radixSortBlockSort: the row written for an old row `o` and a new row `n` of one (target, type
+ * class) once the kernels are decided (`kernel`: `o` or `n`). apply-config-improvements: `n` if
+ * accepted, else `o`; create-optimization's merge into an existing folder: always `n` (the fresh
+ * row; `o` the existing one). The rule for maxCount:
+ * - the row whose maxCount rests on more wins: measured (radix_sort_threshold) > set (a threshold
+ *   stated by hand) > none (the config's own, e.g. the sweep's default); see `maxCountEvidence`.
+ *   So a new measured threshold replaces the old maxCount even where the old kernels stay, and an
+ *   old measured (or hand-set) one stays where the new table has none;
+ * - a tie with a threshold on both sides: the new table's. It is the newer tuning run, and a row's
+ *   evidence date is its kernels', not its threshold's, so dates are not compared;
+ * - a tie with no threshold on either side: the kernel row's own maxCount (nothing to move).
+ * Where the maxCount comes from the other row, the written row is the kernel row with that
+ * maxCount and the other row's maxCount note in place of its own (figures: the kernels'); if the
+ * other row's kernels differ, the note says so and a warning asks for radix_sort_threshold again
+ * (a threshold depends on the block-sort kernels it was measured with).
+ */
+export function withThreshold(o: TunedEntry<unknown>, n: TunedEntry<unknown>, kernel: TunedEntry<unknown>, warnings: string[]): { entry: TunedEntry<unknown>; from: 'old' | 'new'; evidence: MaxCountEvidence } {
+  const eo = maxCountEvidence(o.evidence.note);
+  const en = maxCountEvidence(n.evidence.note);
+  const ro = MAX_COUNT_EVIDENCE_RANK[eo];
+  const rn = MAX_COUNT_EVIDENCE_RANK[en];
+  const source = rn > ro || (rn === ro && rn > 0) ? n : ro > rn ? o : kernel;
+  const from = source === n ? 'new' as const : 'old' as const;
+  const evidence = source === n ? en : eo;
+  if (source === kernel) return { entry: kernel, from, evidence };
+  const maxCount = (source.config as { maxCount: number }).maxCount;
+  const a = 'radixSortBlockSort';
+  const otherKernels = launchConfigKey(a, source.config) !== launchConfigKey(a, kernel.config);
+  let part = splitMaxCountNote(source.evidence.note).maxCount ?? `maxCount ${maxCount}`;
+  if (otherKernels) {
+    part += ` (taken from the ${from} table's row, whose kernels were ${configLabel(a, source.config)}, not this row's)`;
+    warnings.push(`${a} ${rowKey(kernel)}: maxCount ${maxCount} (${evidence}) is the ${from} table's, whose row has other kernels (${configLabel(a, source.config)}) than the one written (${configLabel(a, kernel.config)}): run radix_sort_threshold again`);
+  }
+  const rest = splitMaxCountNote(kernel.evidence.note).rest;
+  return {
+    entry: { ...kernel, config: { ...(kernel.config as object), maxCount }, evidence: { ...kernel.evidence, note: rest ? `${rest}; ${part}` : part } },
+    from, evidence,
+  };
 }
