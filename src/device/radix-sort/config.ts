@@ -3,7 +3,6 @@ import { type TypeInfo } from '../../wgsl/types.js';
 import { hasForwardProgress } from '../../runtime/target.js';
 import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
-import { VALUES_BY_GATHER } from './onesweep-kernel.js';
 
 /**
  * Launch config of the LSD radix sort (rocPRIM's `radix_sort_onesweep`). Each digit pass ranks
@@ -52,13 +51,11 @@ export const ONESWEEP_MAX_COUNT = 2 ** 30 - 1;
 export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
   const tile = c.workgroupSize * c.itemsPerThread;
   const radix = 1 << c.radixBits;
+  const tileBytes = tile * (Math.max(key.bytes, 4) + valueBytes);
   if (c.rank === 'split') {
-    const tileBytes = tile * (Math.max(key.bytes, 4) + valueBytes);
     // The tile, the workgroup's scan array, a start per digit.
     return tileBytes + c.workgroupSize * 4 + radix * 4 + 16;
   }
-  // The match rank's pairs keep each key's source position (a word), not its value.
-  const tileBytes = tile * (Math.max(key.bytes, 4) + (valueBytes === 0 ? 0 : VALUES_BY_GATHER ? 4 : valueBytes));
   const rank = radixRankWorkgroupBytes({ ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
   return tileBytes + rank + radix * 4 + 16;
 }

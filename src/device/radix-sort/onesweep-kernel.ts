@@ -52,19 +52,11 @@ function rankOptions(o: OnesweepKernelOptions) {
   return { workgroupSize: o.config.workgroupSize, itemsPerThread: o.config.itemsPerThread, radixBits: o.config.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
 }
 
-/**
- * Pairs: the match writes each key's source position (not its value) to workgroup memory at
- * the key's rank, and the write-out gathers values from the tile in global memory. Values then
- * take neither registers during the rank nor a tile of workgroup memory.
- */
-export const VALUES_BY_GATHER = true;
-
 export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const c = o.config;
   const K = rawType(o.key);
   const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
   const pairs = o.valueBytes !== 0;
-  const gather = pairs && VALUES_BY_GATHER;
   const lookback = o.offsets === 'lookback';
   const IPT = c.itemsPerThread;
   const v = (s: string): string => (pairs ? s : '');
@@ -108,13 +100,15 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
     : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { s_base[d] = digit_base[m] - rk_start[d]; digit_base[m] += rk_count[d]; } }`);
   const rank = rankOptions(o);
-  const place = (j: string, at: string): string =>
-    `s_keys[${at}] = ks[${j}];${!pairs ? '' : gather ? ` s_src[${at}] = striped_pos(${j}, sgid, sg_lane, sg_size);` : ` s_vals[${at}] = vs[${j}];`}`;
+  // Pairs: values move with their keys through workgroup memory. Gathering them in the
+  // write-out from the tile in global memory by source position instead (no values in
+  // registers during the rank) measured slower on the H200 (2^28 u32 pairs: 26.6 against 22.7 ms).
+  const place = (j: string, at: string): string => `s_keys[${at}] = ks[${j}];${pairs ? ` s_vals[${at}] = vs[${j}];` : ''}`;
   const tileBody = `${rankClear(rank, 'lid')}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${stripedTileLoad(IPT, K, V, pairs && !gather ? (e) => `vals_in[${e}]` : undefined)}
+${stripedTileLoad(IPT, K, V, pairs ? (e) => `vals_in[${e}]` : undefined)}
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -136,7 +130,7 @@ ${unroll(IPT, 'k', `  { let i = k * WG + lid;
       let y = s_keys[i];
       let dst = s_base[digit(y)] + i;
       store_key(dst, from_ordered(y));
-      ${v(gather ? 'vals_out[dst] = vals_in[base + s_src[i]];' : 'vals_out[dst] = s_vals[i];')}
+      ${v('vals_out[dst] = s_vals[i];')}
     } }`)}`;
   const code = `enable subgroups;
 diagnostic(off, subgroup_uniformity);
@@ -160,7 +154,7 @@ const LOOKBACK_WINDOW = ${LOOKBACK_WINDOW}u;
 const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
 ${radixRankDecls(rank)}
 var<workgroup> s_keys: array<${K}, TILE>;
-${!pairs ? '' : gather ? 'var<workgroup> s_src: array<u32, TILE>;' : `var<workgroup> s_vals: array<${V}, TILE>;`}
+${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
 var<workgroup> s_base: array<u32, RK_RADIX>;
 var<workgroup> s_tile: u32;
 var<workgroup> sg_counter: atomic<u32>;
@@ -194,7 +188,7 @@ ${tileBody}
   }`}
 }
 `;
-  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, gather ? 'gather' : 'exchange', radixRankKey(rank)].join(':');
+  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':');
   return { key, label: `wgprim.radixSort.${lookback ? 'onesweep' : 'sort'}.${o.key.name}`, code, bindings, workgroupSize: c.workgroupSize };
 }
 
