@@ -6,7 +6,7 @@ import { parseName } from '../src/bench/gbench.js';
 import { anchorType } from '../src/cli/table.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
-import { firstBad, is64, KEY_TYPES, type KeyArray, ordered32, ordered64, randomKeys, rawKeys, widthOf } from './support/radix.js';
+import { bufferIo, firstBad, is64, KEY_TYPES, type KeyArray, ordered32, ordered64, randomKeys, rawKeys, widthOf } from './support/radix.js';
 
 // The segmented radix sort against a CPU reference: each segment's indices stably sorted by
 // the order-preserving transform of the keys (within the bit range); elements outside every
@@ -163,6 +163,172 @@ describe('segmented radix sort: sizes, positions, gaps', () => {
   });
 });
 
+// In place: `keysOut` (`valuesOut`) omitted or the input buffer itself. Every placement of the
+// outputs against the same CPU reference; uncovered elements stay (in place) or are copied
+// (separate outputs), and separate outputs leave the inputs untouched. Paths forced by config:
+// short segments (workgroup memory, both ranks), long ones with odd and even digit-pass counts
+// (odd: the segment goes through the scratch first), tiny ones (a subgroup each), no digits.
+type Placement = 'separate' | 'omitted' | 'same-buffer' | 'keys-in-place' | 'values-in-place';
+const PLACEMENTS: readonly Placement[] = ['separate', 'omitted', 'same-buffer', 'keys-in-place', 'values-in-place'];
+
+interface InPlaceCase extends Case {
+  readonly valueBytes?: 0 | 4 | 8;
+  readonly maxSegmentLength?: number;
+}
+
+describe('segmented radix sort: in place', () => {
+  let usage = 0;
+  let upload: (data: ArrayBufferView) => GPUBuffer;
+  let read: (b: GPUBuffer, bytes: number) => Promise<ArrayBuffer>;
+  beforeAll(() => {
+    ({ usage, upload, read } = bufferIo(prim.device));
+  });
+
+  /** One buffer-level call per placement (keys only: the first three), each checked against the reference. */
+  async function checkPlacements(type: RadixSortKeyType, keys: KeyArray, begins: number[], ends: number[], c: InPlaceCase, what: string, placements: readonly Placement[] = PLACEMENTS): Promise<void> {
+    const n = keys.length;
+    const valueBytes = c.valueBytes ?? 4;
+    const order = referenceOrder(type, keys, begins, ends, c.descending ?? false, c.beginBit ?? 0, c.endBit ?? widthOf(type));
+    const valueOf = (i: number): number | bigint => (valueBytes === 8 ? (BigInt(i) << 32n) | 0x5an : i);
+    const values = valueBytes === 8 ? BigUint64Array.from({ length: n }, (_, i) => valueOf(i) as bigint) : Uint32Array.from({ length: n }, (_, i) => i);
+    const keyBytes = Math.ceil(keys.byteLength / 4) * 4;
+    const KeyCtor = keys.constructor as new (b: ArrayBuffer, o: number, n: number) => KeyArray;
+    const ValCtor = values.constructor as new (b: ArrayBuffer) => Uint32Array | BigUint64Array;
+    const offsets = upload(Uint32Array.from(c.contiguous ? [...begins, ends[ends.length - 1] ?? 0] : begins));
+    const endOffsets = c.contiguous ? undefined : upload(Uint32Array.from(ends));
+    const range = c.beginBit === undefined && c.endBit === undefined ? {} : { beginBit: c.beginBit, endBit: c.endBit };
+    for (const placement of placements) {
+      const keysOnly = valueBytes === 0;
+      const padded = new Uint8Array(keyBytes);
+      padded.set(new Uint8Array(keys.buffer, keys.byteOffset, keys.byteLength));
+      const kb = upload(padded);
+      const vb = keysOnly ? undefined : upload(values);
+      const separateKeys = placement === 'separate' || placement === 'values-in-place';
+      const separateValues = placement === 'separate' || placement === 'keys-in-place';
+      const ko = separateKeys ? prim.device.createBuffer({ size: keyBytes, usage }) : placement === 'same-buffer' ? kb : undefined;
+      const vo = keysOnly ? undefined : separateValues ? prim.device.createBuffer({ size: values.byteLength, usage }) : placement === 'same-buffer' ? vb : undefined;
+      const label = `${type} n=${n} segments=${begins.length} ${JSON.stringify(c)} ${what} ${placement}`;
+      const common = { keys: kb, keysOut: ko, count: n, segments: begins.length, beginOffsets: offsets, endOffsets, type, descending: c.descending, ...range, config: c.config, maxSegmentLength: c.maxSegmentLength };
+      prim.device.pushErrorScope('validation');
+      const enc = prim.device.createCommandEncoder();
+      if (keysOnly) await prim.segmentedRadixSortKeys(enc, common);
+      else await prim.segmentedRadixSortPairs(enc, { ...common, values: vb!, valuesOut: vo, valueBytes: valueBytes as 4 | 8 });
+      prim.device.queue.submit([enc.finish()]);
+      expect(await prim.device.popErrorScope(), `validation ${label}`).toBeNull();
+      const gotKeys = new KeyCtor(await read(ko ?? kb, keyBytes), 0, n);
+      const gotValues = vb ? new ValCtor(await read(vo ?? vb, values.byteLength)) : undefined;
+      expect(firstBad(keys, gotKeys, order, gotValues, valueOf), label).toBeUndefined();
+      if (ko !== undefined && ko !== kb) expect(new Uint8Array(await read(kb, keys.byteLength)), `keys input kept, ${label}`).toEqual(new Uint8Array(keys.buffer, keys.byteOffset, keys.byteLength));
+      if (vb && vo !== undefined && vo !== vb) expect(new Uint8Array(await read(vb, values.byteLength)), `values input kept, ${label}`).toEqual(new Uint8Array(values.buffer));
+      for (const b of new Set([kb, vb, ko, vo])) b?.destroy();
+    }
+    offsets.destroy();
+    endOffsets?.destroy();
+  }
+  const KEY_PLACEMENTS: readonly Placement[] = ['separate', 'omitted', 'same-buffer'];
+
+  it('every key type, keys and pairs: short and long segments, odd and even pass counts, gaps', async () => {
+    // 8-bit digits: full ranges take 2 (f16), 4 or 8 passes; the integer bit ranges 3 ([0, 24),
+    // [40, 64)) or 1 ([3, 11)): the same pipelines with an odd count. One narrower digit on f16 (3 passes).
+    for (const rank of RANKS()) {
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      const types = rank === 'match' ? KEY_TYPES : (['u32', 'i64'] as const);
+      for (const type of types) {
+        const { n, begins, ends } = layout(SIZES, SEED + 31 + type.length);
+        const descending = type === 'i32' || type === 'f16' || type === 'i64';
+        const keys = randomKeys(type, n, SEED + n, descending ? 9 : undefined);
+        const ranges: [number | undefined, number | undefined][] = [[undefined, undefined]];
+        if (type === 'u32' || type === 'i32') ranges.push([0, 24], [3, 11]);
+        if (is64(type)) ranges.push([40, 64]);
+        for (const [beginBit, endBit] of ranges) {
+          const c = { descending, beginBit, endBit, config, valueBytes: is64(type) ? 8 : 4 } as const;
+          await checkPlacements(type, keys, begins, ends, c, rank, type === 'u32' && rank === 'match' ? PLACEMENTS : ['omitted']);
+          await checkPlacements(type, keys, begins, ends, { ...c, valueBytes: 0 }, `${rank} keys`, ['same-buffer']);
+        }
+      }
+    }
+    if (RANKS().includes('match')) {
+      const { n, begins, ends } = layout(SIZES, SEED + 33);
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, radixBits: 6 };
+      await checkPlacements('f16', randomKeys('f16', n, SEED + 34), begins, ends, { config, valueBytes: 0 }, 'odd f16', ['omitted']);
+    }
+  });
+
+  it('an empty bit range (nothing moves in place; separate outputs get a copy); 8-byte values with 32-bit keys', async () => {
+    const { n, begins, ends } = layout([TILE + 9, 40, 3 * TILE, 0, 7], SEED + 41);
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0] };
+    const keys = randomKeys('u32', n, SEED + 42, 50);
+    await checkPlacements('u32', keys, begins, ends, { beginBit: 5, endBit: 5, config }, 'no digits', PLACEMENTS);
+    await checkPlacements('u32', keys, begins, ends, { beginBit: 5, endBit: 5, config, valueBytes: 0 }, 'no digits keys', ['same-buffer']);
+    await checkPlacements('u32', keys, begins, ends, { beginBit: 4, endBit: 28, config, valueBytes: 8 }, '8-byte values', ['omitted']);
+  });
+
+  it('tiny segments sorted by a subgroup each, next to short and long ones (16-bit keys share words across segments)', async () => {
+    if (!RANKS().includes('match')) return;
+    const tiny = prim.target.subgroupMinSize;
+    const sizes = [1, 2, tiny - 1, tiny, tiny + 1, 0, 3, TILE + 7, tiny, 2, 40, 3 * TILE, 1, tiny, 5];
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, segmentsPerWorkgroup: 4 };
+    for (const [type, descending, valueBytes] of [['u32', false, 4], ['f16', true, 0], ['i64', true, 8]] as const) {
+      const { n, begins, ends } = layout(sizes, SEED + 51 + type.length);
+      const keys = randomKeys(type, n, SEED + 52, descending ? 5 : undefined);
+      await checkPlacements(type, keys, begins, ends, { descending, config, valueBytes }, 'tiny', ['omitted']);
+      if (type !== 'f16') await checkPlacements(type, keys, begins, ends, { descending, config, valueBytes, beginBit: 8, endBit: 32 }, 'tiny, odd passes', ['omitted']);
+    }
+  });
+
+  it('maxSegmentLength within a tile: in place without scratch; contiguous segments with the ends omitted', async () => {
+    const { n, begins, ends } = layout([TILE, 1, 0, 100, TILE - 3, 17], SEED + 61);
+    for (const rank of RANKS()) {
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      await checkPlacements('u32', randomKeys('u32', n, SEED + 62), begins, ends, { config, maxSegmentLength: TILE }, `${rank} maxSegmentLength`, ['omitted']);
+      await checkPlacements('u32', randomKeys('u32', n, SEED + 63), begins, ends, { config, maxSegmentLength: TILE, valueBytes: 0 }, `${rank} maxSegmentLength keys`, ['same-buffer']);
+    }
+    const sizes = [5, 0, TILE, 1, 2 * TILE + 3, 0, 64];
+    const cb: number[] = [];
+    const ce: number[] = [];
+    let at = 7;
+    for (const s of sizes) {
+      cb.push(at);
+      at += s;
+      ce.push(at);
+    }
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0] };
+    await checkPlacements('u32', randomKeys('u32', at + 9, SEED + 64), cb, ce, { contiguous: true, config, beginBit: 0, endBit: 24 }, 'omitted ends', ['omitted']);
+  });
+
+  it('partial overlaps stay typed errors: an output that is another role\'s buffer, an offsets buffer sorted in place', async () => {
+    const n = 1000;
+    const kb = prim.device.createBuffer({ size: n * 8, usage });
+    const ko = prim.device.createBuffer({ size: n * 4, usage });
+    const vb = prim.device.createBuffer({ size: n * 4, usage });
+    const offs = prim.device.createBuffer({ size: 16, usage });
+    const base = { keys: kb, count: n, segments: 3, beginOffsets: offs, type: 'u32' as const };
+    const encoders: GPUCommandEncoder[] = [];
+    const enc = (): GPUCommandEncoder => {
+      const e = prim.device.createCommandEncoder();
+      encoders.push(e);
+      return e;
+    };
+    const cases: [string, () => Promise<void>][] = [
+      ['keys in place and values in the keys buffer', () => prim.segmentedRadixSortPairs(enc(), { ...base, values: kb, valueBytes: 4 })],
+      ['values in place in the keys output', () => prim.segmentedRadixSortPairs(enc(), { ...base, keysOut: ko, values: ko, valueBytes: 4 })],
+      ['valuesOut is keys (keys in place)', () => prim.segmentedRadixSortPairs(enc(), { ...base, values: vb, valuesOut: kb, valueBytes: 4 })],
+      ['keysOut is values (values in place)', () => prim.segmentedRadixSortPairs(enc(), { ...base, keysOut: vb, values: vb, valueBytes: 4 })],
+      ['keys in place are the begin offsets', () => prim.segmentedRadixSortKeys(enc(), { ...base, keys: offs, count: 3, segments: 2 })],
+      ['keys in place are the end offsets', () => prim.segmentedRadixSortKeys(enc(), { ...base, segments: 2, endOffsets: kb })],
+      ['values in place are the begin offsets', () => prim.segmentedRadixSortPairs(enc(), { ...base, count: 3, segments: 2, values: offs, valueBytes: 4 })],
+      ['keysOut is valuesOut', () => prim.segmentedRadixSortPairs(enc(), { ...base, keysOut: ko, values: vb, valuesOut: ko, valueBytes: 4 })],
+    ];
+    for (const [what, call] of cases) {
+      await expect(call(), what).rejects.toMatchObject({ code: 'overlap' });
+    }
+    prim.device.pushErrorScope('validation');
+    prim.device.queue.submit(encoders.map((e) => e.finish()));
+    expect(await prim.device.popErrorScope()).toBeNull();
+    for (const b of [kb, ko, vb, offs]) b.destroy();
+  });
+});
+
 describe('segmented radix sort: buffer level and errors', () => {
   it('no segments: everything copied through; maxSegmentLength within a tile needs no scratch', async () => {
     const keys = randomKeys('u32', 1000, SEED + 12) as Uint32Array;
@@ -230,8 +396,7 @@ describe('segmented radix sort: buffer level and errors', () => {
       ['end offsets without STORAGE', () => prim.segmentedRadixSortKeys(enc(), { ...base, endOffsets: offsNoStorage }), 'buffer-usage'],
       ['segments over the grid', () => prim.segmentedRadixSortKeys(enc(), { ...base, segments: maxDim * maxDim + 1 }), 'limit-exceeded'],
       ['negative segments', () => prim.segmentedRadixSortKeys(enc(), { ...base, segments: -1 }), 'invalid-argument'],
-      ['no keysOut', () => prim.segmentedRadixSortKeys(enc(), { ...base, keysOut: undefined as never }), 'invalid-argument'],
-      ['keysOut is keys', () => prim.segmentedRadixSortKeys(enc(), { ...base, keysOut: kb }), 'overlap'],
+      ['keysOut is values', () => prim.segmentedRadixSortPairs(enc(), { ...base, values: vb, valuesOut: ko, keysOut: vb, valueBytes: 4 }), 'overlap'],
       ['keys too small', () => prim.segmentedRadixSortKeys(enc(), { ...base, count: n + 1 }), 'buffer-size'],
       ['float bit range', () => prim.segmentedRadixSortKeys(enc(), { ...base, type: 'f32', endBit: 16 }), 'invalid-argument'],
       ['unknown type', () => prim.segmentedRadixSortKeys(enc(), { ...base, type: 'u8' as never }), 'unsupported-type'],

@@ -23,33 +23,54 @@ export interface SegmentedRadixSortKernelOptions {
   readonly config: SegmentedRadixSortConfig;
   readonly subgroupMinSize: number;
   readonly subgroupMaxSize: number;
+  /** The keys are sorted in place: one read-write keys binding, no `keys_in`. */
+  readonly keysInPlace?: boolean;
+  /** The values are permuted in place: one read-write values binding, no `vals_in`. */
+  readonly valuesInPlace?: boolean;
 }
 
-/** Raw key access: `load_in(e)` from `keys_in` (binding 1), `load_out` / `store_out` on `keys_out` (binding 2). */
-function rawKeyAccess(t: TypeInfo): string {
+/** The kernel's bindings in order, from the uniform block: `keys_in` and `vals_in` are absent in place, `covered` when nothing is copied. */
+export function segmentedSortBindingRoles(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boolean; valuesInPlace?: boolean }): string[] {
+  const pairs = o.valueBytes !== 0;
+  const roles = ['params', ...(o.keysInPlace ? [] : ['keys_in']), 'keys_out', 'tmp', 'begins', 'ends'];
+  if (segmentedSortMarks(o)) roles.push('covered');
+  if (pairs) roles.push(...(o.valuesInPlace ? [] : ['vals_in']), 'vals_out');
+  return roles;
+}
+
+/** Whether some output is a separate buffer, so elements outside every segment must be copied (and the sort marks what it covers). */
+export function segmentedSortMarks(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boolean; valuesInPlace?: boolean }): boolean {
+  return !o.keysInPlace || (o.valueBytes !== 0 && !o.valuesInPlace);
+}
+
+/**
+ * Raw key access: `load_in(e)` from `keys_in` (binding `at`), `load_out` / `store_out` on
+ * `keys_out` (binding `at + 1`). In place there is one read-write binding (`at`) and `load_in`
+ * reads it: a segment's keys are read before the segment's workgroup (or subgroup) writes them.
+ */
+function rawKeyAccess(t: TypeInfo, at: number, inPlace: boolean): string {
   const K = rawType(t);
+  const outAt = inPlace ? at : at + 1;
   if (t.bytes === 2) {
     // 16-bit keys are packed two to a word: a store clears and sets its own half with two
     // atomics, so workgroups writing the halves of one word (neighbouring segments) never lose a key.
-    return `@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
-@group(0) @binding(2) var<storage, read_write> keys_out: array<atomic<u32>>;
-fn load_in(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }
+    return `${inPlace ? '' : `@group(0) @binding(${at}) var<storage, read> keys_in: array<u32>;\n`}@group(0) @binding(${outAt}) var<storage, read_write> keys_out: array<atomic<u32>>;
 fn load_out(e: u32) -> u32 { return (atomicLoad(&keys_out[e >> 1u]) >> ((e & 1u) * 16u)) & 0xffffu; }
+fn load_in(e: u32) -> u32 { return ${inPlace ? 'load_out(e)' : '(keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu'}; }
 fn store_out(e: u32, x: u32) {
   let s = (e & 1u) * 16u;
   atomicAnd(&keys_out[e >> 1u], ~(0xffffu << s));
   atomicOr(&keys_out[e >> 1u], x << s);
 }`;
   }
-  return `@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
-@group(0) @binding(2) var<storage, read_write> keys_out: array<${K}>;
-fn load_in(e: u32) -> ${K} { return keys_in[e]; }
+  return `${inPlace ? '' : `@group(0) @binding(${at}) var<storage, read> keys_in: array<${K}>;\n`}@group(0) @binding(${outAt}) var<storage, read_write> keys_out: array<${K}>;
+fn load_in(e: u32) -> ${K} { return ${inPlace ? 'keys_out[e]' : 'keys_in[e]'}; }
 fn load_out(e: u32) -> ${K} { return keys_out[e]; }
 fn store_out(e: u32, x: ${K}) { keys_out[e] = x; }`;
 }
 
 const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.subgroupMinSize, o.subgroupMaxSize].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo'].join(':');
 
 /**
  * The segmented sort: workgroup `s` sorts segment `s` stably by bits [begin_bit, end_bit) of
@@ -63,6 +84,12 @@ const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
  *   counted and scanned into running offsets, then tile by tile the keys are ranked in
  *   workgroup memory and each written at its digit's running offset.
  * Segment bounds are read through workgroupUniformLoad, so both branches are workgroup-uniform.
+ *
+ * In place (keys and/or values; `segmentedSortBindingRoles`): a short segment is read whole
+ * into workgroup memory before it is written back, and a tiny one into its subgroup's lanes, so
+ * those need nothing more. A long segment's first pass reads the buffer it would scatter into:
+ * with an even pass count that pass writes the scratch anyway; with an odd one the segment is
+ * first copied into the scratch and the first pass reads it from there.
  */
 export function segmentedRadixSortKernel(o: SegmentedRadixSortKernelOptions): Kernel {
   const c = o.config;
@@ -74,8 +101,16 @@ export function segmentedRadixSortKernel(o: SegmentedRadixSortKernelOptions): Ke
   const IPT = c.itemsPerThread;
   const WG = c.workgroupSize;
   const v = (s: string): string => (pairs ? s : '');
-  const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage'];
-  if (pairs) bindings.push('read-only-storage', 'storage');
+  const keysInPlace = o.keysInPlace === true;
+  const valuesInPlace = pairs && o.valuesInPlace === true;
+  const inPlace = keysInPlace || valuesInPlace;
+  const mark = segmentedSortMarks(o);
+  const roles = segmentedSortBindingRoles(o);
+  const kinds: Record<string, BindingKind> = { params: 'uniform', keys_in: 'read-only-storage', keys_out: 'storage', tmp: 'storage', begins: 'read-only-storage', ends: 'read-only-storage', covered: 'storage', vals_in: 'read-only-storage', vals_out: 'storage' };
+  const bindings = roles.map((r) => kinds[r]!);
+  const at = (role: string): number => roles.indexOf(role);
+  // The values' source: in place, the output binding itself.
+  const VIN = valuesInPlace ? 'vals_out' : 'vals_in';
   const rk = { workgroupSize: WG, itemsPerThread: IPT, radixBits: c.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
 
   // Loading a tile into registers `ks` / `vs` (and for the split rank into s_keys first).
@@ -173,7 +208,7 @@ ${unroll(IPT, 'j', `          let p = striped_pos(j, sgid, sg_lane, sg_size);
     ${v(`var val: ${V};`)}
     if (sg_lane < len) {
       y = to_ordered(load_in(b + sg_lane));
-      ${v('val = vals_in[b + sg_lane];')}
+      ${v(`val = ${VIN}[b + sg_lane];`)}
     }
     let mk = range_bits(y);
     var rank = 0u;
@@ -203,13 +238,13 @@ fn store_tmp_val(e: u32, x: u32) { tmp[P.tmp_vals + e] = x; }`;
 
   const code = `${match ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : ''}${paramsStruct(SEGMENTED_SORT_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
-${rawKeyAccess(o.key)}
-@group(0) @binding(3) var<storage, read_write> tmp: array<u32>;
-@group(0) @binding(4) var<storage, read> begins: array<u32>;
-@group(0) @binding(5) var<storage, read> ends: array<u32>;
-@group(0) @binding(6) var<storage, read_write> covered: array<atomic<u32>>;
-${v(`@group(0) @binding(7) var<storage, read> vals_in: array<${V}>;
-@group(0) @binding(8) var<storage, read_write> vals_out: array<${V}>;`)}
+${rawKeyAccess(o.key, 1, keysInPlace)}
+@group(0) @binding(${at('tmp')}) var<storage, read_write> tmp: array<u32>;
+@group(0) @binding(${at('begins')}) var<storage, read> begins: array<u32>;
+@group(0) @binding(${at('ends')}) var<storage, read> ends: array<u32>;
+${mark ? `@group(0) @binding(${at('covered')}) var<storage, read_write> covered: array<atomic<u32>>;` : ''}
+${v(`${valuesInPlace ? '' : `@group(0) @binding(${at('vals_in')}) var<storage, read> vals_in: array<${V}>;`}
+@group(0) @binding(${at('vals_out')}) var<storage, read_write> vals_out: array<${V}>;`)}
 ${keyFunctions(o.key, false)}
 var<private> flip: u32;
 const WG = ${WG}u;
@@ -245,7 +280,7 @@ fn store_key(dst: u32, e: u32, y: ${K}) {
 }
 ${v(`${tmpVal}
 fn load_val(src: u32, e: u32) -> ${V} {
-  if (src == 0u) { return vals_in[e]; }
+  if (src == 0u) { return ${VIN}[e]; }
   if (src == 1u) { return vals_out[e]; }
   return load_tmp_val(e);
 }
@@ -291,7 +326,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let b = bounds.x;
     let len = bounds.y - b;
     if (len == 0u) { continue; }
-    // Mark the segment's elements covered (the copy kernel moves the others).
+${mark ? `    // Mark the segment's elements covered (the copy kernel moves the others).
     let w0 = b >> 5u;
     let w1 = (bounds.y - 1u) >> 5u;
     for (var w = w0 + lid; w <= w1; w += WG) {
@@ -300,7 +335,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
       if (w == w1) { let hi = bounds.y - w1 * 32u; if (hi < 32u) { m &= (1u << hi) - 1u; } }
       atomicOr(&covered[w], m);
     }
-    // Tiny segments are sorted by one subgroup each, after this loop.
+` : ''}    // Tiny segments are sorted by one subgroup each, after this loop.
     if (SPW > 1u && len <= TINY) { continue; }
     var ks: array<${K}, IPT>;
     ${v(`var vs: array<${V}, IPT>;`)}
@@ -311,10 +346,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     var inner = 1u;
     if (short_seg) { outer = 1u; inner = P.passes; }
     if (!short_seg && P.passes == 0u) {
-      // An empty bit range: a stable copy.
+      // An empty bit range: a stable copy (nothing to do for what is in place).
       for (var i = lid; i < len; i += WG) {
-        store_out(b + i, load_in(b + i));
-        ${v('vals_out[b + i] = vals_in[b + i];')}
+        ${keysInPlace ? '' : 'store_out(b + i, load_in(b + i));'}
+        ${valuesInPlace ? '' : v('vals_out[b + i] = vals_in[b + i];')}
       }
       continue;
     }
@@ -328,7 +363,17 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
       if (!short_seg) {
         dst = select(2u, 1u, (P.passes - 1u - q) % 2u == 0u);
         if (q > 0u) { src = select(2u, 1u, (P.passes - q) % 2u == 0u); }
-        // The segment's digit counts, scanned into each digit's first output position.
+${inPlace ? `        if (q == 0u && P.passes % 2u == 1u) {
+          // In place with an odd pass count the first pass would scatter into the buffer it
+          // reads: the segment goes to the scratch first, and the first pass reads it there.
+          for (var i = lid; i < len; i += WG) {
+            store_tmp(b + i, load_key(0u, b + i));
+            ${v('store_tmp_val(b + i, load_val(0u, b + i));')}
+          }
+          storageBarrier();
+          src = 2u;
+        }
+` : ''}        // The segment's digit counts, scanned into each digit's first output position.
         for (var d = lid; d < RADIX; d += WG) { atomicStore(&s_hist[d], 0u); }
         workgroupBarrier();
         for (var i = lid; i < len; i += WG) { atomicAdd(&s_hist[digit_at(load_key(src, b + i), pass_shift, pass_bits)], 1u); }
@@ -354,6 +399,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
           ${rankTile}
         }
         if (short_seg) {
+          ${inPlace ? '// In place: every read of the segment is done before the first write.\n          storageBarrier();' : ''}
           ${writeShort}
         } else {
           let shift = pass_shift;
@@ -384,28 +430,42 @@ ${tiny}
   return { key: `segmented-radix-sort:${optionsKey(o)}`, label: `wgprim.segmentedRadixSort.${o.key.name}`, code, bindings, workgroupSize: WG };
 }
 
-/** Copies every element the `covered` bitmap does not mark from the input to the output (one invocation per element). */
-export function segmentedCopyKernel(o: { key: TypeInfo; valueBytes: 0 | 4 | 8 }): Kernel {
+/**
+ * Copies every element the `covered` bitmap does not mark from the input to the output (one
+ * invocation per element): keys and values, or only what is not sorted in place (elements
+ * outside every segment are then already where they stay).
+ */
+export function segmentedCopyKernel(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; keysInPlace?: boolean; valuesInPlace?: boolean }): Kernel {
   const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
-  const pairs = o.valueBytes !== 0;
-  const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', 'read-only-storage'];
-  if (pairs) bindings.push('read-only-storage', 'storage');
+  const keys = !o.keysInPlace;
+  const values = o.valueBytes !== 0 && !o.valuesInPlace;
+  const bindings: BindingKind[] = ['uniform', ...segmentedCopyBindingRoles(o).slice(1).map((r): BindingKind => (r === 'keys_out' || r === 'vals_out' ? 'storage' : 'read-only-storage'))];
+  const at = (role: string): number => segmentedCopyBindingRoles(o).indexOf(role);
   const code = `${paramsStruct(SEGMENTED_COPY_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
-${rawKeyAccess(o.key)}
-@group(0) @binding(3) var<storage, read> covered: array<u32>;
-${pairs ? `@group(0) @binding(4) var<storage, read> vals_in: array<${V}>;
-@group(0) @binding(5) var<storage, read_write> vals_out: array<${V}>;` : ''}
+${keys ? rawKeyAccess(o.key, at('keys_in'), false) : ''}
+@group(0) @binding(${at('covered')}) var<storage, read> covered: array<u32>;
+${values ? `@group(0) @binding(${at('vals_in')}) var<storage, read> vals_in: array<${V}>;
+@group(0) @binding(${at('vals_out')}) var<storage, read_write> vals_out: array<${V}>;` : ''}
 
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let e = (${LINEAR_WORKGROUP_ID}) * 256u + lid;
   if (e >= P.count) { return; }
   if (((covered[e >> 5u] >> (e & 31u)) & 1u) == 0u) {
-    store_out(e, load_in(e));
-    ${pairs ? 'vals_out[e] = vals_in[e];' : ''}
+    ${keys ? 'store_out(e, load_in(e));' : ''}
+    ${values ? 'vals_out[e] = vals_in[e];' : ''}
   }
 }
 `;
-  return { key: `segmented-radix-copy:${o.key.name}:${o.valueBytes}`, label: `wgprim.segmentedRadixSort.copy.${o.key.name}`, code, bindings, workgroupSize: 256 };
+  return { key: `segmented-radix-copy:${o.key.name}:${o.valueBytes}:${keys ? 'k' : ''}${values ? 'v' : ''}`, label: `wgprim.segmentedRadixSort.copy.${o.key.name}`, code, bindings, workgroupSize: 256 };
+}
+
+/** The copy kernel's bindings in order: only the arrays it copies (those not in place). */
+export function segmentedCopyBindingRoles(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boolean; valuesInPlace?: boolean }): string[] {
+  const roles = ['params'];
+  if (!o.keysInPlace) roles.push('keys_in', 'keys_out');
+  roles.push('covered');
+  if (o.valueBytes !== 0 && !o.valuesInPlace) roles.push('vals_in', 'vals_out');
+  return roles;
 }

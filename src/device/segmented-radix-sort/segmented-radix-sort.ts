@@ -6,12 +6,16 @@ import { selectWithOverride } from '../../config/select.js';
 import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sort/radix-sort.js';
 import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic } from './config.js';
-import { segmentedCopyKernel, segmentedRadixSortKernel } from './kernel.js';
+import { segmentedCopyBindingRoles, segmentedCopyKernel, segmentedRadixSortKernel, segmentedSortBindingRoles, segmentedSortMarks } from './kernel.js';
 
 export interface SegmentedRadixSortKeysArgs {
   readonly keys: GPUBuffer;
-  /** Sorted keys go here: a buffer other than `keys`. */
-  readonly keysOut: GPUBuffer;
+  /**
+   * Sorted keys go here. Omitted, or the keys buffer itself: the keys are sorted in place (each
+   * segment in its own range; elements outside every segment stay as they are). Otherwise a
+   * buffer that shares nothing with the keys.
+   */
+  readonly keysOut?: GPUBuffer;
   /** Elements in the keys buffer (segments index into [0, count)). */
   readonly count: number;
   /** Number of segments. */
@@ -34,14 +38,21 @@ export interface SegmentedRadixSortKeysArgs {
    * (workgroupSize * itemsPerThread of the config): no scratch buffer is allocated (segments
    * that long never leave workgroup memory). A longer segment then is not sorted correctly
    * (never out of bounds). Omitted: any length, with a scratch buffer of the keys' (and values') size.
+   * In place needs no scratch of its own: a segment of at most a tile is read whole into
+   * workgroup memory and written back over itself, so this bound skips the scratch in place
+   * too; longer segments ping-pong through the same scratch as out of place (with an odd
+   * digit-pass count a segment is first copied into it, so the last pass lands in the buffer).
    */
   readonly maxSegmentLength?: number;
 }
 
 export interface SegmentedRadixSortPairsArgs extends SegmentedRadixSortKeysArgs {
   readonly values: GPUBuffer;
-  /** A buffer other than `values`, `keys` and `keysOut`. */
-  readonly valuesOut: GPUBuffer;
+  /**
+   * The permuted values go here. Omitted, or the values buffer itself: in place (independently
+   * of the keys). Otherwise a buffer other than `values`, `keys` and `keysOut`.
+   */
+  readonly valuesOut?: GPUBuffer;
   readonly valueBytes: 4 | 8;
 }
 
@@ -64,7 +75,10 @@ const U32 = typeInfo('u32');
  * `encoder`. Segments are independent (CUB's DeviceSegmentedRadixSort): they may be empty, lie
  * in any order and leave gaps; they must not overlap. An end before its begin is an empty
  * segment; bounds past `count` are clamped to it. Elements that no segment covers are copied
- * unchanged to the output (CUB leaves them undefined).
+ * unchanged to the output (CUB leaves them undefined); in place they are left as they are.
+ * `keysOut` (`valuesOut`) omitted or equal to `keys` (`values`) sorts in place; any other
+ * sharing of a buffer between the keys, the values, their outputs and (written) offsets is an
+ * `overlap` error.
  */
 export async function recordSegmentedRadixSort(
   ctx: DeviceContext,
@@ -76,7 +90,7 @@ export async function recordSegmentedRadixSort(
   ctx.assertAlive();
   const name = pairs ? 'segmentedRadixSortPairs' : 'segmentedRadixSortKeys';
   if (!args || typeof args !== 'object') {
-    fail('invalid-argument', `${name} needs an argument object { keys, keysOut, count, segments, beginOffsets, endOffsets?, type${pairs ? ', values, valuesOut, valueBytes' : ''} }`);
+    fail('invalid-argument', `${name} needs an argument object { keys, keysOut?, count, segments, beginOffsets, endOffsets?, type${pairs ? ', values, valuesOut?, valueBytes' : ''} }`);
   }
   checkCount(args.count);
   const { count } = args;
@@ -93,24 +107,28 @@ export async function recordSegmentedRadixSort(
     if (p.valueBytes !== 4 && p.valueBytes !== 8) fail('invalid-argument', `valueBytes must be 4 or 8, got ${String(p.valueBytes)}`);
     valueBytes = p.valueBytes;
   }
+  // In place: the output is the input buffer itself (the whole buffer either way, so the same
+  // byte range); any other sharing would overlap ranges of different roles and is refused.
   ctx.checkBuffer(`${name} keys`, args.keys, count, t);
-  if (args.keysOut === undefined) fail('invalid-argument', `${name} needs keysOut: the segmented sort does not sort in place`);
-  ctx.checkBuffer(`${name} keysOut`, args.keysOut, count, t);
-  if (args.keysOut === args.keys) fail('overlap', `${name}: keysOut must be a buffer other than keys`);
+  const keysOut = args.keysOut ?? args.keys;
+  if (args.keysOut !== undefined) ctx.checkBuffer(`${name} keysOut`, args.keysOut, count, t);
+  const keysInPlace = keysOut === args.keys;
   const omitted = args.endOffsets === undefined;
   ctx.checkBuffer(`${name} beginOffsets`, args.beginOffsets, omitted ? segments + 1 : segments, U32);
   if (!omitted) ctx.checkBuffer(`${name} endOffsets`, args.endOffsets, segments, U32);
   const offsetBuffers = new Set([args.beginOffsets, args.endOffsets]);
-  if (offsetBuffers.has(args.keysOut)) fail('overlap', `${name}: keysOut must not be an offsets buffer`);
+  if (offsetBuffers.has(keysOut)) fail('overlap', `${name}: ${keysInPlace ? 'keys sorted in place' : 'keysOut'} must not be an offsets buffer`);
+  let valuesOut: GPUBuffer | undefined;
+  let valuesInPlace = false;
   if (pairs) {
     const vt = VALUE_INFO[valueBytes as 4 | 8];
     ctx.checkBuffer(`${name} values`, p.values, count, vt);
-    if (p.valuesOut === undefined) fail('invalid-argument', `${name} needs valuesOut: the segmented sort does not sort in place`);
-    ctx.checkBuffer(`${name} valuesOut`, p.valuesOut, count, vt);
-    if (p.valuesOut === p.values) fail('overlap', `${name}: valuesOut must be a buffer other than values`);
-    const keyBuffers = new Set([args.keys, args.keysOut]);
-    if (keyBuffers.has(p.values) || keyBuffers.has(p.valuesOut)) fail('overlap', `${name}: keys and values must be in different buffers`);
-    if (offsetBuffers.has(p.valuesOut)) fail('overlap', `${name}: valuesOut must not be an offsets buffer`);
+    valuesOut = p.valuesOut ?? p.values;
+    if (p.valuesOut !== undefined) ctx.checkBuffer(`${name} valuesOut`, p.valuesOut, count, vt);
+    valuesInPlace = valuesOut === p.values;
+    const keyBuffers = new Set([args.keys, keysOut]);
+    if (keyBuffers.has(p.values) || keyBuffers.has(valuesOut)) fail('overlap', `${name}: keys and values must be in different buffers (the keys or keysOut share a buffer with the values or valuesOut)`);
+    if (offsetBuffers.has(valuesOut)) fail('overlap', `${name}: ${valuesInPlace ? 'values permuted in place' : 'valuesOut'} must not be an offsets buffer`);
   }
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
@@ -131,33 +149,46 @@ export async function recordSegmentedRadixSort(
   if (tmpBytes > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: the scratch buffer of ${count} keys${pairs ? ' and values' : ''} needs ${tmpBytes} bytes, over maxStorageBufferBindingSize ${ctx.limits.maxStorageBufferBindingSize}`);
   }
+  const placement = { valueBytes, keysInPlace, valuesInPlace };
+  // Some output is a separate buffer: the elements outside every segment are copied into it.
+  const copy = segmentedSortMarks(placement);
   const copyGroups = ceilDiv(count, 256);
-  if (copyGroups > maxDim * maxDim) fail('limit-exceeded', `${name}: ${count} elements need ${copyGroups} workgroups for the copy of uncovered elements, over ${maxDim}^2`);
-  const kernelOptions = { key: t, valueBytes, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize };
+  if (copy && copyGroups > maxDim * maxDim) fail('limit-exceeded', `${name}: ${count} elements need ${copyGroups} workgroups for the copy of uncovered elements, over ${maxDim}^2`);
+  const kernelOptions = { key: t, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, ...placement };
   const sortKernel = segmentedRadixSortKernel(kernelOptions);
-  const copyKernel = segmentedCopyKernel({ key: t, valueBytes });
+  const copyKernel = copy ? segmentedCopyKernel({ key: t, ...placement }) : undefined;
   // Every pipeline exists before anything is recorded.
-  const [sortPipeline, copyPipeline] = await Promise.all([ctx.pipeline(sortKernel), ctx.pipeline(copyKernel)]);
-  if (count === 0) return;
+  const [sortPipeline, copyPipeline] = await Promise.all([ctx.pipeline(sortKernel), copyKernel ? ctx.pipeline(copyKernel) : undefined]);
+  const passes = Math.ceil((endBit - beginBit) / config.radixBits);
+  // Nothing to move: no elements, or everything in place and no digit to sort by.
+  if (count === 0 || (!copy && passes === 0)) return;
 
   const keyBytes = roundUp(count * t.bytes, 4);
   const valBytes = count * valueBytes;
   const bitmapBytes = ceilDiv(count, 32) * 4;
-  const covered = ctx.scratch('segmentedRadixSort.covered', bitmapBytes);
+  const covered = copy ? ctx.scratch('segmentedRadixSort.covered', bitmapBytes) : undefined;
   const tmp = segments > 0 ? ctx.scratch('segmentedRadixSort.tmp', tmpBytes) : undefined;
   const bind = (buffer: GPUBuffer, bytes: number): GPUBufferBinding => ({ buffer, offset: 0, size: bytes });
-  const coveredBinding = bind(covered, bitmapBytes);
-  const keyIo = [bind(args.keys, keyBytes), bind(args.keysOut, keyBytes)];
-  const valueIo = pairs ? [bind(p.values, valBytes), bind(p.valuesOut, valBytes)] : [];
-  encoder.clearBuffer(covered, 0, bitmapBytes);
+  // Bindings by role; the kernels say which roles they take, in which order.
+  const io: Record<string, GPUBufferBinding | undefined> = {
+    keys_in: bind(args.keys, keyBytes),
+    keys_out: bind(keysOut, keyBytes),
+    vals_in: pairs ? bind(p.values, valBytes) : undefined,
+    vals_out: pairs ? bind(valuesOut!, valBytes) : undefined,
+    covered: covered ? bind(covered, bitmapBytes) : undefined,
+  };
+  const entriesFor = (roles: readonly string[], extra: Record<string, GPUBufferBinding>): GPUBufferBinding[] => roles.map((r) => (extra[r] ?? io[r])!);
+  if (covered) encoder.clearBuffer(covered, 0, bitmapBytes);
   if (segments > 0) {
-    const passes = Math.ceil((endBit - beginBit) / config.radixBits);
     const params = { buffer: ctx.uniform(new Uint32Array([count, segments, beginBit, endBit, descending ? 0xffffffff : 0, omitted ? 1 : 0, tmpValsWord, passes])) };
     const begins = bind(args.beginOffsets, (omitted ? segments + 1 : segments) * 4);
     const ends = omitted ? begins : bind(args.endOffsets!, segments * 4);
-    const entries = [params, ...keyIo, bind(tmp!, roundUp(Math.max(tmpBytes, 4), 4)), begins, ends, coveredBinding, ...valueIo];
+    const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: bind(tmp!, roundUp(Math.max(tmpBytes, 4), 4)), begins, ends });
     ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), groups);
   }
-  const copyParams = { buffer: ctx.uniform(new Uint32Array([count])) };
-  ctx.dispatch(encoder, copyKernel.label, copyPipeline, ctx.bindGroup(copyPipeline, copyKernel.key, [copyParams, ...keyIo, coveredBinding, ...valueIo]), copyGroups);
+  if (copyKernel && copyPipeline) {
+    const params = { buffer: ctx.uniform(new Uint32Array([count])) };
+    const entries = entriesFor(segmentedCopyBindingRoles(placement), { params });
+    ctx.dispatch(encoder, copyKernel.label, copyPipeline, ctx.bindGroup(copyPipeline, copyKernel.key, entries), copyGroups);
+  }
 }
