@@ -274,6 +274,33 @@ export interface RadixBlockSortBenchOptions extends Omit<BenchmarkOptions, 'algo
  * keeps the config's own maxCount).
  */
 export async function benchmarkRadixSortBlockSort(prim: Prim, options: RadixBlockSortBenchOptions): Promise<BenchRecord> {
+  const call = await prepareRadixSortBlockSortCall(prim, options);
+  const timing = await timeGpu(prim, call.record, options);
+  return {
+    name: call.name, algorithm: call.algorithm, type: options.type, size: options.size, bytesPerCall: call.bytesPerCall,
+    times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
+    configSource: call.configSource, config: call.config,
+  };
+}
+
+/**
+ * One benchmark call, prepared on its seeded random inputs: what `benchmarkAlgorithm` and
+ * `benchmarkRadixSortBlockSort` time, and what `wgprim profile` profiles.
+ */
+export interface PreparedCall {
+  /** The benchmark's algorithm name (`inclusive_scan`, `radix_sort_block_sort_keys`, ...). */
+  readonly algorithm: string;
+  /** Records one call into an encoder. */
+  readonly record: RecordCall;
+  /** The rocPRIM-grammar benchmark name. */
+  readonly name: string;
+  readonly bytesPerCall: number;
+  readonly config: AnyConfig | RadixSortBlockSortConfig;
+  readonly configSource: string;
+}
+
+/** The inputs and recorder of `benchmarkRadixSortBlockSort` (its `timing` fields are not used). */
+export async function prepareRadixSortBlockSortCall(prim: Prim, options: Pick<RadixBlockSortBenchOptions, 'type' | 'size' | 'seed' | 'pairs' | 'config'>): Promise<PreparedCall> {
   const { type, size, seed } = options;
   if (!Number.isInteger(size) || size < 1) throw new WgprimError('invalid-argument', `size must be a positive integer, got ${size}`);
   const t = typeInfo(type);
@@ -295,13 +322,10 @@ export async function benchmarkRadixSortBlockSort(prim: Prim, options: RadixBloc
   } else {
     record = (enc) => prim.radixSortKeys(enc, { keys: input, keysOut: output, count: size, type: keyType, blockSortConfig });
   }
-  const timing = await timeGpu(prim, record, options);
   return {
     name: radixSortBlockSortName(type, options.pairs ? 'u32' : 'empty', config),
-    algorithm: options.pairs ? 'radix_sort_block_sort_pairs' : 'radix_sort_block_sort_keys', type, size,
-    bytesPerCall: 2 * (dataBytes + size * valueBytes),
-    times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
-    configSource: selected.source, config,
+    algorithm: options.pairs ? 'radix_sort_block_sort_pairs' : 'radix_sort_block_sort_keys',
+    record, bytesPerCall: 2 * (dataBytes + size * valueBytes), configSource: selected.source, config,
   };
 }
 
@@ -312,6 +336,17 @@ export async function benchmarkAlgorithm(prim: Prim, options: BenchmarkOptions):
 }
 
 async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: BenchmarkOptions): Promise<BenchRecord> {
+  const call = await prepareAlgorithmCall(prim, algorithm, options);
+  const timing = await timeGpu(prim, call.record, options);
+  return {
+    name: call.name, algorithm, type: options.type, size: options.size, bytesPerCall: call.bytesPerCall,
+    times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
+    configSource: call.configSource, config: call.config,
+  };
+}
+
+/** The inputs and recorder of one `benchmarkAlgorithm` call (buffers kept as `benchmarkAlgorithm` keeps them). */
+export async function prepareAlgorithmCall(prim: Prim, algorithm: SingleAlgorithm, options: Pick<BenchmarkOptions, 'type' | 'size' | 'seed' | 'config'>): Promise<PreparedCall> {
   const { type, size, seed } = options;
   if (!Number.isInteger(size) || size < 1) throw new WgprimError('invalid-argument', `size must be a positive integer, got ${size}`);
   const t = typeInfo(type);
@@ -389,12 +424,7 @@ async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: Ben
       break;
     }
   }
-  const timing = await timeGpu(prim, record, options);
-  return {
-    name, algorithm, type, size, bytesPerCall,
-    times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
-    configSource: source, config,
-  };
+  return { algorithm, record, name, bytesPerCall, configSource: source, config };
 }
 
 /**

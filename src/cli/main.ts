@@ -10,6 +10,7 @@ import { createOptimizationCommand, type CreateOptimizationCommandOptions } from
 import { applyImprovementsCommand, type ApplyImprovementsCommandOptions } from './apply-config-improvements.js';
 import { reportCommand, type ReportCommandOptions } from './report.js';
 import { tuneCommand, type TuneCommandOptions } from './tune.js';
+import { PROFILE_ALGORITHMS, profileCommand, type ProfileCommandOptions } from './profile.js';
 
 const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs', 'segmented_radix_sort', 'all'];
 
@@ -72,6 +73,19 @@ program.command('bench')
   .option('--tuned <dir>', 'tuned tables from this folder (wgprim tune --out-basedir) take precedence over the built-in ones')
   .option('-q, --quiet', 'no progress lines on stderr')
   .action(action((opts: BenchCommandOptions) => benchCommand(opts)));
+
+program.command('profile')
+  .description('per-kernel GPU time of one algorithm call (timestamps around every dispatched pass): calls, median ms and share per kernel')
+  .addOption(new Option('--algorithm <name>', 'the algorithm to profile').choices([...PROFILE_ALGORITHMS]).makeOptionMandatory())
+  .addOption(new Option('--type <t>', 'element (key) type').argParser(arg(parseType)).default('u32'))
+  .addOption(new Option('--size <n>', 'elements per call (1048576, 2^20, 1e6, 4Mi)').argParser(arg(parseCount)).default(2 ** 20, '2^20'))
+  .option('--runs <n>', 'profiled runs (one submit each)', arg(parseInteger('runs', 1)), 5)
+  .option('--warmup <n>', 'unprofiled runs first', arg(parseInteger('warmup', 0)), 1)
+  .option('--seed <n>', 'data seed', arg(parseInteger('seed', 0)), 82589933)
+  .option('--config <json>', 'config override, as for bench: {"workgroupSize":128,...} or {"scan":{...}}')
+  .option('--tuned <dir>', 'tuned tables from this folder take precedence over the built-in ones')
+  .option('--json <file>', 'write the per-kernel figures as JSON')
+  .action(action((opts: ProfileCommandOptions) => profileCommand(opts)));
 
 program.command('demo')
   .description('check every algorithm against the CPU on 1e6 random elements, then a short benchmark')

@@ -16,6 +16,15 @@ export interface ViewBinding {
 }
 
 /**
+ * A hook `DeviceContext.dispatch` calls for each compute pass it records while set: it returns
+ * the timestamp writes for that pass (query set and indices), or undefined to leave it untimed.
+ * The label is the kernel's (`wgprim.scan.<mode>.<type>`, ...).
+ */
+export interface DispatchProfiler {
+  passTimestampWrites(label: string): GPUComputePassTimestampWrites | undefined;
+}
+
+/**
  * Device-level services shared by every algorithm of one `Prim`: compiled pipelines,
  * immutable uniform blocks, growable scratch buffers, bind groups, dispatch.
  */
@@ -33,6 +42,11 @@ export class DeviceContext {
   private readonly bufferIds = new WeakMap<GPUBuffer, number>();
   private nextBufferId = 1;
   private lostReason: string | undefined;
+  /**
+   * Optional per-dispatch profiler (e.g. `KernelProfiler` of `bench/profile`): while set, every
+   * pass `dispatch` records asks it for timestamp writes. Leave undefined outside profiling.
+   */
+  profiler: DispatchProfiler | undefined;
 
   constructor(device: GPUDevice, target: Target) {
     this.device = device;
@@ -200,10 +214,15 @@ export class DeviceContext {
     return group;
   }
 
-  /** Records one compute pass that dispatches `workgroups` workgroups (2-D past the per-dimension limit). */
+  /**
+   * Records one compute pass that dispatches `workgroups` workgroups (2-D past the per-dimension
+   * limit). With a `profiler` set, the pass writes timestamps at its beginning and end where the
+   * profiler says.
+   */
   dispatch(encoder: GPUCommandEncoder, label: string, pipeline: GPUComputePipeline, group: GPUBindGroup, workgroups: number): void {
     const [x, y] = gridFor(workgroups, this.limits.maxComputeWorkgroupsPerDimension);
-    const pass = encoder.beginComputePass({ label });
+    const timestampWrites = this.profiler?.passTimestampWrites(label);
+    const pass = encoder.beginComputePass(timestampWrites ? { label, timestampWrites } : { label });
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, group);
     pass.dispatchWorkgroups(x, y);

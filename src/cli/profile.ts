@@ -1,0 +1,88 @@
+// `wgprim profile`: where one algorithm call's GPU time goes, per kernel (timestamps per pass).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expandAlgorithm, prepareAlgorithmCall, prepareRadixSortBlockSortCall, type BenchAlgorithm, type PreparedCall } from '../bench/run.js';
+import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
+import { profileCalls, type ProfileResult } from '../bench/profile.js';
+import { WGPRIM_VERSION } from '../bench/gbench.js';
+import { type ElementType } from '../wgsl/types.js';
+import { type Prim } from '../prim.js';
+import { configOverrides } from './bench.js';
+import { openDevice } from './device.js';
+import { formatCount } from './parse.js';
+import { renderTable } from './table.js';
+
+/** What `profile --algorithm` takes: one algorithm of one call (`scan` is two, so it is not here). */
+export const PROFILE_ALGORITHMS = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs', 'segmented_radix_sort'] as const;
+export type ProfileAlgorithm = (typeof PROFILE_ALGORITHMS)[number];
+
+export interface ProfileCommandOptions {
+  readonly algorithm: ProfileAlgorithm;
+  readonly type: ElementType;
+  readonly size: number;
+  readonly runs: number;
+  readonly warmup: number;
+  readonly seed: number;
+  readonly config?: string;
+  readonly tuned?: string;
+  readonly json?: string;
+}
+
+/** The call `wgprim bench` would time for this algorithm, type and size (same inputs, same config). */
+export async function prepareProfileCall(prim: Prim, opts: Pick<ProfileCommandOptions, 'algorithm' | 'type' | 'size' | 'seed' | 'config'>): Promise<PreparedCall> {
+  const override = configOverrides(opts.config);
+  const { algorithm, type, size, seed } = opts;
+  if (algorithm === 'radix_sort_block_sort_keys' || algorithm === 'radix_sort_block_sort_pairs') {
+    const config = override(algorithm) as Partial<RadixSortBlockSortConfig> | undefined;
+    return prepareRadixSortBlockSortCall(prim, { type, size, seed, pairs: algorithm === 'radix_sort_block_sort_pairs', config });
+  }
+  const [single] = expandAlgorithm(algorithm as BenchAlgorithm);
+  return prepareAlgorithmCall(prim, single!, { type, size, seed, config: override(single!) });
+}
+
+/** Rows sorted by total time: label, calls per run, median ms per run, median ms per call, share. */
+export function profileTable(p: ProfileResult): string {
+  const rows = p.kernels.map((k) => [
+    k.label, fmtCalls(k.callsPerRun), k.medianMsPerRun.toFixed(4), k.medianMsPerCall.toFixed(4), `${(k.share * 100).toFixed(1)}%`,
+  ]);
+  return renderTable(['kernel', 'calls/run', 'median ms/run', 'median ms/call', 'share'], rows, new Set([1, 2, 3, 4]));
+}
+
+function fmtCalls(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+/** The JSON `--json` writes. */
+export function profileJson(p: ProfileResult, call: PreparedCall, opts: ProfileCommandOptions, adapter: GPUAdapterInfo): unknown {
+  return {
+    format: 'wgprim-kernel-profile',
+    version: WGPRIM_VERSION,
+    date: new Date().toISOString(),
+    adapter: { vendor: adapter.vendor, architecture: adapter.architecture, device: adapter.device, description: adapter.description },
+    algorithm: call.algorithm, type: opts.type, size: opts.size, seed: opts.seed, runs: p.runs, warmup: opts.warmup,
+    name: call.name, config: call.config, config_source: call.configSource,
+    span_ms: { median: p.medianSpanMs, per_run: p.spanMs },
+    gap_ms_median: p.medianGapMs,
+    kernel_total_ms: p.kernelTotalMs,
+    kernels: p.kernels.map((k) => ({
+      label: k.label, calls: k.calls, calls_per_run: k.callsPerRun, total_ms: k.totalMs,
+      median_ms_per_call: k.medianMsPerCall, median_ms_per_run: k.medianMsPerRun, share: k.share,
+    })),
+  };
+}
+
+export async function profileCommand(opts: ProfileCommandOptions): Promise<number> {
+  const dev = await openDevice(opts.tuned);
+  const call = await prepareProfileCall(dev.prim, opts);
+  const result = await profileCalls(dev.prim, call.record, { runs: opts.runs, warmup: opts.warmup });
+  console.log(`${call.algorithm} ${opts.type} ${formatCount(opts.size)}: ${opts.runs} profiled run(s) after ${opts.warmup} warm-up, ${dev.prim.target.device || dev.prim.target.vendor}`);
+  console.log(`config (${call.configSource}): ${JSON.stringify(call.config)}`);
+  console.log(profileTable(result));
+  console.log(`GPU span per run (first pass begin to last pass end): median ${result.medianSpanMs.toFixed(4)} ms; between passes: median ${result.medianGapMs.toFixed(4)} ms`);
+  if (opts.json) {
+    fs.mkdirSync(path.dirname(path.resolve(opts.json)), { recursive: true });
+    fs.writeFileSync(opts.json, JSON.stringify(profileJson(result, call, opts, dev.adapterInfo), null, 2) + '\n');
+    process.stderr.write(`wrote ${opts.json}\n`);
+  }
+  return 0;
+}
