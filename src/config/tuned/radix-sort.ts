@@ -33,10 +33,10 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 1.254e10, cv: 0.001, size: 268435456, date: '2026-11-29', version: '0.1.0',
-      note: 'pairs (u32 values), set by hand from H200 measurements of 2026-11-29: same-process sweep at 2^28, 256x12 reduce-then-scan 22.7 ms against 256x12 decoupled 24.9 ms (docs/performance.md); wgprim bench 2^28 pairs 21.40 ms = 1.254e10 pairs/s (bench/h200-radix-u32-final.json); no pairs campaign yet',
+      itemsPerSecond: 1.37e10, cv: 0.009, size: 268435456, date: '2026-11-29', version: '0.1.0',
+      note: 'pairs (u32 values), set by hand from a same-process H200 sweep at 2^28 (2026-11-29, third session; docs/performance.md): 256x16 reduce-then-scan 19.59 ms, 256x12 21.72, 256x16 decoupled 20.69; 256x20, 384x12/16 and 512x12 need more than 48 KiB of workgroup memory with values; no pairs campaign yet',
     },
   },
   {
