@@ -202,6 +202,49 @@ describe('radix sort paths: buffer level', () => {
     }
   });
 
+  it('f16 keys, odd and even counts, in place and not, both ranks: halves past count and words past the keys stay as they were', async () => {
+    // Guard halves after the keys (a whole guard word after an odd count's half). 201: one
+    // workgroup; 701 and 1501: block sort + merges (a half word at the end of the last tile and merge tile).
+    const GUARD = 0xa5c3;
+    const make = (keys: Uint16Array, halves: number): GPUBuffer => {
+      const b = prim.device.createBuffer({ size: halves * 2, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+      const h = new Uint16Array(b.getMappedRange());
+      h.fill(GUARD);
+      h.set(keys);
+      b.unmap();
+      return b;
+    };
+    for (const rank of ranks()) {
+      for (const n of [201, 700, 701, 1501]) {
+        const keys = randomKeys('f16', n, SEED + n, 300) as Uint16Array;
+        const values = Uint32Array.from({ length: n }, (_, i) => i);
+        const halves = n % 2 === 1 ? n + 3 : n + 2;
+        for (const descending of [false, true]) {
+          const order = referenceOrder('f16', keys, descending, 0, 16);
+          for (const mode of ['separate', 'in-place', 'keys-in-place', 'values-in-place'] as const) {
+            for (const keysOnly of [false, true]) {
+              const kb = make(keys, halves);
+              const vb = upload(values);
+              const ko = mode === 'separate' || mode === 'values-in-place' ? make(new Uint16Array(0), halves) : undefined;
+              const vo = mode === 'separate' || mode === 'keys-in-place' ? prim.device.createBuffer({ size: n * 4, usage }) : undefined;
+              const enc = prim.device.createCommandEncoder();
+              const common = { keys: kb, keysOut: ko, count: n, type: 'f16' as const, descending, blockSortConfig: small(rank, n === 1501 ? 'wide' : 'narrow') };
+              if (keysOnly) await prim.radixSortKeys(enc, common);
+              else await prim.radixSortPairs(enc, { ...common, values: vb, valuesOut: vo, valueBytes: 4 });
+              prim.device.queue.submit([enc.finish()]);
+              const got = new Uint16Array(await read(ko ?? kb, halves * 2));
+              const label = `${rank} n=${n} ${descending ? 'descending' : 'ascending'} ${mode} ${keysOnly ? 'keys' : 'pairs'}`;
+              expect(firstBad(keys, got.subarray(0, n), order, keysOnly ? undefined : new Uint32Array(await read(vo ?? vb, n * 4))), label).toBeUndefined();
+              expect([...got.subarray(n)], `guard halves, ${label}`).toEqual(new Array(halves - n).fill(GUARD));
+              if (ko) expect(new Uint16Array(await read(kb, halves * 2)).subarray(0, n), `keys input kept, ${label}`).toEqual(keys);
+              for (const b of [kb, vb, ko, vo]) b?.destroy();
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('invalid block sort configs fail with invalid-config before anything is recorded', async () => {
     const kb = upload(new Uint32Array(100));
     const base = { keys: kb, count: 100, type: 'u32' as const };

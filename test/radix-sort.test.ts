@@ -450,6 +450,49 @@ describe('radix sort: buffer level', () => {
     }
   });
 
+  it('f16 keys: in place and not, odd and even counts, each method; halves past count and words past the keys stay as they were', async () => {
+    // A key buffer holds the keys, then guard halves (a whole guard word after an odd count's
+    // half): the sort must write exactly the keys. Outputs are made without COPY_DST (the
+    // scratch-free clear takes a kernel there) and with it (clearBuffer).
+    const GUARD = 0xa5c3;
+    const make = (keys: Uint16Array | Uint32Array, halves: number, copyDst: boolean): GPUBuffer => {
+      const b = prim.device.createBuffer({ size: Math.ceil(halves / 2) * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | (copyDst ? GPUBufferUsage.COPY_DST : 0), mappedAtCreation: true });
+      const h = new Uint16Array(b.getMappedRange());
+      h.fill(GUARD);
+      h.set(new Uint16Array(keys.buffer, keys.byteOffset, keys.byteLength / 2));
+      b.unmap();
+      return b;
+    };
+    for (const [name, base] of [['onesweep', ONESWEEP], ['match+reduce-then-scan', MATCH_RTS], ['split', SPLIT]] as const) {
+      // radixBits 8: two passes; 6: three (in place: a copy pass first).
+      for (const radixBits of [8, 6]) {
+        for (const n of [5003, 5004]) {
+          const keys = randomKeys('f16', n, SEED + n + radixBits, 3000) as Uint16Array;
+          const values = Uint32Array.from({ length: n }, (_, i) => i);
+          const order = referenceOrder('f16', keys, false, 0, 16);
+          const halves = n % 2 === 1 ? n + 3 : n + 2;
+          for (const mode of ['separate', 'in-place', 'keys-in-place', 'values-in-place'] as const) {
+            for (const copyDst of [false, true]) {
+              const kb = make(keys, halves, copyDst);
+              const vb = upload(values);
+              const ko = mode === 'separate' || mode === 'values-in-place' ? make(new Uint16Array(0), halves, copyDst) : undefined;
+              const vo = mode === 'separate' || mode === 'keys-in-place' ? prim.device.createBuffer({ size: n * 4, usage }) : undefined;
+              const enc = prim.device.createCommandEncoder();
+              await prim.radixSortPairs(enc, { keys: kb, values: vb, keysOut: ko, valuesOut: vo, valueBytes: 4, count: n, type: 'f16', config: { ...base, radixBits }, blockSortConfig: LSD_ONLY });
+              prim.device.queue.submit([enc.finish()]);
+              const got = new Uint16Array(await read(ko ?? kb, Math.ceil(halves / 2) * 4));
+              const label = `${name} radixBits ${radixBits} n=${n} ${mode}${copyDst ? ' COPY_DST' : ''}`;
+              expect(firstBad(keys, got.subarray(0, n), order, new Uint32Array(await read(vo ?? vb, n * 4))), label).toBeUndefined();
+              expect([...got.subarray(n)], `guard halves, ${label}`).toEqual(new Array(halves - n).fill(GUARD));
+              if (ko) expect(new Uint16Array(await read(kb, Math.ceil(halves / 2) * 4)).subarray(0, n), `keys input kept, ${label}`).toEqual(keys);
+              for (const b of [kb, vb, ko, vo]) b?.destroy();
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('two sorts recorded into one encoder (shared scratch) are both right', async () => {
     const a = randomKeys('u32', 30011, SEED + 30) as Uint32Array;
     const b = randomKeys('u32', 9001, SEED + 31) as Uint32Array;

@@ -43,18 +43,24 @@ function accessors(key: TypeInfo, valueBytes: 0 | 4 | 8, keysInPlace: boolean, v
   const K = rawType(key);
   const bindings: BindingKind[] = [];
   let code: string;
-  if (!keysInPlace) {
+  if (key.bytes === 2) {
+    // 16-bit keys, two to a word: a workgroup writes whole words of its own (tiles and merge
+    // tiles start at even positions), each with one plain store (store_key_pair).
+    const decl = keysInPlace
+      ? '@group(0) @binding(1) var<storage, read_write> keys_io: array<u32>;'
+      : '@group(0) @binding(1) var<storage, read> keys_in: array<u32>;\n@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;';
+    const out = keysInPlace ? 'keys_io' : 'keys_out';
+    code = `${decl}
+fn load_key(e: u32) -> u32 { return (${keysInPlace ? 'keys_io' : 'keys_in'}[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }
+// Keys e (even) and e + 1 (when both): without the second (the last of an odd count), the
+// word's high half is past the keys and stays as it was.
+fn store_key_pair(e: u32, lo: u32, hi: u32, both: bool) {
+  if (both) { ${out}[e >> 1u] = lo | (hi << 16u); } else { ${out}[e >> 1u] = (${out}[e >> 1u] & 0xffff0000u) | lo; }
+}`;
+    bindings.push(...(keysInPlace ? ['storage' as const] : ['read-only-storage' as const, 'storage' as const]));
+  } else if (!keysInPlace) {
     code = keyAccess(key, true);
     bindings.push('read-only-storage', 'storage');
-  } else if (key.bytes === 2) {
-    code = `@group(0) @binding(1) var<storage, read_write> keys_io: array<atomic<u32>>;
-fn load_key(e: u32) -> u32 { return (atomicLoad(&keys_io[e >> 1u]) >> ((e & 1u) * 16u)) & 0xffffu; }
-fn store_key(e: u32, x: u32) {
-  let s = (e & 1u) * 16u;
-  atomicAnd(&keys_io[e >> 1u], ~(0xffffu << s));
-  atomicOr(&keys_io[e >> 1u], x << s);
-}`;
-    bindings.push('storage');
   } else {
     code = `@group(0) @binding(1) var<storage, read_write> keys_io: array<${K}>;
 fn load_key(e: u32) -> ${K} { return keys_io[e]; }
@@ -82,6 +88,18 @@ fn store_val(e: u32, v: ${V}) { vals_out[e] = v; }`;
   return { code, bindings: ['uniform', ...bindings] };
 }
 
+/**
+ * 16-bit keys: writes the sorted keys s_keys[0 .. n) (ordered bits when `ordered`) to
+ * out_base + i, a word (two keys) per store; out_base is even.
+ */
+function storeKeyWords(n: string, outBase: string, wg: string, ordered: boolean): string {
+  const k = (i: string): string => (ordered ? `from_ordered(s_keys[${i}])` : `s_keys[${i}]`);
+  return `  for (var w = lid; 2u * w < ${n}; w += ${wg}) {
+    let i = 2u * w;
+    store_key_pair(${outBase} + i, ${k('i')}, ${k('i + 1u')}, i + 1u < ${n});
+  }`;
+}
+
 export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
   const c = o.config;
   const K = rawType(o.key);
@@ -93,6 +111,7 @@ export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
   const loadVal: ValueLoad = pairs ? (e) => `load_val(${e})` : undefined;
   const io = accessors(o.key, o.valueBytes, o.keysInPlace, o.valuesInPlace);
   const inPlace = o.keysInPlace || (pairs && o.valuesInPlace);
+  const half = o.key.bytes === 2;
   const rank = { workgroupSize: c.workgroupSize, itemsPerThread: IPT, radixBits: c.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
   // In place, every read of the tile must be done before any write (the passes' barriers order
   // them; this one also covers a sort by no bits, a plain copy).
@@ -113,12 +132,19 @@ ${unroll(IPT, 'j', `    let p = striped_pos(j, sgid, sg_lane, sg_size);
     ks[j] = s_keys[p];
     ${v('vs[j] = s_vals[p];')}`)}
   }
+${half ? `  // The sorted tile back into workgroup memory, written out a word at a time.
+  workgroupBarrier();
+${unroll(IPT, 'j', `  s_keys[striped_pos(j, sgid, sg_lane, sg_size)] = ks[j];`)}
+  workgroupBarrier();
   ${beforeStores}
+${storeKeyWords('valid', 'base', 'WG', true)}
+${pairs ? unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
+  if (p < valid) { store_val(base + p, vs[j]); }`) : ''}` : `  ${beforeStores}
 ${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
   if (p < valid) {
     store_key(base + p, from_ordered(ks[j]));
     ${v('store_val(base + p, vs[j]);')}
-  }`)}`
+  }`)}`}`
     : `  let tile = ${LINEAR_WORKGROUP_ID};
   if (tile >= P.num_tiles) { return; }
   let base = tile * TILE;
@@ -131,10 +157,11 @@ ${splitByBit(IPT, pairs, 'shared')}
   }
   // s_keys holds the sorted tile (or the loaded one: no bits to sort by); written out coalesced.
   ${beforeStores}
+${half ? storeKeyWords('valid', 'base', 'WG', true) : ''}
   for (var k = 0u; k < IPT; k++) {
     let i = k * WG + lid;
     if (i < valid) {
-      store_key(base + i, from_ordered(s_keys[i]));
+      ${half ? '' : 'store_key(base + i, from_ordered(s_keys[i]));'}
       ${v('store_val(base + i, s_vals[i]);')}
     }
   }`;
@@ -183,6 +210,7 @@ export function radixMergeKernel(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; conf
   const V = valueType(o.valueBytes);
   const pairs = o.valueBytes !== 0;
   const wide = o.key.bytes === 8;
+  const half = o.key.bytes === 2;
   const MIPT = c.mergeItemsPerThread;
   const v = (s: string): string => (pairs ? s : '');
   const io = accessors(o.key, o.valueBytes, false, false);
@@ -280,10 +308,11 @@ ${unroll(MIPT, 'k', `  if (k < n) {
     ${v('s_vals[dd + k] = ov[k];')}
   }`)}
   workgroupBarrier();
+${half ? storeKeyWords('total', 'a0 + d0', 'MWG', false) : ''}
   for (var k = 0u; k < MIPT; k++) {
     let i = k * MWG + lid;
     if (i < total) {
-      store_key(a0 + d0 + i, s_keys[i]);
+      ${half ? '' : 'store_key(a0 + d0 + i, s_keys[i]);'}
       ${v('store_val(a0 + d0 + i, s_vals[i]);')}
     }
   }

@@ -74,8 +74,11 @@ const SENTINEL = ${K}(${wide ? '0xffffffffu, 0xffffffffu' : '0xffffffffu'});`;
 
 /**
  * `load_key(e)` from `keys_in` and (scatter) `store_key(e, x)` to `keys_out`. 16-bit keys are
- * packed two to a word: a store clears and sets its own half with two atomics, so two
- * invocations writing the halves of one word cannot lose each other's key.
+ * packed two to a word, whose halves may be written by different workgroups: the host clears
+ * the destination's whole words (`f16ClearBytes`) before the pass and a store sets its half with
+ * one atomicOr. The last key of an odd count shares its word with no other key: that word is
+ * not cleared (its high half, past the keys, is the caller's) and its one writer replaces the
+ * low half. Needs `P.count`.
  */
 export function keyAccess(t: TypeInfo, withStore: boolean): string {
   const K = rawType(t);
@@ -84,15 +87,32 @@ export function keyAccess(t: TypeInfo, withStore: boolean): string {
 fn load_key(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }
 ${withStore ? `@group(0) @binding(2) var<storage, read_write> keys_out: array<atomic<u32>>;
 fn store_key(e: u32, x: u32) {
-  let s = (e & 1u) * 16u;
-  atomicAnd(&keys_out[e >> 1u], ~(0xffffu << s));
-  atomicOr(&keys_out[e >> 1u], x << s);
+  if ((e | 1u) < P.count) {
+    atomicOr(&keys_out[e >> 1u], x << ((e & 1u) * 16u));
+  } else {
+    atomicStore(&keys_out[e >> 1u], (atomicLoad(&keys_out[e >> 1u]) & 0xffff0000u) | x);
+  }
 }` : ''}`;
   }
   return `@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
 fn load_key(e: u32) -> ${K} { return keys_in[e]; }
 ${withStore ? `@group(0) @binding(2) var<storage, read_write> keys_out: array<${K}>;
 fn store_key(e: u32, x: ${K}) { keys_out[e] = x; }` : ''}`;
+}
+
+/** Bytes at the front of a 16-bit key destination that the host clears before a scatter pass: its whole words. */
+export const f16ClearBytes = (count: number): number => Math.floor(count / 2) * 4;
+
+/** Zeroes the words of its binding (one per invocation; arrayLength gives the count): clears a buffer without COPY_DST. */
+export function zeroWordsKernel(): Kernel {
+  const code = `@group(0) @binding(0) var<storage, read_write> w: array<u32>;
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = (wid.x + wid.y * nwg.x) * 256u + lid;
+  if (i < arrayLength(&w)) { w[i] = 0u; }
+}
+`;
+  return { key: 'radix-zero-words', label: 'wgprim.radixSort.zeroWords', code, bindings: ['storage'], workgroupSize: 256 };
 }
 
 function header(o: RadixSortKernelOptions): string {

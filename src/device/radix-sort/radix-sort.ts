@@ -8,7 +8,7 @@ import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
-import { radixScatterKernel, radixUpsweepKernel } from './kernel.js';
+import { f16ClearBytes, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
 
@@ -184,9 +184,13 @@ export async function recordRadixSort(
   const upsweep = onesweep ? undefined : radixUpsweepKernel(kernelOptions);
   const histogram = onesweep ? onesweepHistogramKernel(kernelOptions) : undefined;
   const rowScan = onesweep ? onesweepRowScanKernel(config.radixBits) : undefined;
+  // 16-bit keys: each pass's destination has its whole words cleared before the pass (its
+  // stores are one atomicOr); clearBuffer where the buffer allows copies, else a zeroing kernel.
+  const clearBytes = t.bytes === 2 ? f16ClearBytes(count) : 0;
+  const zeroWords = clearBytes > 0 && !(keysOut.usage & GPUBufferUsage.COPY_DST) ? zeroWordsKernel() : undefined;
   // Every pipeline exists before anything is recorded.
-  const [sortPipeline, upPipeline, histPipeline, rowScanPipeline] = await Promise.all(
-    [sortKernel, upsweep, histogram, rowScan].map((k) => (k ? ctx.pipeline(k) : undefined)),
+  const [sortPipeline, upPipeline, histPipeline, rowScanPipeline, zeroPipeline] = await Promise.all(
+    [sortKernel, upsweep, histogram, rowScan, zeroWords].map((k) => (k ? ctx.pipeline(k) : undefined)),
   );
   const counts = ctx.scratch(onesweep ? 'radixSort.lookback' : 'radixSort.counts', countsLength * 4);
   const recordCountScan = onesweep
@@ -234,6 +238,12 @@ export async function recordRadixSort(
     const keySrc = i === 0 ? args.keys : keyDst[i - 1]!;
     const values = pairs ? [bind(i === 0 ? p.values : valDst[i - 1]!, valBytes), bind(valDst[i]!, valBytes)] : [];
     const keyIo = [bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes)];
+    if (clearBytes > 0) {
+      // After every pass that read this buffer (the one before last), before this one writes it.
+      const dst = keyDst[i]!;
+      if (dst.usage & GPUBufferUsage.COPY_DST) encoder.clearBuffer(dst, 0, clearBytes);
+      else ctx.dispatch(encoder, zeroWords!.label, zeroPipeline!, ctx.bindGroup(zeroPipeline!, zeroWords!.key, [bind(dst, clearBytes)]), ceilDiv(clearBytes / 4, 256));
+    }
     let entries: GPUBufferBinding[];
     if (onesweep) {
       const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION, 1, numTiles])) };
