@@ -1,6 +1,5 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { hasForwardProgress } from '../../runtime/target.js';
 import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
 
@@ -94,21 +93,23 @@ export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueB
 }
 
 /**
- * Onesweep with the match rank where the device has subgroups and the vendor is known to give
- * forward progress; else the match rank with reduce-then-scan; without subgroups the split
- * rank. 256 invocations, 8-bit digits, 12 items per thread (or what fits).
+ * The match rank with reduce-then-scan where the device has subgroups, else the split rank.
+ * Not onesweep, even where the vendor gives forward progress: on the H200 its look-back cost
+ * more than the upsweep and count scan it saves (2^28 u32 keys, 256 x 12: 13.9 against 11.9 ms;
+ * u64 keys about even); tuning picks it where it wins. 256 invocations, 8-bit digits, 12 items
+ * per thread for keys, 16 with values (or what fits).
  */
 export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): RadixSortConfig {
   const largest = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
   const subgroups = subgroupProblem(ctx, largest) === undefined;
   const rank = subgroups ? 'match' : 'split';
-  const lookback = subgroups && hasForwardProgress(ctx.target) ? 'decoupled' : 'reduce-then-scan';
   // Small subgroups need more per-subgroup counters: smaller workgroups keep the tile large.
   for (const workgroupSize of [largest, 128, 64]) {
-    // 12 first: on the H200 13..16 fall off a register cliff (occupancy), 12 was fastest.
-    for (const itemsPerThread of [12, 16, 8, 4]) {
+    // Keys: 12 first (on the H200 13..16 fall off a register cliff, occupancy); pairs: 16 (19.6
+    // against 21.7 ms for 12 at 2^28).
+    for (const itemsPerThread of valueBytes === 0 ? [12, 16, 8, 4] : [16, 12, 8, 4]) {
       const c: RadixSortConfig = {
-        workgroupSize, itemsPerThread, radixBits: 8, rank, workgroupScan: subgroups ? 'subgroup' : 'shared', lookback,
+        workgroupSize, itemsPerThread, radixBits: 8, rank, workgroupScan: subgroups ? 'subgroup' : 'shared', lookback: 'reduce-then-scan',
         histogramWorkgroupSize: largest, histogramItemsPerThread: 16,
       };
       if (radixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
