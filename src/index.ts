@@ -29,3 +29,7 @@ export { type SegmentedRadixSortConfig, segmentedRadixSortSpace } from './device
 export { type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs } from './device/segmented-radix-sort/segmented-radix-sort.js';
 export { type RadixSortBlockSortConfig, radixSortBlockSortSpace, RADIX_BLOCK_SORT_DEFAULT_MAX_COUNT } from './device/radix-sort/block-sort-config.js';
 export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';
+export {
+  KernelProfiler, profileCalls, aggregateProfile, type KernelProfilerOptions, type KernelProfile, type KernelStat, type PassSample, type ProfileOptions, type ProfileResult,
+} from './bench/profile.js';
+export { type DispatchProfiler } from './runtime/context.js';
