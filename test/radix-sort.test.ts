@@ -410,6 +410,129 @@ describe('radix sort: config errors', () => {
   });
 });
 
+describe('radix sort: keys and values past one storage binding (bound as two ranges)', () => {
+  // A context whose maxStorageBufferBindingSize reads 1.5 MiB (a device cannot be given a limit
+  // below the default 128 MiB; every range bound is then within the real one): 2^18 + 1001 u64
+  // keys (or 8-byte values), 2.1 MB, take two bindings each, split at 1.5 MiB; 4-byte values one.
+  const LIMIT = 3 << 19;
+  const N = 2 ** 18 + 1001;
+  /** Tiles of 512 keys keep the look-back state (2 x 256 words a tile) under the lowered limit. */
+  const shape = { workgroupSize: 128, itemsPerThread: 4, histogramWorkgroupSize: 128, histogramItemsPerThread: 8 } as const;
+  function lowered(extra: Record<string, number> = {}): { p: Prim; device: GPUDevice; kernels: string[] } {
+    const device = prim.device;
+    const p = createPrim(device, { adapterInfo: { vendor: prim.target.vendor, architecture: prim.target.architecture, device: prim.target.device, description: '', subgroupMinSize: prim.target.subgroupMinSize, subgroupMaxSize: prim.target.subgroupMaxSize } as GPUAdapterInfo });
+    const over: Record<string, number> = { maxStorageBufferBindingSize: LIMIT, ...extra };
+    const limits = new Proxy(p.context.limits, { get: (t, k) => (typeof k === 'string' && k in over ? over[k] : Reflect.get(t, k)) });
+    Object.defineProperty(p.context, 'limits', { value: limits });
+    const kernels: string[] = [];
+    const pipeline = p.context.pipeline.bind(p.context);
+    p.context.pipeline = (k) => {
+      kernels.push(k.key);
+      return pipeline(k);
+    };
+    return { p, device, kernels };
+  }
+
+  it('u64 keys with 8-byte values, 4-byte values and none: onesweep, reduce-then-scan with the match rank, the split rank; in place and not', async () => {
+    const { p, device, kernels } = lowered();
+    {
+      expect(p.context.limits.maxStorageBufferBindingSize).toBe(LIMIT);
+      const { usage, upload, read } = bufferIo(device);
+      const keys = randomKeys('u64', N, SEED + 77) as BigUint64Array;
+      expect(keys.byteLength).toBeGreaterThan(LIMIT);
+      const v8 = BigUint64Array.from({ length: N }, (_, i) => BigInt(i) | (BigInt(i ^ 0x5a5a5) << 32n));
+      const v4 = Uint32Array.from({ length: N }, (_, i) => i);
+      const methods = [['onesweep', ONESWEEP], ['match+reduce-then-scan', MATCH_RTS], ['split', SPLIT]] as const;
+      for (const [name, base] of methods) {
+        const config = { ...base, ...shape };
+        const cases: [0 | 4 | 8, 'separate' | 'in-place', boolean][] = [[8, 'separate', false], [8, 'in-place', true]];
+        if (name === 'onesweep') cases.push([0, 'in-place', false], [4, 'separate', true]);
+        if (name === 'split') cases.push([4, 'in-place', false]);
+        for (const [valueBytes, mode, descending] of cases) {
+          const label = `${name} valueBytes ${valueBytes} ${mode}${descending ? ' descending' : ''}`;
+          const order = referenceOrder('u64', keys, descending, 0, 64);
+          const vals = valueBytes === 8 ? v8 : v4;
+          const kb = upload(keys);
+          const vb = valueBytes ? upload(vals) : undefined;
+          const ko = mode === 'separate' ? device.createBuffer({ size: keys.byteLength, usage }) : undefined;
+          const vo = mode === 'separate' && valueBytes ? device.createBuffer({ size: vals.byteLength, usage }) : undefined;
+          kernels.length = 0;
+          const enc = device.createCommandEncoder();
+          const common = { keys: kb, keysOut: ko, count: N, type: 'u64' as const, descending, config, blockSortConfig: LSD_ONLY };
+          if (valueBytes) await p.radixSortPairs(enc, { ...common, values: vb!, valuesOut: vo, valueBytes });
+          else await p.radixSortKeys(enc, common);
+          device.queue.submit([enc.finish()]);
+          expect(kernels.some((k) => k.includes(':sk')), `keys split, ${label}`).toBe(true);
+          expect(kernels.some((k) => k.includes(':sv')), `values split, ${label}`).toBe(valueBytes === 8);
+          const got = new BigUint64Array(await read(ko ?? kb, keys.byteLength));
+          const gotValues = valueBytes === 8 ? new BigUint64Array(await read(vo ?? vb!, vals.byteLength)) : valueBytes === 4 ? new Uint32Array(await read(vo ?? vb!, vals.byteLength)) : undefined;
+          expect(firstBad(keys, got, order, gotValues, (i) => vals[i]!), label).toBeUndefined();
+          if (ko) expect(new BigUint64Array(await read(kb, keys.byteLength)), `keys input kept, ${label}`).toEqual(keys);
+          for (const b of [kb, vb, ko, vo]) b?.destroy();
+        }
+      }
+    }
+  });
+
+  it('f16 keys past one binding (words split; the cleared words and the odd tail in the second range), each method, in place and not', async () => {
+    const { p, device, kernels } = lowered();
+    const { usage, upload, read } = bufferIo(device);
+    const n = 800001;
+    const keys = randomKeys('f16', n, SEED + 79, 5000) as Uint16Array;
+    const bytes = Math.ceil(n / 2) * 4;
+    expect(bytes).toBeGreaterThan(LIMIT);
+    const order = referenceOrder('f16', keys, false, 0, 16);
+    for (const [name, base] of [['onesweep', ONESWEEP], ['match+reduce-then-scan', MATCH_RTS], ['split', SPLIT]] as const) {
+      for (const mode of ['separate', 'in-place'] as const) {
+        const padded = new Uint16Array(bytes / 2).fill(0xa5c3);
+        padded.set(keys);
+        const kb = upload(padded);
+        // The tail half (past the keys) must stay as it was.
+        const ko = mode === 'separate' ? device.createBuffer({ size: bytes, usage }) : undefined;
+        if (ko) device.queue.writeBuffer(ko, 0, new Uint16Array(bytes / 2).fill(0xa5c3));
+        kernels.length = 0;
+        const enc = device.createCommandEncoder();
+        await p.radixSortKeys(enc, { keys: kb, keysOut: ko, count: n, type: 'f16', config: { ...base, ...shape, radixBits: 4 }, blockSortConfig: LSD_ONLY });
+        device.queue.submit([enc.finish()]);
+        expect(kernels.some((k) => k.includes(':sk')), `${name} ${mode}`).toBe(true);
+        const got = new Uint16Array(await read(ko ?? kb, bytes));
+        expect(firstBad(keys, got.subarray(0, n), order), `${name} ${mode}`).toBeUndefined();
+        expect(got[n], `tail half, ${name} ${mode}`).toBe(0xa5c3);
+        for (const b of [kb, ko]) b?.destroy();
+      }
+    }
+  });
+
+  it("over two bindings, too few storage buffers per stage, or on the block sort path: typed errors before anything is recorded", async () => {
+    const { p, device, kernels } = lowered({ maxStorageBuffersPerShaderStage: 8 });
+    {
+      const big = (bytes: number): GPUBuffer => device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE });
+      const kb = big(N * 8);
+      const vb = big(N * 8);
+      const enc = device.createCommandEncoder();
+      const base = { keys: kb, count: N, type: 'u64' as const, config: { ...ONESWEEP, ...shape }, blockSortConfig: LSD_ONLY };
+      // Split keys and values under onesweep: 10 storage buffers in its sort kernel.
+      await expect(p.radixSortPairs(enc, { ...base, values: vb, valueBytes: 8 })).rejects.toMatchObject({ code: 'limit-exceeded', message: expect.stringMatching(/maxStorageBuffersPerShaderStage of 8/) });
+      // Past two bindings.
+      const over = Math.floor((2 * LIMIT) / 8) + 64;
+      await expect(p.radixSortKeys(enc, { ...base, keys: big(over * 8), count: over })).rejects.toMatchObject({ code: 'limit-exceeded', message: expect.stringMatching(/two storage ranges/) });
+      // The block sort path keeps one binding.
+      await expect(p.radixSortKeys(enc, { ...base, blockSortConfig: { maxCount: 2 ** 30 } })).rejects.toMatchObject({ code: 'limit-exceeded', message: expect.stringMatching(/block sort path/) });
+      expect(kernels).toEqual([]);
+      enc.finish();
+      // Keys only split: 6 storage buffers, within 8.
+      const keys = randomKeys('u64', N, SEED + 78) as BigUint64Array;
+      const { upload, read } = bufferIo(device);
+      const kb2 = upload(keys);
+      const enc2 = device.createCommandEncoder();
+      await p.radixSortKeys(enc2, { ...base, keys: kb2 });
+      device.queue.submit([enc2.finish()]);
+      expect(firstBad(keys, new BigUint64Array(await read(kb2, keys.byteLength)), referenceOrder('u64', keys, false, 0, 64))).toBeUndefined();
+      for (const b of [kb, vb, kb2]) b.destroy();
+    }
+  });
+});
+
 describe('radix sort: buffer level', () => {
   // GPUBufferUsage exists once the device is created (beforeAll).
   let usage = 0;

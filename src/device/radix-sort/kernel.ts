@@ -18,6 +18,8 @@ export interface RadixSortKernelOptions {
   /** 0: keys only. */
   readonly valueBytes: 0 | 4 | 8;
   readonly config: RadixSortConfig;
+  /** Keys (values) bound as two ranges, split at these element indices: arrays past one storage binding. */
+  readonly split?: RadixSplit;
 }
 
 /** WGSL type holding a key's raw bits: one word, or two (x = low word) for 64-bit keys. */
@@ -80,24 +82,96 @@ const SENTINEL = ${K}(${wide ? '0xffffffffu, 0xffffffffu' : '0xffffffffu'});`;
  * not cleared (its high half, past the keys, is the caller's) and its one writer replaces the
  * low half. Needs `P.count`.
  */
-export function keyAccess(t: TypeInfo, withStore: boolean): string {
+export function keyAccess(t: TypeInfo, withStore: boolean, split?: SplitAt): string {
   const K = rawType(t);
+  // Split: elements (16-bit keys: words) from `at` on are in the second bindings, keys_in_hi
+  // (and keys_out_hi) at split.slot (and split.slot + 1).
+  const at = split ? (t.bytes === 2 ? split.at / 2 : split.at) : 0;
+  const pick = (arr: string, i: string, body: (ref: string) => string): string => (split
+    ? `if (${i} < KEY_SPLIT) { ${body(`${arr}[${i}]`)} } else { ${body(`${arr}_hi[${i} - KEY_SPLIT]`)} }`
+    : body(`${arr}[${i}]`));
+  const hiDecls = split
+    ? `const KEY_SPLIT = ${at}u;
+@group(0) @binding(${split.slot}) var<storage, read> keys_in_hi: array<${t.bytes === 2 ? 'u32' : K}>;
+${withStore ? `@group(0) @binding(${split.slot + 1}) var<storage, read_write> keys_out_hi: array<${t.bytes === 2 ? 'atomic<u32>' : K}>;` : ''}
+`
+    : '';
   if (t.bytes === 2) {
-    return `@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
-fn load_key(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }
+    const load = split
+      ? `fn load_key(e: u32) -> u32 { let w = e >> 1u; var x: u32; ${pick('keys_in', 'w', (r) => `x = ${r};`)} return (x >> ((e & 1u) * 16u)) & 0xffffu; }`
+      : 'fn load_key(e: u32) -> u32 { return (keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }';
+    const or = split ? pick('keys_out', 'w', (r) => `atomicOr(&${r}, x << ((e & 1u) * 16u));`) : 'atomicOr(&keys_out[e >> 1u], x << ((e & 1u) * 16u));';
+    const tail = split
+      ? pick('keys_out', 'w', (r) => `atomicStore(&${r}, (atomicLoad(&${r}) & 0xffff0000u) | x);`)
+      : 'atomicStore(&keys_out[e >> 1u], (atomicLoad(&keys_out[e >> 1u]) & 0xffff0000u) | x);';
+    return `${hiDecls}@group(0) @binding(1) var<storage, read> keys_in: array<u32>;
+${load}
 ${withStore ? `@group(0) @binding(2) var<storage, read_write> keys_out: array<atomic<u32>>;
-fn store_key(e: u32, x: u32) {
+fn store_key(e: u32, x: u32) {${split ? '\n  let w = e >> 1u;' : ''}
   if ((e | 1u) < P.count) {
-    atomicOr(&keys_out[e >> 1u], x << ((e & 1u) * 16u));
+    ${or}
   } else {
-    atomicStore(&keys_out[e >> 1u], (atomicLoad(&keys_out[e >> 1u]) & 0xffff0000u) | x);
+    ${tail}
   }
 }` : ''}`;
   }
-  return `@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
-fn load_key(e: u32) -> ${K} { return keys_in[e]; }
+  return `${hiDecls}@group(0) @binding(1) var<storage, read> keys_in: array<${K}>;
+${split ? `fn load_key(e: u32) -> ${K} { ${pick('keys_in', 'e', (r) => `return ${r};`)} }` : `fn load_key(e: u32) -> ${K} { return keys_in[e]; }`}
 ${withStore ? `@group(0) @binding(2) var<storage, read_write> keys_out: array<${K}>;
-fn store_key(e: u32, x: ${K}) { keys_out[e] = x; }` : ''}`;
+${split ? `fn store_key(e: u32, x: ${K}) { ${pick('keys_out', 'e', (r) => `${r} = x;`)} }` : `fn store_key(e: u32, x: ${K}) { keys_out[e] = x; }`}` : ''}`;
+}
+
+/**
+ * An array bound as two ranges: elements [0, at) in the usual binding and [at, ...) in a
+ * second one, declared at binding `slot` (a read-write array's second one at slot + 1).
+ */
+export interface SplitAt {
+  readonly at: number;
+  readonly slot: number;
+}
+
+/** Where the keys' and values' arrays continue in second bindings (element indices); absent: one binding each. */
+export interface RadixSplit {
+  readonly keys?: number;
+  readonly values?: number;
+}
+
+/** Pipeline key suffix of a split variant ('' for the common case). */
+export const splitKey = (split: RadixSplit | undefined): string =>
+  (split?.keys !== undefined ? `:sk${split.keys}` : '') + (split?.values !== undefined ? `:sv${split.values}` : '');
+
+/**
+ * Values: `vals_in` at binding `inSlot`, `vals_out` at inSlot + 1, and the WGSL expressions that
+ * load element e and store x at e. Split: vals_in_hi / vals_out_hi at split.slot, + 1, chosen by index.
+ */
+export function valueAccess(V: string, inSlot: number, split?: SplitAt): { code: string; load: (e: string) => string; store: (e: string, x: string) => string } {
+  const code = `@group(0) @binding(${inSlot}) var<storage, read> vals_in: array<${V}>;
+@group(0) @binding(${inSlot + 1}) var<storage, read_write> vals_out: array<${V}>;`;
+  if (!split) return { code, load: (e) => `vals_in[${e}]`, store: (e, x) => `vals_out[${e}] = ${x}` };
+  return {
+    code: `${code}
+@group(0) @binding(${split.slot}) var<storage, read> vals_in_hi: array<${V}>;
+@group(0) @binding(${split.slot + 1}) var<storage, read_write> vals_out_hi: array<${V}>;
+const VAL_SPLIT = ${split.at}u;
+fn load_val(e: u32) -> ${V} { if (e < VAL_SPLIT) { return vals_in[e]; } return vals_in_hi[e - VAL_SPLIT]; }
+fn store_val(e: u32, x: ${V}) { if (e < VAL_SPLIT) { vals_out[e] = x; } else { vals_out_hi[e - VAL_SPLIT] = x; } }`,
+    load: (e) => `load_val(${e})`,
+    store: (e, x) => `store_val(${e}, ${x})`,
+  };
+}
+
+/** The second bindings' slots after `bindings` (appended to it): keys (in, and out with stores), then values (in, out). */
+export function splitSlots(bindings: BindingKind[], split: RadixSplit | undefined, withStore: boolean, pairs: boolean): { keys?: SplitAt; values?: SplitAt } {
+  const out: { keys?: SplitAt; values?: SplitAt } = {};
+  if (split?.keys !== undefined) {
+    out.keys = { at: split.keys, slot: bindings.length };
+    bindings.push('read-only-storage', ...(withStore ? ['storage' as const] : []));
+  }
+  if (pairs && split?.values !== undefined) {
+    out.values = { at: split.values, slot: bindings.length };
+    bindings.push('read-only-storage', 'storage');
+  }
+  return out;
 }
 
 /** Bytes at the front of a 16-bit key destination that the host clears before a scatter pass: its whole words. */
@@ -126,7 +200,7 @@ const RADIX = ${1 << c.radixBits}u;`;
 }
 
 const keyOf = (o: RadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.workgroupScan].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.workgroupScan].join(':') + splitKey(o.split);
 
 /**
  * Upsweep: workgroup `group` counts the digits of its run of tiles (tiles_per_group from
@@ -135,8 +209,9 @@ const keyOf = (o: RadixSortKernelOptions): string =>
  */
 export function radixUpsweepKernel(o: RadixSortKernelOptions): Kernel {
   const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage'];
+  const hi = splitSlots(bindings, o.split, false, false);
   const code = `${header(o)}
-${keyAccess(o.key, false)}
+${keyAccess(o.key, false, hi.keys)}
 @group(0) @binding(2) var<storage, read_write> counts: array<u32>;
 ${keyFunctions(o.key)}
 var<workgroup> hist: array<atomic<u32>, RADIX>;
@@ -177,12 +252,13 @@ export function radixScatterKernel(o: RadixSortKernelOptions): Kernel {
   const sub = o.config.workgroupScan === 'subgroup';
   const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', 'read-only-storage'];
   if (pairs) bindings.push('read-only-storage', 'storage');
+  const hi = splitSlots(bindings, o.split, true, pairs);
+  const vals = valueAccess(V, 4, hi.values);
   const v = (s: string): string => (pairs ? s : '');
   const code = `${header(o)}
-${keyAccess(o.key, true)}
+${keyAccess(o.key, true, hi.keys)}
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
-${v(`@group(0) @binding(4) var<storage, read> vals_in: array<${V}>;
-@group(0) @binding(5) var<storage, read_write> vals_out: array<${V}>;`)}
+${v(vals.code)}
 ${keyFunctions(o.key)}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
@@ -199,7 +275,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let r = sgid * sg_size + sg_lane;` : 'let r = lid;'}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
-${splitTileLoad(o.config.itemsPerThread, K, V, pairs ? (e) => `vals_in[${e}]` : undefined)}
+${splitTileLoad(o.config.itemsPerThread, K, V, pairs ? vals.load : undefined)}
   for (var b = 0u; b < P.pass_bits; b++) {
     let s = P.shift + b;
 ${splitByBit(o.config.itemsPerThread, pairs, sub ? 'subgroup' : 'shared')}
@@ -221,7 +297,7 @@ ${splitByBit(o.config.itemsPerThread, pairs, sub ? 'subgroup' : 'shared')}
       let d = digit(key);
       let dst = offsets[d * P.num_tiles + tile] + i - s_start[d];
       store_key(dst, from_ordered(key));
-      ${v('vals_out[dst] = s_vals[i];')}
+      ${v(`${vals.store('dst', 's_vals[i]')};`)}
     }
   }
 }

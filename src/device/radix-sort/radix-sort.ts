@@ -8,7 +8,8 @@ import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
-import { f16ClearBytes, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
+import { f16ClearBytes, type RadixSplit, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
+import { type Kernel } from '../../runtime/kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
 
@@ -102,6 +103,43 @@ function checkValueBytes(v: unknown): 4 | 8 {
 const VALUE_INFO: Record<4 | 8, TypeInfo> = { 4: typeInfo('u32'), 8: typeInfo('u64') };
 
 /**
+ * Where the LSD paths split an array past one storage binding into two bindings: the largest
+ * multiple of minStorageBufferOffsetAlignment within maxStorageBufferBindingSize (bytes; a
+ * multiple of 8, so of every key and value size). Arrays up to this plus one binding fit.
+ */
+export function radixSplitBytes(limits: Pick<GPUSupportedLimits, 'maxStorageBufferBindingSize' | 'minStorageBufferOffsetAlignment'>): number {
+  const align = Math.max(limits.minStorageBufferOffsetAlignment, 8);
+  return Math.floor(limits.maxStorageBufferBindingSize / align) * align;
+}
+
+/** The most bytes of keys (or values) the LSD paths take: two bindings. */
+export const radixMaxArrayBytes = (limits: Pick<GPUSupportedLimits, 'maxStorageBufferBindingSize' | 'minStorageBufferOffsetAlignment'>): number =>
+  radixSplitBytes(limits) + limits.maxStorageBufferBindingSize;
+
+/** ctx.checkBuffer, except that an array past one storage binding is fine up to two (the LSD paths split it). */
+function checkSortBuffer(ctx: DeviceContext, what: string, buffer: GPUBuffer, count: number, t: TypeInfo): void {
+  const need = roundUp(count * t.bytes, 4);
+  if (need <= ctx.limits.maxStorageBufferBindingSize) return ctx.checkBuffer(what, buffer, count, t);
+  ctx.checkBuffer(what, buffer, 0, t);
+  const max = radixMaxArrayBytes(ctx.limits);
+  if (need > max) {
+    fail('limit-exceeded', `${what}: ${count} elements of ${t.name} (${need} bytes) exceed what the radix sort binds as two storage ranges, ${max} bytes (twice this device's maxStorageBufferBindingSize of ${ctx.limits.maxStorageBufferBindingSize} bytes, less alignment)`);
+  }
+  if (buffer.size < need) fail('buffer-size', `${what} holds ${buffer.size} bytes but ${count} elements of ${t.name} need ${need}`);
+}
+
+/** Fails with 'limit-exceeded' where a kernel binds more storage buffers than the device allows. */
+function checkStorageBindings(ctx: DeviceContext, name: string, kernels: readonly (Kernel | undefined)[]): void {
+  for (const k of kernels) {
+    if (!k) continue;
+    const n = k.bindings.filter((b) => b === 'storage' || b === 'read-only-storage').length;
+    if (n > ctx.limits.maxStorageBuffersPerShaderStage) {
+      fail('limit-exceeded', `${name}: keys or values past one storage binding are bound as two ranges, so ${k.label} needs ${n} storage buffers, over this device's maxStorageBuffersPerShaderStage of ${ctx.limits.maxStorageBuffersPerShaderStage}; request a larger maxStorageBuffersPerShaderStage when creating the device, or sort fewer keys at once`);
+    }
+  }
+}
+
+/**
  * Records a stable radix sort of keys (and values when `pairs`) into `encoder`. The path goes
  * by count, as rocPRIM's: up to the block sort config's `maxCount`, a block sort of each tile
  * (one workgroup when the count fits one tile) and merge passes; above it the onesweep / LSD
@@ -126,13 +164,13 @@ export async function recordRadixSort(
   const valueBytes: 0 | 4 | 8 = pairs ? checkValueBytes(p.valueBytes) : 0;
   const { count } = args;
   const keysOut = args.keysOut ?? args.keys;
-  ctx.checkBuffer(`${name} keys`, args.keys, count, t);
-  if (args.keysOut !== undefined) ctx.checkBuffer(`${name} keysOut`, args.keysOut, count, t);
+  checkSortBuffer(ctx, `${name} keys`, args.keys, count, t);
+  if (args.keysOut !== undefined) checkSortBuffer(ctx, `${name} keysOut`, args.keysOut, count, t);
   const valuesOut = pairs ? (p.valuesOut ?? p.values) : undefined;
   if (pairs) {
     const vt = VALUE_INFO[valueBytes as 4 | 8];
-    ctx.checkBuffer(`${name} values`, p.values, count, vt);
-    if (p.valuesOut !== undefined) ctx.checkBuffer(`${name} valuesOut`, p.valuesOut, count, vt);
+    checkSortBuffer(ctx, `${name} values`, p.values, count, vt);
+    if (p.valuesOut !== undefined) checkSortBuffer(ctx, `${name} valuesOut`, p.valuesOut, count, vt);
     const keyBuffers = new Set([args.keys, keysOut]);
     if (keyBuffers.has(p.values) || keyBuffers.has(valuesOut!)) fail('overlap', `${name}: keys and values must be in different buffers`);
   }
@@ -141,7 +179,13 @@ export async function recordRadixSort(
   const { config } = selectRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
   const { config: blockConfig } = selectRadixSortBlockSortConfig(ctx, blockSortTables, args.type, valueBytes, args.blockSortConfig);
   if (count === 0) return;
+  const keyBytes = roundUp(count * t.bytes, 4);
+  const valBytes = count * valueBytes;
+  const bindingLimit = ctx.limits.maxStorageBufferBindingSize;
   if (count <= blockConfig.maxCount && count <= BLOCK_SORT_MAX_COUNT) {
+    if (keyBytes > bindingLimit || valBytes > bindingLimit) {
+      fail('limit-exceeded', `${name}: the block sort path binds keys and values as one storage range each: ${count} ${keyBytes > bindingLimit ? 'keys' : 'values'} (${Math.max(keyBytes, valBytes)} bytes) exceed this device's maxStorageBufferBindingSize of ${bindingLimit} bytes; a blockSortConfig maxCount below ${count} takes the onesweep / LSD path, which binds them as two`);
+    }
     return recordRadixBlockSort(ctx, encoder, {
       keys: args.keys, keysOut, values: pairs ? p.values : undefined, valuesOut, count, key: t, valueBytes, beginBit, endBit, descending, config: blockConfig,
     });
@@ -177,12 +221,20 @@ export async function recordRadixSort(
     fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
   }
   const sub = { subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize };
-  const kernelOptions = { key: t, valueBytes, config };
+  // Keys or values past one storage binding: bound as two ranges, [0, splitBytes) and the rest.
+  const splitBytes = radixSplitBytes(ctx.limits);
+  const keySplitBytes = keyBytes > bindingLimit ? splitBytes : undefined;
+  const valSplitBytes = valBytes > bindingLimit ? splitBytes : undefined;
+  const split: RadixSplit | undefined = keySplitBytes === undefined && valSplitBytes === undefined
+    ? undefined
+    : { keys: keySplitBytes === undefined ? undefined : keySplitBytes / t.bytes, values: valSplitBytes === undefined ? undefined : valSplitBytes / valueBytes };
+  const kernelOptions = { key: t, valueBytes, config, split };
   const sortKernel = config.rank === 'split'
     ? radixScatterKernel(kernelOptions)
     : onesweepSortKernel({ ...kernelOptions, ...sub, offsets: onesweep ? 'lookback' : 'scanned' });
   const upsweep = onesweep ? undefined : radixUpsweepKernel(kernelOptions);
   const histogram = onesweep ? onesweepHistogramKernel(kernelOptions) : undefined;
+  checkStorageBindings(ctx, name, [sortKernel, upsweep, histogram]);
   const rowScan = onesweep ? onesweepRowScanKernel(config.radixBits) : undefined;
   // 16-bit keys: each pass's destination has its whole words cleared before the pass (its
   // stores are one atomicOr); clearBuffer where the buffer allows copies, else a zeroing kernel.
@@ -197,8 +249,6 @@ export async function recordRadixSort(
     ? undefined
     : await prepareScan(ctx, scanTables, { input: counts, output: counts, count: countsLength, type: 'u32', config: { lookback: 'reduce-then-scan' } }, true);
 
-  const keyBytes = roundUp(count * t.bytes, 4);
-  const valBytes = count * valueBytes;
   const keysScratch = ctx.scratch('radixSort.keys', keyBytes);
   const valuesScratch = pairs ? ctx.scratch('radixSort.values', valBytes) : undefined;
   // Destination of each pass, from the last back: the output, then the scratch buffer and the
@@ -208,6 +258,9 @@ export async function recordRadixSort(
   const keyDst = chain(keysOut, keysScratch);
   const valDst = pairs ? chain(valuesOut!, valuesScratch!) : [];
   const bind = (buffer: GPUBuffer, bytes: number): GPUBufferBinding => ({ buffer, offset: 0, size: bytes });
+  // A key or value array's first binding (all of it, or [0, split)) and its second ([split, end), if split).
+  const lo = (buffer: GPUBuffer, bytes: number, at: number | undefined): GPUBufferBinding => bind(buffer, at ?? bytes);
+  const hi = (buffer: GPUBuffer, bytes: number, at: number | undefined): GPUBufferBinding[] => (at === undefined ? [] : [{ buffer, offset: at, size: bytes - at }]);
   const countsBinding = bind(counts, countsLength * 4);
   const flip = descending ? 0xffffffff : 0;
 
@@ -226,7 +279,7 @@ export async function recordRadixSort(
       // Enough workgroups to fill a large GPU, few enough that their adds to the rows (one per counter each) do not queue up on the same addresses.
       const hGroups = Math.min(hTiles, HISTOGRAM_GROUPS);
       const hParams = { buffer: ctx.uniform(new Uint32Array([count, hTiles, beginBit, endBit, flip, copyPasses])) };
-      ctx.dispatch(encoder, histogram!.label, histPipeline!, ctx.bindGroup(histPipeline!, histogram!.key, [hParams, bind(args.keys, keyBytes), rowsBinding]), hGroups);
+      ctx.dispatch(encoder, histogram!.label, histPipeline!, ctx.bindGroup(histPipeline!, histogram!.key, [hParams, lo(args.keys, keyBytes, keySplitBytes), rowsBinding, ...hi(args.keys, keyBytes, keySplitBytes)]), hGroups);
     }
     ctx.dispatch(encoder, rowScan!.label, rowScanPipeline!, ctx.bindGroup(rowScanPipeline!, rowScan!.key, [rowsBinding]), passes.length);
   }
@@ -236,25 +289,33 @@ export async function recordRadixSort(
   for (let i = 0; i < passes.length; i++) {
     const pass = passes[i]!;
     const keySrc = i === 0 ? args.keys : keyDst[i - 1]!;
-    const values = pairs ? [bind(i === 0 ? p.values : valDst[i - 1]!, valBytes), bind(valDst[i]!, valBytes)] : [];
-    const keyIo = [bind(keySrc, keyBytes), bind(keyDst[i]!, keyBytes)];
+    const valSrc = i === 0 ? p.values : valDst[i - 1];
+    const values = pairs ? [lo(valSrc!, valBytes, valSplitBytes), lo(valDst[i]!, valBytes, valSplitBytes)] : [];
+    const keyIo = [lo(keySrc, keyBytes, keySplitBytes), lo(keyDst[i]!, keyBytes, keySplitBytes)];
+    // The second ranges, after every other binding: keys (in, out), then values (in, out).
+    const highs = [...hi(keySrc, keyBytes, keySplitBytes), ...hi(keyDst[i]!, keyBytes, keySplitBytes), ...(pairs ? [...hi(valSrc!, valBytes, valSplitBytes), ...hi(valDst[i]!, valBytes, valSplitBytes)] : [])];
     if (clearBytes > 0) {
       // After every pass that read this buffer (the one before last), before this one writes it.
       const dst = keyDst[i]!;
       if (dst.usage & GPUBufferUsage.COPY_DST) encoder.clearBuffer(dst, 0, clearBytes);
-      else ctx.dispatch(encoder, zeroWords!.label, zeroPipeline!, ctx.bindGroup(zeroPipeline!, zeroWords!.key, [bind(dst, clearBytes)]), ceilDiv(clearBytes / 4, 256));
+      else {
+        for (let at = 0; at < clearBytes; at += splitBytes) {
+          const size = Math.min(splitBytes, clearBytes - at);
+          ctx.dispatch(encoder, zeroWords!.label, zeroPipeline!, ctx.bindGroup(zeroPipeline!, zeroWords!.key, [{ buffer: dst, offset: at, size }]), ceilDiv(size / 4, 256));
+        }
+      }
     }
     let entries: GPUBufferBinding[];
     if (onesweep) {
       const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION, 1, numTiles])) };
-      entries = [params, ...keyIo, rowsBinding!, countsBinding, ...values];
+      entries = [params, ...keyIo, rowsBinding!, countsBinding, ...values, ...highs];
     } else {
       const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups])) };
-      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, bind(keySrc, keyBytes), countsBinding]), numGroups);
+      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), numGroups);
       recordCountScan!(encoder);
       entries = config.rank === 'split'
-        ? [params, ...keyIo, countsBinding, ...values]
-        : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, NO_REGION, tilesPerGroup, numGroups])) }, ...keyIo, countsBinding, ...values];
+        ? [params, ...keyIo, countsBinding, ...values, ...highs]
+        : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, NO_REGION, tilesPerGroup, numGroups])) }, ...keyIo, countsBinding, ...values, ...highs];
     }
     ctx.dispatch(encoder, sortKernel.label, sortPipeline!, ctx.bindGroup(sortPipeline!, sortKernel.key, entries), onesweep ? numTiles : numGroups);
   }
