@@ -4,7 +4,7 @@ import { radixRankDecls, radixRankKey, rankClear, rankCounts, rankMatch } from '
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
-import { keyAccess, keyFunctions, rawType } from './kernel.js';
+import { keyAccess, keyFunctions, type RadixSplit, rawType, splitKey, splitSlots, valueAccess } from './kernel.js';
 import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
 
 /**
@@ -46,6 +46,8 @@ export interface OnesweepKernelOptions {
   readonly offsets: 'lookback' | 'scanned';
   readonly subgroupMinSize: number;
   readonly subgroupMaxSize: number;
+  /** Keys (values) bound as two ranges, split at these element indices: arrays past one storage binding. */
+  readonly split?: RadixSplit;
 }
 
 function rankOptions(o: OnesweepKernelOptions) {
@@ -64,6 +66,8 @@ export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   if (lookback) bindings.push('storage');
   const valSlot = bindings.length;
   if (pairs) bindings.push('read-only-storage', 'storage');
+  const hi = splitSlots(bindings, o.split, true, pairs);
+  const vals = valueAccess(V, valSlot, hi.values);
   const mask = `${2 ** COUNT_BITS - 1}u`;
   const digitsPerInvocation = Math.ceil((1 << c.radixBits) / c.workgroupSize);
   const offsetsBlock = lookback
@@ -108,7 +112,7 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${stripedTileLoad(IPT, K, V, pairs ? (e) => `vals_in[${e}]` : undefined)}
+${stripedTileLoad(IPT, K, V, pairs ? vals.load : undefined)}
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -130,19 +134,18 @@ ${unroll(IPT, 'k', `  { let i = k * WG + lid;
       let y = s_keys[i];
       let dst = s_base[digit(y)] + i;
       store_key(dst, from_ordered(y));
-      ${v('vals_out[dst] = s_vals[i];')}
+      ${v(`${vals.store('dst', 's_vals[i]')};`)}
     } }`)}`;
   const code = `enable subgroups;
 diagnostic(off, subgroup_uniformity);
 ${paramsStruct(ONESWEEP_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
-${keyAccess(o.key, true)}
+${keyAccess(o.key, true, hi.keys)}
 // Onesweep: the digits' global exclusive starts, one row of RADIX per pass. Scanned: the
 // per-(digit, group) first positions.
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 ${lookback ? '@group(0) @binding(4) var<storage, read_write> state: array<atomic<u32>>;' : ''}
-${v(`@group(0) @binding(${valSlot}) var<storage, read> vals_in: array<${V}>;
-@group(0) @binding(${valSlot + 1}) var<storage, read_write> vals_out: array<${V}>;`)}
+${v(vals.code)}
 ${keyFunctions(o.key)}
 const WG = ${c.workgroupSize}u;
 const IPT = ${IPT}u;
@@ -188,7 +191,7 @@ ${tileBody}
   }`}
 }
 `;
-  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':');
+  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':') + splitKey(o.split);
   return { key, label: `wgprim.radixSort.${lookback ? 'onesweep' : 'sort'}.${o.key.name}`, code, bindings, workgroupSize: c.workgroupSize };
 }
 
@@ -197,14 +200,14 @@ ${tileBody}
  * of the digit at bits [begin_bit + q * RADIX_BITS, ...) (narrower at end_bit). Each workgroup
  * walks tiles grid-stride and adds its counts to the rows once.
  */
-export function onesweepHistogramKernel(o: { key: TypeInfo; config: RadixSortConfig }): Kernel {
+export function onesweepHistogramKernel(o: { key: TypeInfo; config: RadixSortConfig; split?: RadixSplit }): Kernel {
   const c = o.config;
   const radix = 1 << c.radixBits;
   const maxPasses = Math.ceil((o.key.bytes * 8) / c.radixBits);
   const HWG = c.histogramWorkgroupSize;
   const code = `${paramsStruct(HISTOGRAM_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
-${keyAccess(o.key, false)}
+${keyAccess(o.key, false, o.split?.keys === undefined ? undefined : { at: o.split.keys, slot: 3 })}
 @group(0) @binding(2) var<storage, read_write> rows: array<atomic<u32>>;
 ${keyFunctions(o.key, false)}
 var<private> flip: u32;
@@ -241,8 +244,9 @@ ${unroll(c.histogramItemsPerThread, 'k', `    if (base + k * HWG + lid < P.count
   }
 }
 `;
-  const key = ['radix-histogram', o.key.name, c.radixBits, HWG, c.histogramItemsPerThread].join(':');
-  return { key, label: `wgprim.radixSort.histogram.${o.key.name}`, code, bindings: ['uniform', 'read-only-storage', 'storage'], workgroupSize: HWG };
+  const key = ['radix-histogram', o.key.name, c.radixBits, HWG, c.histogramItemsPerThread].join(':') + splitKey({ keys: o.split?.keys });
+  const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage', ...(o.split?.keys !== undefined ? ['read-only-storage' as const] : [])];
+  return { key, label: `wgprim.radixSort.histogram.${o.key.name}`, code, bindings, workgroupSize: HWG };
 }
 
 /** Turns each histogram row (one workgroup per row) into exclusive starts, in place. */
