@@ -54,6 +54,12 @@ function rankOptions(o: OnesweepKernelOptions) {
   return { workgroupSize: o.config.workgroupSize, itemsPerThread: o.config.itemsPerThread, radixBits: o.config.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
 }
 
+/**
+ * Pairs: the tile's values are loaded after the rank (each item's rank kept in a register) and
+ * placed by it, so they take no registers while the match runs.
+ */
+export const VALUES_AFTER_RANK = true;
+
 export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const c = o.config;
   const K = rawType(o.key);
@@ -107,12 +113,16 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
   // Pairs: values move with their keys through workgroup memory. Gathering them in the
   // write-out from the tile in global memory by source position instead (no values in
   // registers during the rank) measured slower on the H200 (2^28 u32 pairs: 26.6 against 22.7 ms).
-  const place = (j: string, at: string): string => `s_keys[${at}] = ks[${j}];${pairs ? ` s_vals[${at}] = vs[${j}];` : ''}`;
+  const late = pairs && VALUES_AFTER_RANK;
+  const place = (j: string, at: string): string => `s_keys[${at}] = ks[${j}];${!pairs ? '' : late ? ` rks[${j}] = ${at};` : ` s_vals[${at}] = vs[${j}];`}`;
+  const lateValues = `  var vs: array<${V}, IPT>;
+${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${vals.load('base + p')}; } }`)}
+${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_vals[rks[j]] = vs[j]; } }`)}`;
   const tileBody = `${rankClear(rank, 'lid')}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${stripedTileLoad(IPT, K, V, pairs ? vals.load : undefined)}
+${stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefined)}
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -124,7 +134,9 @@ ${stripedTileLoad(IPT, K, V, pairs ? vals.load : undefined)}
     if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
   }`
     : ''}
+  ${late ? 'var rks: array<u32, IPT>;' : ''}
   ${rankMatch(rank, (j) => `digit(ks[${j}])`, place)}
+${late ? lateValues : ''}
   // After the match: walking back before it (so the inclusive prefix is out sooner) measured
   // slower on the H200 (2^28 u32: 16.1 against 14.8 ms).
   ${offsetsBlock}
