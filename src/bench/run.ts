@@ -359,10 +359,12 @@ export async function prepareAlgorithmCall(prim: Prim, algorithm: SingleAlgorith
   const source = options.config ? 'user' : selected.source;
   const device = prim.device;
   const dataBytes = size * t.bytes;
-  // Checked before allocating: an oversized createBuffer is only a deferred device error.
+  // Checked before allocating: an oversized createBuffer is only a deferred device error. The
+  // radix sort's LSD paths bind a larger array as two ranges (the sort checks its own limit).
   const maxBinding = prim.context.limits.maxStorageBufferBindingSize;
-  if (dataBytes > maxBinding) {
-    throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's maxStorageBufferBindingSize (${maxBinding} bytes)`);
+  if (family === 'radixSort' ? dataBytes > prim.context.limits.maxBufferSize : dataBytes > maxBinding) {
+    const [limit, bytes] = family === 'radixSort' ? ['maxBufferSize', prim.context.limits.maxBufferSize] : ['maxStorageBufferBindingSize', maxBinding];
+    throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's ${limit} (${bytes} bytes)`);
   }
 
   const { input, output } = await benchBuffers(device, t, size, seed, family === 'radixSort' || family === 'segmentedRadixSort' ? 'sort-keys' : 'values');
