@@ -140,9 +140,10 @@ describe('radix_sort_threshold: the rule', () => {
     const sweep = createOptimization([{ data: { context: CONTEXT, benchmarks: tuned(BLOCK) }, label: 'x.json' }]).fresh.radixSortBlockSort![0]!.evidence.note;
     expect(maxCountEvidence(sweep)).toBe('none');
     expect(splitMaxCountNote(sweep)).toEqual({ rest: sweep });
-    // The built-in table: lavapipe's measured, the H200's set by hand.
-    const builtIn = Object.fromEntries(radixSortBlockSortTuned.map((e) => [`${e.target.vendor}/${e.typeClass.bytes}`, maxCountEvidence(e.evidence.note)]));
-    expect(builtIn).toMatchObject({ 'mesa/4': 'measured', 'nvidia/4': 'set', 'nvidia/8': 'set' });
+    // The built-in table: lavapipe's keys row measured, the H200's keys rows set by hand, its
+    // pairs rows (a pairs campaign; the threshold stage measures keys only) the config's.
+    const builtIn = Object.fromEntries(radixSortBlockSortTuned.map((e) => [`${e.target.vendor}/${e.typeClass.bytes}/${e.typeClass.valueBytes ?? 'any'}`, maxCountEvidence(e.evidence.note)]));
+    expect(builtIn).toMatchObject({ 'mesa/4/0': 'measured', 'nvidia/4/0': 'set', 'nvidia/8/0': 'set', 'nvidia/4/4': 'none', 'nvidia/8/4': 'none' });
     // Configs equal but for maxCount: the same launch key (radixSortBlockSort only).
     expect(launchConfigKey('radixSortBlockSort', BLOCK)).toBe(launchConfigKey('radixSortBlockSort', { ...BLOCK, maxCount: 2 ** 10 }));
     expect(launchConfigKey('radixSortBlockSort', BLOCK)).not.toBe(launchConfigKey('radixSortBlockSort', { ...BLOCK, itemsPerThread: 4 }));
