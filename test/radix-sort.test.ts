@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrim, type Prim, type RadixSortConfig, type RadixSortKeyType, typeInfo, WgprimError } from '../src/index.js';
 import { ONESWEEP_MAX_COUNT, radixSortConfigProblem, radixSortHeuristic } from '../src/device/radix-sort/config.js';
+import { SORT_GROUPS } from '../src/device/radix-sort/radix-sort.js';
 import { requestDevice } from '../src/node/index.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
@@ -312,6 +313,19 @@ describe('radix sort: each rank and look-back forced by config', () => {
       const got = await prim.arrays.radixSortKeys(keys, { config, blockSortConfig: LSD_ONLY, beginBit: 4, endBit: 8 });
       expect(firstBad(keys, got, order), `${name} n=${n}`).toBeUndefined();
     }
+  });
+});
+
+describe('radix sort: reduce-then-scan groups sort runs of tiles', () => {
+  it('more tiles than SORT_GROUPS: each group sorts several tiles in order (the last partial), keys and pairs, two passes, both directions', async () => {
+    // Tiles of 32 keys: more than SORT_GROUPS tiles, so groups take 3 tiles each and prefetch
+    // the next tile's keys while writing out the current one.
+    const config = { ...MATCH_RTS, workgroupSize: 32, itemsPerThread: 1, radixBits: 4 };
+    const n = SORT_GROUPS * 32 * 2 + 77;
+    expect(Math.ceil(Math.ceil(n / 32) / SORT_GROUPS)).toBe(3);
+    const keys = randomKeys('u32', n, SEED + 77);
+    await check('u32', keys, { config, beginBit: 0, endBit: 8 }, 'runs of tiles');
+    await check('u32', keys, { config, beginBit: 4, endBit: 12, descending: true }, 'runs of tiles');
   });
 });
 

@@ -60,6 +60,9 @@ function rankOptions(o: OnesweepKernelOptions) {
  */
 export const VALUES_AFTER_RANK = true;
 
+/** Reduce-then-scan: a group loads its next tile's keys while it writes out the current one. */
+export const PREFETCH_NEXT_TILE = true;
+
 export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const c = o.config;
   const K = rawType(o.key);
@@ -118,11 +121,20 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
   const lateValues = `  var vs: array<${V}, IPT>;
 ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${vals.load('base + p')}; } }`)}
 ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_vals[rks[j]] = vs[j]; } }`)}`;
+  // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
+  // after this tile's rank (the keys' registers are free again) and their latency hides behind
+  // the barrier and the write-out.
+  const prefetch = !lookback && PREFETCH_NEXT_TILE && (!pairs || late);
+  const nextKeys = `  if (tile + 1u < end_tile) {
+    let base = (tile + 1u) * TILE;
+    let valid = min(TILE, P.count - base);
+${stripedTileLoad(IPT, K, V, undefined, false)}
+  }`;
   const tileBody = `${rankClear(rank, 'lid')}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefined)}
+${prefetch ? '' : stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefined)}
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -137,6 +149,7 @@ ${stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefined)}
   ${late ? 'var rks: array<u32, IPT>;' : ''}
   ${rankMatch(rank, (j) => `digit(ks[${j}])`, place)}
 ${late ? lateValues : ''}
+${prefetch ? nextKeys : ''}
   // After the match: walking back before it (so the inclusive prefix is out sooner) measured
   // slower on the H200 (2^28 u32: 16.1 against 14.8 ms).
   ${offsetsBlock}
@@ -198,7 +211,13 @@ ${lookback
   var digit_base: array<u32, DIGITS_PER_INVOCATION>;
 ${unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG;
     if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : 'd * P.num_groups + group'}]; } }`)}
-${lookback ? tileBody : `  for (var tile = first_tile; tile < end_tile; tile++) {
+${lookback ? tileBody : `${prefetch ? `  var ks: array<${K}, IPT>;
+  {
+    let base = first_tile * TILE;
+    let valid = min(TILE, P.count - base);
+${stripedTileLoad(IPT, K, V, undefined, false)}
+  }` : ''}
+  for (var tile = first_tile; tile < end_tile; tile++) {
 ${tileBody}
   }`}
 }

@@ -25,15 +25,16 @@ export function workgroupInclusiveScan(array: string, index: string, size: strin
 }
 
 /**
- * Declares `ks` (and `vs`) of IPT items and loads the tile subgroup-striped: item j of this
+ * Declares `ks` (and `vs`) of IPT items (unless `declare` is false: loads into the caller's) and
+ * loads the tile subgroup-striped: item j of this
  * invocation is element `striped_pos(j, sgid, sg_lane, sg_size)` of the tile; keys past `valid`
  * are SENTINEL (their values are not loaded). Needs base, valid, sgid, sg_lane, sg_size,
  * striped_pos, to_ordered, load_key, SENTINEL and IPT.
  */
-export function stripedTileLoad(itemsPerThread: number, K: string, V: string, loadVal: ValueLoad): string {
+export function stripedTileLoad(itemsPerThread: number, K: string, V: string, loadVal: ValueLoad, declare = true): string {
   const v = (s: string): string => (loadVal ? s : '');
-  return `  var ks: array<${K}, IPT>;
-  ${v(`var vs: array<${V}, IPT>;`)}
+  return `${declare ? `  var ks: array<${K}, IPT>;
+  ${v(`var vs: array<${V}, IPT>;`)}` : ''}
 ${unroll(itemsPerThread, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
   var y = SENTINEL;
   if (p < valid) {
