@@ -13,7 +13,8 @@ import { type Prim, WgprimError } from '../src/index.js';
 import { formatName, type NameFields, parseName } from '../src/bench/gbench.js';
 import { configFromName, radixSortName, transformName } from '../src/bench/run.js';
 import { type DeviceContext } from '../src/runtime/context.js';
-import { type ConfigObject, registerTunable, tunable } from '../src/tune/registry.js';
+import { type ConfigObject, radixValueClass, registerTunable, tunable } from '../src/tune/registry.js';
+import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic } from '../src/device/radix-sort/block-sort-config.js';
 import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolveSettings, settingsJsonSchema } from '../src/tune/settings.js';
 import { type Variant, type VariantGroup, enumerateVariants, inShard, parseShard, spacePoints, spaceSize, variantKey } from '../src/tune/variants.js';
 import { exhaustiveCandidates, localSearch, neighbours, randomCandidates, strategyFor } from '../src/tune/strategy.js';
@@ -349,6 +350,65 @@ describe('campaign on a device', () => {
     expect(r.summary[0]!.best!.config).toEqual({ workgroupSize: 64, itemsPerThread: 4 });
   });
 
+  it('takes a radix sort group\'s default and heuristic from its benchmarks\' value class: a pairs campaign compares against the pairs selection', async () => {
+    const target = { vendor: adapterInfo.vendor, architecture: adapterInfo.architecture, device: adapterInfo.device };
+    const evidence = { itemsPerSecond: 1e8, cv: 0.01, size: 4096, date: '2026-12-01', version: 'test' };
+    const PAIRS: RadixSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4 };
+    const BLOCK_PAIRS: RadixSortBlockSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 4, rank: 'split', mergeWorkgroupSize: 64, mergeItemsPerThread: 4, maxCount: 2 ** 12 };
+    const pairsClass = { float: false, bytes: 4, valueBytes: 4 };
+    // A user table with pairs rows (valueBytes 4) only: keys calls select something else.
+    const tunedPrim = createPrim(prim.device, { adapterInfo, tuned: {
+      radixSort: [{ target, typeClass: pairsClass, config: PAIRS, evidence }],
+      radixSortBlockSort: [{ target, typeClass: pairsClass, config: BLOCK_PAIRS, evidence }],
+    } });
+    const pairsSel = tunedPrim.selectedRadixSortConfig('u32', 4);
+    const keysSel = tunedPrim.selectedRadixSortConfig('u32', 0);
+    expect(pairsSel.config).toEqual(PAIRS);
+    expect(keysSel.config).not.toEqual(PAIRS);
+    expect(tunedPrim.selectedRadixSortBlockSortConfig('u32', 4).config).toEqual(BLOCK_PAIRS);
+    expect(tunedPrim.selectedRadixSortBlockSortConfig('u32', 0).config).not.toEqual(BLOCK_PAIRS);
+    expect([radixValueClass(undefined, 'p'), radixValueClass(['p'], 'p'), radixValueClass(['k', 'p'], 'p'), radixValueClass(['k'], 'p')]).toEqual([0, 4, 0, 0]);
+
+    // The baselines (no device work): pairs only, the pairs selection and heuristic; keys and
+    // pairs, the keys selection first (the reported default), the pairs ones measured too.
+    const group = (algorithm: string, benchmarks: string[], space: Record<string, unknown[]>) =>
+      enumerateVariants(tunedPrim, resolveSettings(mergeSettings(settings, { algorithms: { [algorithm]: { space, types: ['u32'], sizes: [4096], benchmarks } } } as never), tunedPrim.context, [algorithm])).groups[0]!;
+    const roles = (g: VariantGroup) => g.baselines.map((b) => [b.config, b.baseline]);
+    const ctx = tunedPrim.context;
+    const onesweepSpace = { workgroupSize: [64], itemsPerThread: [4] };
+    const blockSpace = { workgroupSize: [64], itemsPerThread: [4] };
+    const pairsGroup = group('radix_sort_onesweep', ['radix_sort_pairs'], onesweepSpace);
+    expect(pairsGroup.baselines[0]).toMatchObject({ config: PAIRS, source: pairsSel.source });
+    expect(pairsGroup.baselines[0]!.baseline).toContain('selected');
+    expect(roles(pairsGroup)).toContainEqual([radixSortHeuristic(ctx, typeInfo('u32'), 4), expect.arrayContaining(['heuristic'])]);
+    const blockPairs = group('radix_sort_block_sort', ['radix_sort_block_sort_pairs'], blockSpace);
+    expect(blockPairs.baselines[0]!.config).toEqual(BLOCK_PAIRS);
+    expect(roles(blockPairs)).toContainEqual([radixSortBlockSortHeuristic(ctx, typeInfo('u32'), 4), expect.arrayContaining(['heuristic'])]);
+    for (const [algorithm, benchmarks, space, keys, pairs] of [
+      ['radix_sort_onesweep', ['radix_sort_keys', 'radix_sort_pairs'], onesweepSpace, keysSel.config, PAIRS],
+      ['radix_sort_block_sort', ['radix_sort_block_sort_pairs', 'radix_sort_block_sort_keys'], blockSpace, tunedPrim.selectedRadixSortBlockSortConfig('u32', 0).config, BLOCK_PAIRS],
+    ] as const) {
+      const both = group(algorithm, [...benchmarks], space);
+      expect(both.baselines[0]!.config, algorithm).toEqual(keys);
+      expect(both.baselines[0]!.baseline).toContain('selected');
+      expect(roles(both), algorithm).toContainEqual([pairs, expect.arrayContaining(['selected'])]);
+    }
+
+    // On the device: a pairs-only campaign reports the pairs selection as its default.
+    // The space is the pairs row alone: the variants are it and the pairs heuristic.
+    const space = Object.fromEntries(Object.entries(PAIRS).map(([k, v]) => [k, [v]]));
+    const pairsSettings = mergeSettings(settings, { algorithms: { radix_sort_onesweep: { space, types: ['u32'], sizes: [4096], benchmarks: ['radix_sort_pairs'] } } });
+    const r = await runCampaign(tunedPrim, { settings: pairsSettings, algorithms: ['radix_sort_onesweep'], adapterInfo });
+    expect(r.stopped).toBeUndefined();
+    const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
+    expect(gbenchProblems(file)).toEqual([]);
+    expect(file.benchmarks.filter(isErrorEntry)).toEqual([]);
+    expect(file.benchmarks.every((e) => parseName(e.name).value_type === 'u32')).toBe(true);
+    expect(r.summary[0]!.selected).toMatchObject({ config: tunedPrim.selectedRadixSortConfig('u32', 4).config, source: pairsSel.source });
+    expect(r.summary[0]!.selected!.config).not.toEqual(keysSel.config);
+    expect(r.summary[0]!.heuristic!.config).toEqual(radixSortHeuristic(ctx, typeInfo('u32'), 4));
+  });
+
   it('measures radix sort keys and pairs, and create-optimization turns them into a radixSort row that Prim selects', async () => {
     const radix = mergeSettings(settings, { algorithms: { radix_sort_onesweep: {
       space: { workgroupSize: [64], itemsPerThread: [4], radixBits: [8], rank: ['split'], workgroupScan: ['shared'], lookback: ['reduce-then-scan'], histogramWorkgroupSize: [64], histogramItemsPerThread: [4] }, types: ['u32'], sizes: [4096], benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
@@ -367,8 +427,9 @@ describe('campaign on a device', () => {
       cfg: { bs: 64, ipt: 4, bits: 8, rank: 'split', method: 'shared', lookback: 'reduce_then_scan', hist_bs: 64, hist_ipt: 4 },
     });
     // The campaign always measures the heuristic config and the selected one (on lavapipe its
-    // built-in tuned row), chosen for keys only: such a tile may not fit workgroup memory with
-    // values. Every error entry must be one of those, failing for that reason.
+    // built-in tuned row) for keys only (the group's reported default: keys and pairs together),
+    // and those for pairs: a keys tile may not fit workgroup memory with values. Every error
+    // entry must be one of the keys ones, failing for that reason.
     const heuristic = radixSortHeuristic(prim.context, typeInfo('u32'), 0);
     const selected = prim.selectedRadixSortConfig('u32', 0).config;
     for (const e of file.benchmarks.filter(isErrorEntry)) {
@@ -378,6 +439,13 @@ describe('campaign on a device', () => {
       expect(e.error_message).toMatch(/workgroup memory/);
     }
     expect(r.summary[0]).toMatchObject({ algorithm: 'radix_sort_onesweep', type: 'u32' });
+    // The group's default is the keys selection (its first baseline). The summary scores a config
+    // over every point (keys and pairs), so where that keys tile fails with values it has no score.
+    expect(r.variants.groups[0]!.baselines[0]).toMatchObject({ config: selected, baseline: expect.arrayContaining(['selected']) });
+    if (radixSortConfigProblem(prim.context, typeInfo('u32'), 4, selected) === undefined) expect(r.summary[0]!.selected?.config).toEqual(selected);
+    else expect(r.summary[0]!.selected).toBeUndefined();
+    const pairsSelected = prim.selectedRadixSortConfig('u32', 4).config;
+    expect(names).toContainEqual(parseName(radixSortName('u32', 'u32', pairsSelected)));
     const opt = createOptimization([{ data: file, label: 'radix.json' }]);
     // Keys-only and pairs runs are groups of their own: a row each, with typeClass.valueBytes.
     const rowOf = (valueBytes: number) => opt.fresh.radixSort!.find((e) => !e.typeClass.float && e.typeClass.bytes === 4 && e.typeClass.valueBytes === valueBytes)!;

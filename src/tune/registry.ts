@@ -74,10 +74,16 @@ export interface TunableAlgorithm {
   readonly smallTypes?: readonly ElementType[];
   /** Why this config cannot run on this device for this type (in every one of `benchmarks`, where given), or undefined. */
   problem(ctx: DeviceContext, type: ElementType, config: ConfigObject, benchmarks?: readonly string[]): string | undefined;
-  /** The algorithm's heuristic default here (no tuned tables). */
-  heuristic(ctx: DeviceContext, type: ElementType): ConfigObject;
-  /** What a call selects today (tuned tables, then the heuristic). */
-  selected(prim: Prim, type: ElementType): SelectedConfig<ConfigObject>;
+  /**
+   * The algorithm's heuristic default here (no tuned tables), for calls like `benchmarks` (where
+   * given): the radix sorts take the value class of their benchmarks (see `radixValueClass`).
+   */
+  heuristic(ctx: DeviceContext, type: ElementType, benchmarks?: readonly string[]): ConfigObject;
+  /**
+   * What a call like `benchmarks` (where given) selects today (tuned tables, then the heuristic):
+   * for the radix sorts, the row of their benchmarks' value class (see `radixValueClass`).
+   */
+  selected(prim: Prim, type: ElementType, benchmarks?: readonly string[]): SelectedConfig<ConfigObject>;
   /** Records one call of `benchmark` into `encoder` (compiles its pipelines; nothing runs until submitted). */
   record(prim: Prim, encoder: GPUCommandEncoder, buffers: RecordBuffers, type: ElementType, config: ConfigObject, benchmark: string): Promise<void>;
   /** Elements a call must cover so that every pass (and so every pipeline) of `config` is used. */
@@ -154,6 +160,18 @@ async function measureWithBench(prim: Prim, o: MeasureOptions): Promise<BenchRec
 }
 
 const asSelected = <C>(s: SelectedConfig<C>): SelectedConfig<ConfigObject> => s as unknown as SelectedConfig<ConfigObject>;
+
+/**
+ * The value class (bytes of values; 0 keys only) whose selection and heuristic a radix sort
+ * group of `benchmarks` takes as its default: 4 (the u32 values of `pairs`) where every one of
+ * them is the pairs benchmark, else 0 (keys only; also with no benchmarks given). A group that
+ * measures keys and pairs reports the keys selection as its default; the campaign measures the
+ * pairs selection (and heuristic) too, as baselines of their own (variants.ts asks `selected`
+ * and `heuristic` for each benchmark alone), so both of today's configs are always measured.
+ */
+export function radixValueClass(benchmarks: readonly string[] | undefined, pairs: string): 0 | 4 {
+  return benchmarks !== undefined && benchmarks.length > 0 && benchmarks.every((b) => b === pairs) ? 4 : 0;
+}
 const str = (x: NameFields[string] | undefined): string => (typeof x === 'object' ? '' : String(x ?? ''));
 
 registerTunable({
@@ -219,7 +237,9 @@ registerTunable({
 
 // radix_sort_onesweep: the LSD radix sort (onesweep or reduce-then-scan per digit). Both benchmarks
 // feed the one `radixSort` table (keyed by the key type's class and the value class: a row each); keys only are timed unless the
-// settings name `radix_sort_pairs` too.
+// settings name `radix_sort_pairs` too. The group's default (`selected`) and `heuristic` are
+// those of its benchmarks' value class (`radixValueClass`): a pairs-only campaign compares
+// against what pairs calls select; keys and pairs together report the keys one and measure both.
 
 registerTunable({
   name: 'radix_sort_onesweep',
@@ -237,8 +257,9 @@ registerTunable({
     const p = radixSortConfigProblem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as RadixSortConfig);
     return p === undefined || !pairs ? p : `${p} (with the u32 values of radix_sort_pairs)`;
   },
-  heuristic: (ctx, type) => radixSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
-  selected: (prim, type) => asSelected(prim.selectedRadixSortConfig(type, 0)),
+  // The default and the heuristic follow the benchmarks' value class (a pairs campaign compares against what pairs calls select).
+  heuristic: (ctx, type, benchmarks) => radixSortHeuristic(ctx, radixKeyInfo(type), radixValueClass(benchmarks, 'radix_sort_pairs')) as unknown as ConfigObject,
+  selected: (prim, type, benchmarks) => asSelected(prim.selectedRadixSortConfig(type, radixValueClass(benchmarks, 'radix_sort_pairs'))),
   record: async (prim, enc, b, type, c, benchmark) => {
     const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, config: c as unknown as RadixSortConfig, blockSortConfig: ONESWEEP_ONLY };
     if (benchmark !== 'radix_sort_pairs') return prim.radixSortKeys(enc, args);
@@ -274,8 +295,8 @@ registerTunable({
     const p = radixSortBlockSortProblem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as RadixSortBlockSortConfig);
     return p === undefined || !pairs ? p : `${p} (with the u32 values of radix_sort_block_sort_pairs)`;
   },
-  heuristic: (ctx, type) => radixSortBlockSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
-  selected: (prim, type) => asSelected(prim.selectedRadixSortBlockSortConfig(type, 0)),
+  heuristic: (ctx, type, benchmarks) => radixSortBlockSortHeuristic(ctx, radixKeyInfo(type), radixValueClass(benchmarks, 'radix_sort_block_sort_pairs')) as unknown as ConfigObject,
+  selected: (prim, type, benchmarks) => asSelected(prim.selectedRadixSortBlockSortConfig(type, radixValueClass(benchmarks, 'radix_sort_block_sort_pairs'))),
   record: async (prim, enc, b, type, c, benchmark) => {
     const config = c as unknown as RadixSortBlockSortConfig;
     const blockSortConfig = { ...config, maxCount: Math.max(config.maxCount, b.count) };

@@ -32,7 +32,11 @@ export interface VariantGroup {
   readonly space: ParamSpace;
   /** Kept space variants, in enumeration order (a baseline that lies in the space is among them too). */
   readonly variants: readonly Variant[];
-  /** The selected config first, then the heuristic's if it differs. */
+  /**
+   * The selected config first, then the heuristic's if it differs; then, where the group's
+   * benchmarks select differently one by one (radix sort keys and pairs), each one's selection
+   * and heuristic (see `enumerateVariants`).
+   */
   readonly baselines: readonly Variant[];
   readonly sizes: readonly number[];
   readonly benchmarks: readonly string[];
@@ -95,7 +99,8 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
     const alg = tunable(ra.name);
     for (const s of ra.skipped) skipped.push(`${ra.name}: ${s}`);
     for (const type of ra.types) {
-      const heuristic = alg.heuristic(ctx, type);
+      // The heuristic and the selection of calls like this group's benchmarks (radix sorts: their value class).
+      const heuristic = alg.heuristic(ctx, type, ra.benchmarks);
       // Fields the settings leave out keep the heuristic's value.
       const space: Record<string, readonly ParamValue[]> = {};
       for (const k of Object.keys(heuristic)) space[k] = ra.space[k] ?? [heuristic[k]!];
@@ -117,18 +122,32 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
         kept++;
       }
       // Baselines: what a call selects today, and the heuristic; measured whatever the strategy.
-      const selected = alg.selected(prim, type);
-      const roles = new Map<string, { config: ConfigObject; roles: BaselineRole[] }>();
-      for (const [role, config] of [['selected', selected.config], ['heuristic', heuristic]] as const) {
+      // The group's own (for all its benchmarks) come first: the selected one is the default the
+      // summary reports. Where the benchmarks select differently one by one (a radix sort group
+      // timing keys and pairs: the keys row and the pairs row), each one's selection and
+      // heuristic are baselines too, so every config in use today is measured.
+      const selected = alg.selected(prim, type, ra.benchmarks);
+      const wanted: [BaselineRole, ConfigObject, string | undefined][] = [['selected', selected.config, selected.source], ['heuristic', heuristic, undefined]];
+      if (ra.benchmarks.length > 1) {
+        for (const b of ra.benchmarks) {
+          const sel = alg.selected(prim, type, [b]);
+          wanted.push(['selected', sel.config, sel.source], ['heuristic', alg.heuristic(ctx, type, [b]), undefined]);
+        }
+      }
+      const roles = new Map<string, { config: ConfigObject; roles: BaselineRole[]; source?: string }>();
+      for (const [role, config, source] of wanted) {
         const key = variantKey(ra.name, type, config);
         const r = roles.get(key);
-        if (r) r.roles.push(role);
-        else roles.set(key, { config, roles: [role] });
+        if (!r) roles.set(key, { config, roles: [role], ...(source !== undefined ? { source } : {}) });
+        else {
+          if (!r.roles.includes(role)) r.roles.push(role);
+          if (r.source === undefined && source !== undefined) r.source = source;
+        }
       }
       const baselines: Variant[] = [];
-      for (const [key, { config, roles: rs }] of roles) {
+      for (const [key, { config, roles: rs, source }] of roles) {
         const inSpace = variants.findIndex((v) => v.key === key);
-        const v: Variant = { algorithm: ra.name, type, config, key, index: inSpace >= 0 ? variants[inSpace]!.index : -1, baseline: rs, ...(rs.includes('selected') ? { source: selected.source } : {}) };
+        const v: Variant = { algorithm: ra.name, type, config, key, index: inSpace >= 0 ? variants[inSpace]!.index : -1, baseline: rs, ...(source !== undefined ? { source } : {}) };
         if (inSpace >= 0) variants[inSpace] = v;
         baselines.push(v);
       }
