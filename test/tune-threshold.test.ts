@@ -17,9 +17,9 @@ import { classifyImprovement } from '../src/tune/apply-improvements.js';
 import { runCampaign } from '../src/tune/campaign.js';
 import { createOptimization } from '../src/tune/create-optimization.js';
 import { formatPlan, planStages } from '../src/tune/plan.js';
-import { defaultSettings, mergeSettings, settingsProblems } from '../src/tune/settings.js';
+import { defaultSettings, mergeSettings, settingsJsonSchema, settingsProblems } from '../src/tune/settings.js';
 import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
-import { launchConfigKey, maxCountEvidence, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT } from '../src/tune/threshold.js';
+import { launchConfigKey, maxCountEvidence, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
 import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
 import { testPrim } from './support/gpu.js';
 
@@ -28,12 +28,12 @@ const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-threshold-test-'));
 const LADDER = [2 ** 8, 2 ** 9, 2 ** 10, 2 ** 11, 2 ** 12];
 
 /** What the measurements imply, computed here from the JSON alone: the largest size where block sort beats onesweep beyond max(P, 1.96*sqrt(cv_o^2+cv_b^2)*100)%. */
-function expectedMaxCount(file: { benchmarks: readonly unknown[] }, keyType: string): number {
+function expectedMaxCount(file: { benchmarks: readonly unknown[] }, keyType: string, valueType = 'empty'): number {
   const at = new Map<number, Partial<Record<string, { ips: number; cv: number }>>>();
   for (const e of file.benchmarks as { name: string; size: number; items_per_second?: number; cv?: number; error_occurred?: boolean }[]) {
     if (e.error_occurred) continue;
     const f = parseName(e.name);
-    if (f.algo !== 'radix_sort_threshold' || f.key_type !== keyType) continue;
+    if (f.algo !== 'radix_sort_threshold' || f.key_type !== keyType || f.value_type !== valueType) continue;
     const m = at.get(e.size) ?? {};
     m[String(f.path)] = { ips: e.items_per_second!, cv: e.cv! };
     at.set(e.size, m);
@@ -58,13 +58,13 @@ const ONESWEEP: RadixSortConfig = { workgroupSize: 256, itemsPerThread: 16, radi
 const CONTEXT = { date: '2026-11-29T00:00:00Z', adapter_vendor: 'nvidia', adapter_architecture: 'hopper', adapter_device: 'h200', wgprim_version: '0.0.0' };
 
 const entry = (name: string, size: number, ips: number, cv = 0.01): Record<string, unknown> => ({ name: `${name}/manual_time`, run_type: 'iteration', size, items_per_second: ips, cv });
-/** Threshold entries: at each size, block sort's and onesweep's items/s. */
-function thresholdFile(points: readonly [number, number, number][], cv = 0.01): { context: typeof CONTEXT; benchmarks: Record<string, unknown>[] } {
+/** Threshold entries: at each size, block sort's and onesweep's items/s (keys only, or with u32 values: `valueBytes` 4). */
+function thresholdFile(points: readonly [number, number, number][], cv = 0.01, valueBytes: 0 | 4 = 0, context: Record<string, unknown> = CONTEXT): { context: typeof CONTEXT; benchmarks: Record<string, unknown>[] } {
   return {
-    context: CONTEXT,
+    context: context as typeof CONTEXT,
     benchmarks: points.flatMap(([size, b, o]) => [
-      entry(radixSortThresholdName('block_sort', 'u32', BLOCK), size, b, cv),
-      entry(radixSortThresholdName('onesweep', 'u32', ONESWEEP), size, o, cv),
+      entry(radixSortThresholdName('block_sort', 'u32', BLOCK, valueBytes), size, b, cv),
+      entry(radixSortThresholdName('onesweep', 'u32', ONESWEEP, valueBytes), size, o, cv),
     ]),
   };
 }
@@ -110,7 +110,7 @@ describe('radix_sort_threshold: the rule', () => {
     expect(r.groups.find((g) => g.algorithm === 'radixSortBlockSort')!.points).toEqual(['value_type=empty@16384', 'value_type=empty@4096']);
   });
 
-  it('thresholds are keys only: they set maxCount on the keys-only (valueBytes 0) row, a pairs row keeps its own and says so', () => {
+  it('a keys-only threshold sets maxCount on the keys-only (valueBytes 0) row, a pairs row keeps its own and says so', () => {
     const tuned = (value: string): Record<string, unknown>[] => [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', value, BLOCK), n, 5e8));
     const th = thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 1e8, 9e8]]);
     expect(readThresholds([{ data: th, label: 'x' }]).results[0]!.typeClass).toEqual({ float: false, bytes: 4, valueBytes: 0 });
@@ -118,9 +118,64 @@ describe('radix_sort_threshold: the rule', () => {
     const rows = r.fresh.radixSortBlockSort!;
     expect(rows.map((e) => [e.typeClass.valueBytes, (e.config as RadixSortBlockSortConfig).maxCount])).toEqual([[0, 2 ** 10], [4, BLOCK.maxCount]]);
     expect(rows[0]!.evidence.note).toMatch(/keys only \(so a keys-only row, valueBytes 0\)/);
-    expect(rows[1]!.evidence.note).toMatch(/maxCount 131072: the measured config's, not a threshold \(radix_sort_threshold measures keys only/);
+    expect(rows[1]!.evidence.note).toMatch(/maxCount 131072: the measured config's, not a threshold \(radix_sort_threshold measured keys only here: its rows are valueBytes 0; add radix_sort_pairs to its benchmarks\)$/);
+    expect(maxCountEvidence(rows[1]!.evidence.note)).toBe('none');
     // Threshold data alone: a keys-only row.
     expect(createOptimization([{ data: th, label: 'x.json' }]).fresh.radixSortBlockSort!.map((e) => e.typeClass)).toEqual([{ float: false, bytes: 4, valueBytes: 0 }]);
+  });
+
+  it('a pairs threshold (value_type u32) sets maxCount on the pairs (valueBytes 4) row; keys and pairs thresholds each go to their own value class', () => {
+    const tuned = (value: string): Record<string, unknown>[] => [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', value, BLOCK), n, 5e8));
+    expect(parseName(radixSortThresholdName('block_sort', 'u32', BLOCK, 4))).toMatchObject({ algo: 'radix_sort_threshold', path: 'block_sort', key_type: 'u32', value_type: 'u32', cfg: parseName(radixSortBlockSortName('u32', 'u32', BLOCK)).cfg as object });
+    expect(parseName(radixSortThresholdName('onesweep', 'u32', ONESWEEP, 4)).value_type).toBe('u32');
+    expect(radixSortThresholdName('onesweep', 'u32', ONESWEEP, 0)).toBe(radixSortThresholdName('onesweep', 'u32', ONESWEEP));
+    // Pairs: faster up to 2^11 (the keys ladder below says 2^10).
+    const pairs = thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 11, 8e8, 4e8], [2 ** 12, 1e8, 9e8]], 0.01, 4);
+    const keys = thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 1e8, 9e8]]);
+    const t = readThresholds([{ data: pairs, label: 'x' }]).results;
+    expect(t.map((r) => [r.typeClass, r.maxCount])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, 2 ** 11]]);
+    // Pairs threshold alone, beside a keys row and a pairs row: the pairs row takes it, the keys row keeps its own and says so.
+    const r = createOptimization([{ data: { ...pairs, benchmarks: [...tuned('empty'), ...tuned('u32'), ...pairs.benchmarks] }, label: 'x.json' }]);
+    const rows = r.fresh.radixSortBlockSort!;
+    expect(rows.map((e) => [e.typeClass.valueBytes, (e.config as RadixSortBlockSortConfig).maxCount])).toEqual([[0, BLOCK.maxCount], [4, 2 ** 11]]);
+    expect(rows[1]!.evidence.note).toMatch(/maxCount 2\^11: measured threshold \(radix_sort_threshold: .*, with u32 values \(so a pairs row, valueBytes 4\), at 2\^10, 2\^11, 2\^12; block sort faster at 2\^10, 2\^11:/);
+    expect(maxCountEvidence(rows[1]!.evidence.note)).toBe('measured');
+    expect(rows[0]!.evidence.note).toMatch(/maxCount 131072: the measured config's, not a threshold \(radix_sort_threshold measured value classes u32 only here: its rows are valueBytes 4; add radix_sort_keys to its benchmarks\)$/);
+    expect(maxCountEvidence(rows[0]!.evidence.note)).toBe('none');
+    // Pairs threshold data alone: a pairs row of the block-sort config it measured.
+    expect(createOptimization([{ data: pairs, label: 'x.json' }]).fresh.radixSortBlockSort!.map((e) => [e.typeClass, e.config])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, { ...BLOCK, maxCount: 2 ** 11 }]]);
+    // Both thresholds in one file: each row its own, both measured, no warnings about them.
+    const both = createOptimization([{ data: { ...keys, benchmarks: [...tuned('empty'), ...tuned('u32'), ...keys.benchmarks, ...pairs.benchmarks] }, label: 'x.json' }]);
+    expect(readThresholds([{ data: { ...keys, benchmarks: [...keys.benchmarks, ...pairs.benchmarks] }, label: 'x' }]).results.map((x) => [x.typeClass.valueBytes, x.maxCount])).toEqual([[0, 2 ** 10], [4, 2 ** 11]]);
+    const bothRows = both.fresh.radixSortBlockSort!;
+    expect(bothRows.map((e) => [e.typeClass.valueBytes, (e.config as RadixSortBlockSortConfig).maxCount, maxCountEvidence(e.evidence.note)])).toEqual([[0, 2 ** 10, 'measured'], [4, 2 ** 11, 'measured']]);
+    expect(bothRows[0]!.evidence.note).toMatch(/keys only \(so a keys-only row, valueBytes 0\)/);
+    expect(bothRows.map((e) => e.evidence.note).join('\n')).not.toMatch(/not a threshold/);
+    expect(both.warnings.filter((w) => /threshold/.test(w))).toEqual([]);
+    // Vendor rows: the smallest pairs threshold of their targets, on the pairs row only.
+    const other = { ...CONTEXT, adapter_device: 'h100' };
+    const pairsOther = thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 11, 1e8, 9e8]], 0.01, 4, other);
+    const vendor = createOptimization([
+      { data: { ...pairs, benchmarks: [...tuned('u32'), ...pairs.benchmarks] }, label: 'a.json' },
+      { data: { ...pairsOther, benchmarks: [...tuned('u32'), ...pairsOther.benchmarks] }, label: 'b.json' },
+    ]).fresh.radixSortBlockSort!;
+    const vendorRow = vendor.find((e) => !e.target.device)!;
+    expect([vendorRow.typeClass.valueBytes, (vendorRow.config as RadixSortBlockSortConfig).maxCount]).toEqual([4, 2 ** 10]);
+    expect(maxCountEvidence(vendorRow.evidence.note)).toBe('measured');
+  });
+
+  it('a pairs threshold measured later replaces a pairs row\'s config maxCount in the merge and in apply-config-improvements\' rule', () => {
+    const pairs = thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 11, 8e8, 4e8], [2 ** 12, 1e8, 9e8]], 0.01, 4);
+    const fresh = createOptimization([{ data: pairs, label: 'x.json' }]).fresh.radixSortBlockSort![0]!;
+    const old = { ...fresh, config: { ...BLOCK }, evidence: { ...fresh.evidence, note: 'geomean of items/s over 2 points; maxCount 131072: the measured config\'s, not a threshold (radix_sort_threshold measures keys only: its rows are valueBytes 0)' } };
+    const warnings: string[] = [];
+    const t = withThreshold(old, fresh, old, warnings);
+    expect([t.from, t.evidence, (t.entry.config as RadixSortBlockSortConfig).maxCount]).toEqual(['new', 'measured', 2 ** 11]);
+    expect(warnings).toEqual([]);
+    // And the other way: a fresh pairs row with no threshold keeps the measured one of the folder.
+    const back = createOptimization([{ data: { context: CONTEXT, benchmarks: [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', 'u32', BLOCK), n, 5e8)) }, label: 'y.json' }], { existing: { radixSortBlockSort: [fresh] } as never });
+    expect(back.tables.radixSortBlockSort!.map((e) => [e.typeClass.valueBytes, (e.config as RadixSortBlockSortConfig).maxCount, maxCountEvidence(e.evidence.note)])).toEqual([[4, 2 ** 11, 'measured']]);
+    expect(back.maxCountKept).toBe(1);
   });
 
   it('a row\'s note says what its maxCount rests on (apply-config-improvements reads it back): measured, set by hand, or none', () => {
@@ -155,6 +210,18 @@ describe('radix_sort_threshold: the rule', () => {
     expect(defaultSettings('gpu').algorithms.radix_sort_threshold).toMatchObject({ types: ['u32', 'f32', 'u64', 'f16'], sizes: Array.from({ length: 13 }, (_, i) => 2 ** (10 + i)) });
     expect(() => mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { space: { workgroupSize: [64] } } } })).toThrow(/threshold stage has no config space/);
     expect(settingsProblems(mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { sizes: LADDER } } }))).toEqual([]);
+    // Benchmarks: keys only by default (old settings files stay valid); pairs may be added, or timed alone.
+    expect(defaultSettings('gpu').algorithms.radix_sort_threshold!.benchmarks).toEqual(['radix_sort_keys']);
+    for (const benchmarks of [['radix_sort_keys'], ['radix_sort_pairs'], ['radix_sort_keys', 'radix_sort_pairs']]) {
+      const s = mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { benchmarks } } });
+      expect(settingsProblems(s), benchmarks.join()).toEqual([]);
+      expect(s.algorithms.radix_sort_threshold!.benchmarks).toEqual(benchmarks);
+    }
+    for (const benchmarks of [[], ['radix_sort_block_sort_pairs'], ['radix_sort_pairs', 'radix_sort_pairs']]) {
+      expect(() => mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { benchmarks } } }), benchmarks.join()).toThrow(/radix_sort_threshold\.benchmarks must be one or both of \["radix_sort_keys","radix_sort_pairs"\]/);
+    }
+    const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, { properties: { benchmarks: unknown } }> } } };
+    expect(schema.properties.algorithms.properties.radix_sort_threshold!.properties.benchmarks).toEqual({ type: 'array', items: { enum: ['radix_sort_keys', 'radix_sort_pairs'] }, minItems: 1, uniqueItems: true });
   });
 });
 
@@ -193,6 +260,31 @@ describe('radix_sort_threshold on a device', () => {
     expect(rows[0]!.evidence.note).toMatch(/measured threshold/);
     expect(out.outputs.map((o) => o.name)).toEqual(['radix-sort-block-sort.ts', 'radix-sort-block-sort.json']);
     expect(out.outputs[0]!.text).toMatch(/tune-results\.json \(radix_sort_threshold\)/);
+  });
+
+  it('times pairs where the settings\' benchmarks say radix_sort_pairs: a threshold of its own, written to the pairs (valueBytes 4) row', async () => {
+    const sizes = [2 ** 8, 2 ** 11];
+    const pairsSettings = mergeSettings(defaultSettings('cpu'), { warmup: 1, batches: 2, batchSize: 2, algorithms: { radix_sort_threshold: { types: ['u32'], sizes, benchmarks: ['radix_sort_pairs'] } } });
+    const r = await runCampaign(prim, { settings: pairsSettings, algorithms: ['radix_sort_threshold'], adapterInfo, settleMs: 0 });
+    expect(r.stopped).toBeUndefined();
+    const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
+    expect(gbenchProblems(file)).toEqual([]);
+    expect(file.benchmarks.filter(isErrorEntry)).toEqual([]);
+    // The configs pairs calls select today, timed with u32 values on both paths.
+    const block = prim.selectedRadixSortBlockSortConfig('u32', 4).config;
+    const onesweep = prim.selectedRadixSortConfig('u32', 4).config;
+    const key = (e: { name: string; size: number }): string => `${e.name}@${e.size}`;
+    expect(file.benchmarks.map(key).sort()).toEqual(sizes.flatMap((n) => [
+      `${radixSortThresholdName('block_sort', 'u32', block, 4)}/manual_time@${n}`,
+      `${radixSortThresholdName('onesweep', 'u32', onesweep, 4)}/manual_time@${n}`,
+    ]).sort());
+    expect(file.benchmarks.every((e) => parseName(e.name).value_type === 'u32')).toBe(true);
+    const want = expectedMaxCount(file, 'u32', 'u32');
+    expect(r.thresholds.map((t) => [t.typeClass, t.maxCount])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, want]]);
+    const rows = createOptimization([{ data: file, label: 'tune-results.json' }]).fresh.radixSortBlockSort!;
+    expect(rows.map((e) => [e.typeClass, e.config])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, { ...block, maxCount: want }]]);
+    expect(rows[0]!.evidence.note).toMatch(/measured threshold .*with u32 values \(so a pairs row, valueBytes 4\)/);
+    expect(maxCountEvidence(rows[0]!.evidence.note)).toBe('measured');
   });
 
   it('runs from wgprim tune --algorithms radix_sort_threshold, tables written with the measured maxCount', () => {

@@ -14,7 +14,7 @@ import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strate
 import { planOrder } from './plan.js';
 import { analyze } from './create-optimization.js';
 import { readMeasurements } from './measurements.js';
-import { type ThresholdPath, type ThresholdResult, measureRadixSortThreshold, radixSortThresholdName, readThresholds, THRESHOLD_PATHS } from './threshold.js';
+import { type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, measureRadixSortThreshold, radixSortThresholdName, readThresholds, THRESHOLD_PATHS, thresholdValueBytes } from './threshold.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, checkSameCacheState, existingEntries, isErrorEntry, entryKey } from './results.js';
@@ -375,43 +375,44 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   };
 
   /**
-   * The configs a threshold stage times for a type: where this file holds a tuned group of the
-   * path's table for the type, the config create-optimization will pick from it (so the rows it
-   * writes carry a threshold measured with their own config); else what a call selects today
-   * (tuned rows, then the heuristic).
+   * The configs a threshold stage times for a type and value class: where this file holds a
+   * tuned group of the path's table for the type and value class, the config create-optimization
+   * will pick from it (so the rows it writes carry a threshold measured with their own config);
+   * else what a call with those values selects today (tuned rows, then the heuristic).
    */
-  const thresholdConfigs = (type: ElementType): { block: RadixSortBlockSortConfig; onesweep: RadixSortConfig } => {
+  const thresholdConfigs = (type: ElementType, valueBytes: ThresholdValueBytes): { block: RadixSortBlockSortConfig; onesweep: RadixSortConfig } => {
     const groups = analyze(readMeasurements([{ data: file(), label: 'this campaign' }]).measurements, false);
     const t = typeInfo(type);
-    const winner = (table: string): unknown => groups.find((g) => g.algorithm === table && g.typeClass.float === t.isFloat && g.typeClass.bytes === t.bytes && !g.typeClass.valueBytes && g.winner)?.winner?.config;
+    const winner = (table: string): unknown => groups.find((g) => g.algorithm === table && g.typeClass.float === t.isFloat && g.typeClass.bytes === t.bytes && (g.typeClass.valueBytes ?? 0) === valueBytes && g.winner)?.winner?.config;
     return {
-      block: (winner('radixSortBlockSort') as RadixSortBlockSortConfig | undefined) ?? prim.selectedRadixSortBlockSortConfig(type, 0).config,
-      onesweep: (winner('radixSort') as RadixSortConfig | undefined) ?? prim.selectedRadixSortConfig(type, 0).config,
+      block: (winner('radixSortBlockSort') as RadixSortBlockSortConfig | undefined) ?? prim.selectedRadixSortBlockSortConfig(type, valueBytes).config,
+      onesweep: (winner('radixSort') as RadixSortConfig | undefined) ?? prim.selectedRadixSortConfig(type, valueBytes).config,
     };
   };
 
   /**
-   * A threshold stage for one type: both paths at every size of the ladder (sizes outermost, the
-   * two paths on the same buffers), each measured twice where it is new (see SETTLE_MS: the
-   * faster of the two stands).
+   * A threshold stage for one type and one of its benchmarks (keys only, or pairs: the value
+   * class): both paths at every size of the ladder (sizes outermost, the two paths on the same
+   * buffers), each measured twice where it is new (see SETTLE_MS: the faster of the two stands).
    */
-  const threshold = async (stage: string, type: ElementType, sizes: readonly number[]): Promise<void> => {
-    const { block, onesweep } = thresholdConfigs(type);
-    const label = { algorithm: stage, type };
+  const threshold = async (stage: string, type: ElementType, benchmark: string, sizes: readonly number[]): Promise<void> => {
+    const valueBytes = thresholdValueBytes(benchmark);
+    const { block, onesweep } = thresholdConfigs(type, valueBytes);
+    const label = { algorithm: stage, type: valueBytes ? `${type} pairs` : type };
     const configOf = (path: ThresholdPath): RadixSortBlockSortConfig | RadixSortConfig => (path === 'block_sort' ? block : onesweep);
     for (const size of sizes) {
       const fresh: ThresholdPath[] = [];
       for (const path of THRESHOLD_PATHS) {
-        const name = radixSortThresholdName(path, type, configOf(path));
+        const name = radixSortThresholdName(path, type, configOf(path), valueBytes);
         if (!needs(name, size)) {
           reused++;
           continue;
         }
         checkBudget();
         checkLimit();
-        const opts = { path, type, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache };
-        if (SETTLE_MS > 0 && warm !== `${type}@${size}`) {
-          warm = `${type}@${size}`;
+        const opts = { path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache };
+        if (SETTLE_MS > 0 && warm !== `${type}/${valueBytes}@${size}`) {
+          warm = `${type}/${valueBytes}@${size}`;
           const start = performance.now();
           try {
             do await measureRadixSortThreshold(prim, { ...opts, batches: 1 }); while (performance.now() - start < SETTLE_MS);
@@ -434,17 +435,17 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
         await updated();
       }
       for (const path of fresh) {
-        const first = store.get(radixSortThresholdName(path, type, configOf(path)), size) as GBenchEntry;
+        const first = store.get(radixSortThresholdName(path, type, configOf(path), valueBytes), size) as GBenchEntry;
         checkBudget();
         try {
-          const again = await measureRadixSortThreshold(prim, { path, type, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+          const again = await measureRadixSortThreshold(prim, { path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
           if (again.stats.mean < first.real_time) store.replaceRecord(again);
         } catch {
           // The first measurement stands.
         }
       }
     }
-    const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === typeInfo(type).isFloat && r.typeClass.bytes === typeInfo(type).bytes);
+    const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === typeInfo(type).isFloat && r.typeClass.bytes === typeInfo(type).bytes && r.typeClass.valueBytes === valueBytes);
     if (t) log(`${groupLabel(label)}: block sort faster than onesweep up to maxCount ${t.maxCount} (sizes ${t.points.map((p) => p.size).join(', ')})`);
   };
 
@@ -472,13 +473,13 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     }
   }
 
-  for (const r of thresholdStages) progress.run.total += r.types.length * r.sizes.length * THRESHOLD_PATHS.length;
+  for (const r of thresholdStages) progress.run.total += r.types.length * r.benchmarks.length * r.sizes.length * THRESHOLD_PATHS.length;
 
   o.onStart?.({
     variants: set,
     groups: [
       ...plans.filter((p) => p.mine).map((p) => ({ label: groupLabel(p.g), strategy: p.strategy, variants: p.strategy === 'local' ? p.estimate : p.candidates.length, baselines: p.g.baselines.length })),
-      ...thresholdStages.flatMap((r) => r.types.map((type) => ({ label: groupLabel({ algorithm: r.name, type }), strategy: 'exhaustive' as const, variants: THRESHOLD_PATHS.length, baselines: 0 }))),
+      ...thresholdStages.flatMap((r) => r.types.flatMap((type) => r.benchmarks.map((b) => ({ label: groupLabel({ algorithm: r.name, type: thresholdValueBytes(b) ? `${type} pairs` : type }), strategy: 'exhaustive' as const, variants: THRESHOLD_PATHS.length, baselines: 0 })))),
     ],
     pending: progress.run.total,
     existing: store.entries.length,
@@ -499,7 +500,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
         await evaluate(g, candidates);
       }
     }
-    for (const r of thresholdStages) for (const type of r.types) await threshold(r.name, type, r.sizes);
+    for (const r of thresholdStages) for (const type of r.types) for (const b of r.benchmarks) await threshold(r.name, type, b, r.sizes);
   } catch (err) {
     if (!(err instanceof StopCampaign)) throw err;
     stopped = { reason: err.reason, message: err.message };

@@ -26,8 +26,11 @@
 //   largest size where the block-sort path beat onesweep beyond the noise rule; 0 if none); with
 //   no block-sort group in the files, the row is the block-sort config the threshold measured.
 //   A vendor row takes the smallest threshold of its targets (where all of them measured one).
-//   Thresholds are measured keys only: they are keys-only results (`valueBytes: 0`) and set
-//   maxCount on keys-only rows only; a pairs row keeps its config's maxCount (its note says so).
+//   Thresholds carry a value class as the rows do (`value_type` of their entries): keys only
+//   (`empty`, the stage's default) sets maxCount of the keys-only rows (`valueBytes: 0`), pairs
+//   (`u32`, settings `benchmarks` with `radix_sort_pairs`) of the pairs rows (`valueBytes: 4`).
+//   A row of a value class with no threshold keeps its config's maxCount; where a threshold of
+//   another value class of its key class was measured, its note says so (`not a threshold`).
 // - Merge (`existing`: the tables already in the output folder, the CLI's default): a row of
 //   a (target, type class) the new data does not produce is kept; one it produces is replaced by
 //   the fresh row, except radixSortBlockSort's maxCount. That is a threshold, not a launch
@@ -47,7 +50,7 @@ import {
 import { WGPRIM_VERSION } from '../bench/gbench.js';
 import { type TypeClass } from '../wgsl/types.js';
 import {
-  type BenchInput, configLabel, formatSize, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel,
+  type BenchInput, configLabel, formatSize, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel, valueClassLabel,
 } from './measurements.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { launchConfigKey, readThresholds, THRESHOLD_MIN_IMPROVEMENT_PERCENT, thresholdNote, type ThresholdResult, withThreshold } from './threshold.js';
@@ -355,12 +358,22 @@ export function applyThresholds(groups: readonly GroupResult[], thresholds: read
     if (i >= 0) out[i] = row;
     else out.push(row);
   }
-  // Block-sort rows with values: the thresholds (keys only) do not apply; the note says so.
+  // Block-sort rows of a value class no threshold was measured for (a vendor row: on some of its
+  // targets), where one of another value class of the same key class was (e.g. pairs rows of a
+  // keys-only threshold stage): a threshold does not carry over between value classes (values
+  // change both paths' speed), so the row keeps its config's maxCount; the note says so.
   for (let i = 0; i < out.length; i++) {
     const g = out[i]!;
-    if (g.algorithm !== 'radixSortBlockSort' || !g.entry || !g.typeClass.valueBytes || !thresholds.some((t) => t.typeClass.float === g.typeClass.float && t.typeClass.bytes === g.typeClass.bytes)) continue;
+    if (g.algorithm !== 'radixSortBlockSort' || !g.entry || g.threshold) continue;
+    const targets = g.level === 'vendor' ? g.devices ?? [] : [g.targetKey];
+    if (g.level === 'vendor' && targets.every((d) => thresholds.some((t) => t.targetKey === d && sameClass(t.typeClass, g.typeClass)))) continue;
+    const others = thresholds.filter((t) => targets.includes(t.targetKey) && t.typeClass.float === g.typeClass.float && t.typeClass.bytes === g.typeClass.bytes && !sameClass(t.typeClass, g.typeClass));
+    if (!others.length) continue;
     const maxCount = (g.entry.config as RadixSortBlockSortConfig).maxCount;
-    const note = `${g.entry.evidence.note ? `${g.entry.evidence.note}; ` : ''}maxCount ${maxCount}: the measured config's, not a threshold (radix_sort_threshold measures keys only: its rows are valueBytes 0)`;
+    const measured = [...new Set(others.map((t) => t.typeClass.valueBytes ?? 0))].sort();
+    const what = measured.length === 1 && measured[0] === 0 ? 'keys only' : `value classes ${measured.map(valueClassLabel).join(', ')} only`;
+    const hint = g.typeClass.valueBytes === 4 ? '; add radix_sort_pairs to its benchmarks' : g.typeClass.valueBytes === 0 ? '; add radix_sort_keys to its benchmarks' : '';
+    const note = `${g.entry.evidence.note ? `${g.entry.evidence.note}; ` : ''}maxCount ${maxCount}: the measured config's, not a threshold (radix_sort_threshold measured ${what} here: its rows are valueBytes ${measured.join(', ')}${hint})`;
     out[i] = { ...g, entry: { ...g.entry, evidence: { ...g.entry.evidence, note } } };
   }
   // Vendor rows: the smallest threshold of their targets, where every target measured one.

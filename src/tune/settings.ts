@@ -82,8 +82,14 @@ export type SettingsInput = Partial<Omit<TuneSettings, 'algorithms'>> & {
 /** The representative type of each type class, as the tables are keyed (rocPRIM's fallback buckets). */
 export const REPRESENTATIVE_TYPES: readonly ElementType[] = ['u32', 'f32', 'u64', 'f16'];
 
-/** The one benchmark a threshold stage times (keys only). */
-const THRESHOLD_BENCHMARKS: readonly string[] = ['radix_sort_keys'];
+/**
+ * The benchmarks a threshold stage can time: keys only (`radix_sort_keys`, its default: old
+ * settings files stay valid) and pairs (`radix_sort_pairs`, u32 values): each is a threshold of
+ * its own, written to the rows of its value class (threshold.ts).
+ */
+export const THRESHOLD_BENCHMARKS: readonly string[] = ['radix_sort_keys', 'radix_sort_pairs'];
+/** What a threshold stage times unless its settings' `benchmarks` say otherwise. */
+export const THRESHOLD_DEFAULT_BENCHMARKS: readonly string[] = ['radix_sort_keys'];
 
 /** CPU adapters (lavapipe, SwiftShader, WARP) get the small default space and sizes. */
 export function deviceKindOf(t: Target): DeviceKind {
@@ -109,7 +115,7 @@ export function defaultSettings(kind: DeviceKind): TuneSettings {
   }
   // Threshold stages (radix_sort_threshold): no space; `sizes` is the ladder both paths are timed at.
   for (const name of THRESHOLD_STAGES) {
-    algorithms[name] = { space: {}, types: kind === 'cpu' ? ['u32'] : REPRESENTATIVE_TYPES, sizes: defaultThresholdSizes(kind), benchmarks: THRESHOLD_BENCHMARKS };
+    algorithms[name] = { space: {}, types: kind === 'cpu' ? ['u32'] : REPRESENTATIVE_TYPES, sizes: defaultThresholdSizes(kind), benchmarks: THRESHOLD_DEFAULT_BENCHMARKS };
   }
   return {
     version: 1,
@@ -183,9 +189,11 @@ export function settingsProblems(s: TuneSettings): string[] {
     const at = `algorithms.${name}`;
     if (isThresholdStage(name)) {
       // A threshold stage: types and sizes (the ladder); no space.
-      for (const k of Object.keys(a)) if (!['space', 'types', 'sizes', 'benchmarks'].includes(k)) p.push(`${at}: unknown setting "${k}" (a threshold stage takes types and sizes)`);
+      for (const k of Object.keys(a)) if (!['space', 'types', 'sizes', 'benchmarks'].includes(k)) p.push(`${at}: unknown setting "${k}" (a threshold stage takes types, sizes and benchmarks)`);
       if (a.space !== undefined && (!isObject(a.space) || Object.keys(a.space).length)) p.push(`${at}.space: a threshold stage has no config space (it times the configs selected for each type)`);
-      if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || a.benchmarks.join() !== THRESHOLD_BENCHMARKS.join())) p.push(`${at}.benchmarks must be ${JSON.stringify(THRESHOLD_BENCHMARKS)}`);
+      if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || !a.benchmarks.length || a.benchmarks.some((b) => !THRESHOLD_BENCHMARKS.includes(b)) || new Set(a.benchmarks).size !== a.benchmarks.length)) {
+        p.push(`${at}.benchmarks must be one or both of ${JSON.stringify(THRESHOLD_BENCHMARKS)} (keys only, pairs), each once, got ${JSON.stringify(a.benchmarks)}`);
+      }
       p.push(...typesAndSizesProblems(a, at));
       continue;
     }
@@ -327,7 +335,7 @@ export function resolveSettings(settings: TuneSettings, ctx: DeviceContext, algo
       }
       return true;
     });
-    const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? THRESHOLD_BENCHMARKS : tunable(name).defaultBenchmarks);
+    const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? THRESHOLD_DEFAULT_BENCHMARKS : tunable(name).defaultBenchmarks);
     return { name, space: a.space ?? {}, types, sizes, benchmarks, constraints: a.constraints ?? [], skipped };
   });
 }
@@ -370,7 +378,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
         space: { type: 'object', maxProperties: 0 },
         types: typesSchema,
         sizes: { type: 'array', items: intMin(1), minItems: 1 },
-        benchmarks: { type: 'array', items: { enum: [...THRESHOLD_BENCHMARKS] }, minItems: 1 },
+        benchmarks: { type: 'array', items: { enum: [...THRESHOLD_BENCHMARKS] }, minItems: 1, uniqueItems: true },
       },
       additionalProperties: false,
     };

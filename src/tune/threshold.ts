@@ -1,11 +1,13 @@
 // The plan's `radix_sort_threshold` stage: where the radix sort's small-size path (block sort of
 // each tile, then merge passes) stops beating the LSD path (onesweep), measured with both
-// configs known for the type, at a ladder of sizes. The measurements are Google Benchmark
-// entries named in rocPRIM's grammar,
-//   {lvl:device,algo:radix_sort_threshold,path:block_sort|onesweep,key_type:T,value_type:empty,cfg:{...}}
+// configs known for the type, at a ladder of sizes, for keys only and (settings `benchmarks`
+// with `radix_sort_pairs`) for pairs with u32 values, each a threshold of its own. The
+// measurements are Google Benchmark entries named in rocPRIM's grammar,
+//   {lvl:device,algo:radix_sort_threshold,path:block_sort|onesweep,key_type:T,value_type:empty|u32,cfg:{...}}
 // (cfg: that path's config, as radix_sort_block_sort / radix_sort_onesweep names it), so they
-// never mix with those stages' own groups. create-optimization reads them back and writes the
-// threshold as maxCount of the radixSortBlockSort rows. Browser-safe.
+// never mix with those stages' own groups. create-optimization reads them back and writes each
+// threshold as maxCount of the radixSortBlockSort rows of its value class (value_type empty: the
+// keys-only rows, valueBytes 0; u32: the pairs rows, valueBytes 4). Browser-safe.
 import { type BenchRecord, formatName, type NameFields, type NameInput, parseName } from '../bench/gbench.js';
 import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
@@ -15,7 +17,7 @@ import { configKey, rowKey, type TunedAlgorithm } from '../config/tables.js';
 import { type Prim } from '../prim.js';
 import { type ElementType, type TypeClass } from '../wgsl/types.js';
 import { classifyImprovement } from './apply-improvements.js';
-import { type BenchInput, configLabel, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName } from './measurements.js';
+import { type BenchInput, configLabel, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName, valueClassLabel, valueClassOfName } from './measurements.js';
 
 export const RADIX_THRESHOLD_ALGO = 'radix_sort_threshold';
 export type ThresholdPath = 'block_sort' | 'onesweep';
@@ -33,18 +35,29 @@ export function defaultThresholdSizes(kind: 'cpu' | 'gpu'): number[] {
   return kind === 'cpu' ? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16] : Array.from({ length: 13 }, (_, i) => 2 ** (10 + i));
 }
 
-/** The entry name of one path's measurement (keys only). */
-export function radixSortThresholdName(path: ThresholdPath, keyType: string, config: RadixSortBlockSortConfig | RadixSortConfig): string {
+/** The value classes a threshold is measured for: 0 keys only, 4 pairs with u32 values. */
+export type ThresholdValueBytes = 0 | 4;
+
+/** The value class a threshold stage's benchmark times (settings `benchmarks`): `radix_sort_pairs` 4, `radix_sort_keys` 0. */
+export function thresholdValueBytes(benchmark: string): ThresholdValueBytes {
+  return benchmark === 'radix_sort_pairs' ? 4 : 0;
+}
+
+/** The entry name of one path's measurement: keys only (`valueBytes` 0, `value_type:empty`) or with u32 values (4, `value_type:u32`). */
+export function radixSortThresholdName(path: ThresholdPath, keyType: string, config: RadixSortBlockSortConfig | RadixSortConfig, valueBytes: ThresholdValueBytes = 0): string {
+  const valueType = valueClassLabel(valueBytes);
   const inner = path === 'block_sort'
-    ? radixSortBlockSortName(keyType, 'empty', config as RadixSortBlockSortConfig)
-    : radixSortName(keyType, 'empty', config as RadixSortConfig);
+    ? radixSortBlockSortName(keyType, valueType, config as RadixSortBlockSortConfig)
+    : radixSortName(keyType, valueType, config as RadixSortConfig);
   const cfg = parseName(inner).cfg as NameFields;
-  return formatName({ lvl: 'device', algo: RADIX_THRESHOLD_ALGO, path, key_type: keyType, value_type: 'empty', cfg: cfg as NameInput });
+  return formatName({ lvl: 'device', algo: RADIX_THRESHOLD_ALGO, path, key_type: keyType, value_type: valueType, cfg: cfg as NameInput });
 }
 
 export interface ThresholdMeasureOptions {
   readonly path: ThresholdPath;
   readonly type: ElementType;
+  /** 0 (default): keys only; 4: pairs with u32 values (as the pairs benchmarks). */
+  readonly valueBytes?: ThresholdValueBytes;
   readonly size: number;
   readonly seed: number;
   /** The path's config: a block sort config for `block_sort`, an LSD config for `onesweep`. */
@@ -58,14 +71,16 @@ export interface ThresholdMeasureOptions {
 
 /**
  * Times one path at one size with the bench functions (`benchmarkRadixSortBlockSort` forces the
- * block-sort path; `radix_sort_keys` forces onesweep), renamed to the threshold entry's name.
+ * block-sort path; `radix_sort_keys` / `radix_sort_pairs` force onesweep), renamed to the
+ * threshold entry's name.
  */
 export async function measureRadixSortThreshold(prim: Prim, o: ThresholdMeasureOptions): Promise<BenchRecord> {
+  const valueBytes = o.valueBytes ?? 0;
   const timing = { type: o.type, size: o.size, seed: o.seed, warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
   const record = o.path === 'block_sort'
-    ? await benchmarkRadixSortBlockSort(prim, { ...timing, pairs: false, config: o.config as RadixSortBlockSortConfig })
-    : (await benchmarkAlgorithm(prim, { ...timing, algorithm: 'radix_sort_keys', config: o.config as RadixSortConfig }))[0]!;
-  return { ...record, name: radixSortThresholdName(o.path, o.type, o.config) };
+    ? await benchmarkRadixSortBlockSort(prim, { ...timing, pairs: valueBytes !== 0, config: o.config as RadixSortBlockSortConfig })
+    : (await benchmarkAlgorithm(prim, { ...timing, algorithm: valueBytes !== 0 ? 'radix_sort_pairs' : 'radix_sort_keys', config: o.config as RadixSortConfig }))[0]!;
+  return { ...record, name: radixSortThresholdName(o.path, o.type, o.config, valueBytes) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,7 +140,8 @@ interface Run {
 const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /**
- * The threshold measurements of benchmark files, per (target, key type class). Where a path was
+ * The threshold measurements of benchmark files, per (target, key type class, value class: the
+ * result's `typeClass.valueBytes`, 0 for `value_type:empty`, 4 for `u32`). Where a path was
  * measured with several configs, the one measured at the most sizes counts (ties: the last seen),
  * with a warning. Runs of one config at one size (several files) are combined: geometric mean of
  * items/s, largest cv.
@@ -153,8 +169,9 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       const where = `${label} benchmarks[${i}]`;
       const path = f.path as ThresholdPath;
       const keyClass = typeClassOfName(String(f.key_type ?? ''));
-      // Keys only (value_type empty): the result is a keys-only class, valueBytes 0.
-      const typeClass: TypeClass | undefined = keyClass && { ...keyClass, valueBytes: 0 };
+      // value_type empty (keys only): a keys-only class, valueBytes 0; u32 (pairs): valueBytes 4.
+      const value = valueClassOfName(f.value_type === undefined ? undefined : String(f.value_type));
+      const typeClass: TypeClass | undefined = keyClass && value !== undefined ? { ...keyClass, valueBytes: value === 'empty' ? 0 : value } : undefined;
       const ips = Number(b.items_per_second);
       if (!THRESHOLD_PATHS.includes(path) || !typeClass || typeof f.cfg !== 'object' || !(ips > 0) || typeof b.size !== 'number') {
         warnings.push(`${where}: not a radix_sort_threshold measurement this version reads: skipped`);
@@ -167,7 +184,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
         warnings.push(`${where}: ${(err as Error).message}: skipped`);
         return;
       }
-      const gk = `${targetKey}|${typeClass.float ? 'float' : 'int'}${typeClass.bytes}`;
+      const gk = `${targetKey}|${typeClass.float ? 'float' : 'int'}${typeClass.bytes}|${typeClass.valueBytes}`;
       let g = groups.get(gk);
       if (!g) groups.set(gk, (g = { target, targetKey, typeClass, dates: [], versions: [], paths: new Map() }));
       g.dates.push(date);
@@ -191,7 +208,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       const sizesOf = (c: { runs: Run[] }): number => new Set(c.runs.map((r) => r.size)).size;
       let best = configs[0]!;
       for (const c of configs) if (sizesOf(c) >= sizesOf(best)) best = c;
-      if (configs.length > 1) warnings.push(`radix_sort_threshold ${g.targetKey}: ${path} was measured with ${configs.length} configs; the one measured at the most sizes counts`);
+      if (configs.length > 1) warnings.push(`radix_sort_threshold ${g.targetKey} ${typeClassLabel(g.typeClass)}: ${path} was measured with ${configs.length} configs; the one measured at the most sizes counts`);
       const bySize = new Map<number, PathFigures>();
       for (const size of new Set(best.runs.map((r) => r.size))) {
         const runs = best.runs.filter((r) => r.size === size);
@@ -226,8 +243,10 @@ export function thresholdNote(t: ThresholdResult): string {
   const sizes = t.points.map((p) => p.size);
   const faster = t.points.filter((p) => p.blockSortFaster).map((p) => formatSize(p.size));
   const o = t.onesweepConfig;
+  const v = t.typeClass.valueBytes ?? 0;
+  const values = v === 0 ? 'keys only (so a keys-only row, valueBytes 0)' : `with ${valueClassLabel(v)} values (so a pairs row, valueBytes ${v})`;
   return `maxCount ${t.maxCount ? formatSize(t.maxCount) : '0'}: measured threshold (radix_sort_threshold: this block sort path against onesweep ` +
-    `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}, keys only (so a keys-only row, valueBytes 0), at ${sizes.map(formatSize).join(', ')}; ` +
+    `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}, ${values}, at ${sizes.map(formatSize).join(', ')}; ` +
     `block sort faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_o^2+cv_b^2)*100); ` +
     `maxCount = the largest such size)`;
 }
@@ -249,8 +268,9 @@ export function launchConfigKey(algorithm: TunedAlgorithm, config: unknown): str
  * - `measured`: a radix_sort_threshold measurement (`thresholdNote`, or a vendor row's smallest
  *   measured threshold of its targets);
  * - `set`: a threshold stated otherwise (e.g. `maxCount: threshold set by hand from ...`);
- * - `none`: no threshold: the config's own maxCount (the block-sort sweep's default, or a pairs
- *   row's `... not a threshold`), or no maxCount part in the note at all.
+ * - `none`: no threshold: the config's own maxCount (the block-sort sweep's default, or the
+ *   `... not a threshold` of a row whose value class radix_sort_threshold did not measure, e.g. a
+ *   pairs row where it timed keys only), or no maxCount part in the note at all.
  */
 export type MaxCountEvidence = 'measured' | 'set' | 'none';
 export const MAX_COUNT_EVIDENCE_RANK: Readonly<Record<MaxCountEvidence, number>> = { none: 0, set: 1, measured: 2 };
