@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrim, type Prim, type RadixSortConfig, type RadixSortKeyType, typeInfo, WgprimError } from '../src/index.js';
-import { ONESWEEP_MAX_COUNT, radixSortConfigProblem, radixSortHeuristic, radixSortWorkgroupBytes } from '../src/device/radix-sort/config.js';
+import { ONESWEEP_MAX_COUNT, radixSortConfigProblem, radixSortHeuristic } from '../src/device/radix-sort/config.js';
 import { SORT_GROUPS } from '../src/device/radix-sort/radix-sort.js';
 import { requestDevice } from '../src/node/index.js';
 import { testPrim } from './support/gpu.js';
@@ -326,31 +326,6 @@ describe('radix sort: reduce-then-scan groups sort runs of tiles', () => {
     const keys = randomKeys('u32', n, SEED + 77);
     await check('u32', keys, { config, beginBit: 0, endBit: 8 }, 'runs of tiles');
     await check('u32', keys, { config, beginBit: 4, endBit: 12, descending: true }, 'runs of tiles');
-  });
-
-  it('pairs park their values in workgroup memory where a tile of them fits, else load them after the rank: both correct', async () => {
-    const config = { ...MATCH_RTS, workgroupSize: 32, itemsPerThread: 3, radixBits: 8 };
-    const n = SORT_GROUPS * 96 + 2 * 96 + 5;
-    const keys = randomKeys('u32', n, SEED + 78);
-    const values = Uint32Array.from({ length: n }, (_, i) => i);
-    const order = referenceOrder('u32', keys, false, 0, 32);
-    const need = radixSortWorkgroupBytes(prim.context, typeInfo('u32'), 4, config);
-    // The device's own limit (room for the staged tile), then one that fits the config only.
-    for (const [limit, kind] of [[prim.context.limits.maxComputeWorkgroupStorageSize, 'staged'], [need, 'late']] as const) {
-      expect(need + 96 * 4, 'the staged tile fits the device').toBeLessThanOrEqual(prim.context.limits.maxComputeWorkgroupStorageSize);
-      const p = createPrim(prim.device, { adapterInfo: { vendor: prim.target.vendor, architecture: prim.target.architecture, device: prim.target.device, description: '', subgroupMinSize: prim.target.subgroupMinSize, subgroupMaxSize: prim.target.subgroupMaxSize } as GPUAdapterInfo });
-      const limits = new Proxy(p.context.limits, { get: (t, k) => (k === 'maxComputeWorkgroupStorageSize' ? limit : Reflect.get(t, k)) });
-      Object.defineProperty(p.context, 'limits', { value: limits });
-      const kernels: string[] = [];
-      const pipeline = p.context.pipeline.bind(p.context);
-      p.context.pipeline = (k) => {
-        kernels.push(k.key);
-        return pipeline(k);
-      };
-      const got = await p.arrays.radixSortPairs(keys, values, { config, blockSortConfig: LSD_ONLY });
-      expect(firstBad(keys, got.keys, order, got.values), kind).toBeUndefined();
-      expect(kernels.filter((k) => k.startsWith('radix-onesweep:scanned')).map((k) => k.split(':')[4])).toEqual([kind]);
-    }
   });
 });
 

@@ -48,12 +48,6 @@ export interface OnesweepKernelOptions {
   readonly subgroupMaxSize: number;
   /** Keys (values) bound as two ranges, split at these element indices: arrays past one storage binding. */
   readonly split?: RadixSplit;
-  /**
-   * Scanned offsets with values: the values are loaded with the keys (the next tile's with its
-   * keys) and parked in workgroup memory (each invocation's own slots) while the rank runs.
-   * Needs a tile of values more workgroup memory: the host sets it only where that fits.
-   */
-  readonly stageValues?: boolean;
 }
 
 function rankOptions(o: OnesweepKernelOptions) {
@@ -131,22 +125,16 @@ ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < 
   // after this tile's rank (the keys' registers are free again) and their latency hides behind
   // the barrier and the write-out.
   const prefetch = !lookback && PREFETCH_NEXT_TILE && (!pairs || late);
-  const stage = prefetch && pairs && (o.stageValues ?? false);
-  const tileLoadInto = stripedTileLoad(IPT, K, V, stage ? vals.load : undefined, false);
   const nextKeys = `  if (tile + 1u < end_tile) {
     let base = (tile + 1u) * TILE;
     let valid = min(TILE, P.count - base);
-${tileLoadInto}
+${stripedTileLoad(IPT, K, V, undefined, false)}
   }`;
-  // Staged values: parked at the invocation's own striped slots (no other invocation reads them,
-  // so no barrier), back after the rank and placed by it.
-  const parkValues = unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_stage[p] = vs[j]; } }`);
-  const placeStaged = unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_vals[rks[j]] = s_stage[p]; } }`);
   const tileBody = `${rankClear(rank, 'lid')}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${prefetch ? (stage ? parkValues : '') : stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefined)}
+${prefetch ? '' : stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefined)}
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -160,7 +148,7 @@ ${prefetch ? (stage ? parkValues : '') : stripedTileLoad(IPT, K, V, pairs && !la
     : ''}
   ${late ? 'var rks: array<u32, IPT>;' : ''}
   ${rankMatch(rank, (j) => `digit(ks[${j}])`, place)}
-${late ? (stage ? placeStaged : lateValues) : ''}
+${late ? lateValues : ''}
 ${prefetch ? nextKeys : ''}
   // After the match: walking back before it (so the inclusive prefix is out sooner) measured
   // slower on the H200 (2^28 u32: 16.1 against 14.8 ms).
@@ -195,7 +183,6 @@ const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
 ${radixRankDecls(rank)}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
-${stage ? `var<workgroup> s_stage: array<${V}, TILE>;` : ''}
 var<workgroup> s_base: array<u32, RK_RADIX>;
 var<workgroup> s_tile: u32;
 var<workgroup> sg_counter: atomic<u32>;
@@ -225,18 +212,17 @@ ${lookback
 ${unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG;
     if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : 'd * P.num_groups + group'}]; } }`)}
 ${lookback ? tileBody : `${prefetch ? `  var ks: array<${K}, IPT>;
-  ${stage ? `var vs: array<${V}, IPT>;` : ''}
   {
     let base = first_tile * TILE;
     let valid = min(TILE, P.count - base);
-${tileLoadInto}
+${stripedTileLoad(IPT, K, V, undefined, false)}
   }` : ''}
   for (var tile = first_tile; tile < end_tile; tile++) {
 ${tileBody}
   }`}
 }
 `;
-  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, stage ? 'staged' : 'late', radixRankKey(rank)].join(':') + splitKey(o.split);
+  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':') + splitKey(o.split);
   return { key, label: `wgprim.radixSort.${lookback ? 'onesweep' : 'sort'}.${o.key.name}`, code, bindings, workgroupSize: c.workgroupSize };
 }
 

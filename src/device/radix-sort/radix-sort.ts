@@ -6,7 +6,7 @@ import { selectWithOverride } from '../../config/select.js';
 import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
 import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
-import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortWorkgroupBytes } from './config.js';
+import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
 import { f16ClearBytes, type RadixSplit, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
 import { type Kernel } from '../../runtime/kernel.js';
@@ -71,12 +71,6 @@ export function selectRadixSortBlockSortConfig(ctx: DeviceContext, tables: reado
  * 16384 11.94; one tile per group 12.33).
  */
 export const SORT_GROUPS = 16384;
-
-/**
- * Reduce-then-scan pairs (match rank): park the tile's values in workgroup memory during the
- * rank where a tile of them fits next to the rest (see OnesweepKernelOptions.stageValues).
- */
-export const STAGE_VALUES = true;
 
 /**
  * Onesweep's histogram pass: at most this many workgroups, each walking tiles grid-stride and
@@ -237,7 +231,7 @@ export async function recordRadixSort(
   const kernelOptions = { key: t, valueBytes, config, split };
   const sortKernel = config.rank === 'split'
     ? radixScatterKernel(kernelOptions)
-    : onesweepSortKernel({ ...kernelOptions, ...sub, offsets: onesweep ? 'lookback' : 'scanned', stageValues: STAGE_VALUES && pairs && !onesweep && radixSortWorkgroupBytes(ctx, t, valueBytes, config) + tile * valueBytes <= ctx.limits.maxComputeWorkgroupStorageSize });
+    : onesweepSortKernel({ ...kernelOptions, ...sub, offsets: onesweep ? 'lookback' : 'scanned' });
   const upsweep = onesweep ? undefined : radixUpsweepKernel(kernelOptions);
   const histogram = onesweep ? onesweepHistogramKernel(kernelOptions) : undefined;
   checkStorageBindings(ctx, name, [sortKernel, upsweep, histogram]);
