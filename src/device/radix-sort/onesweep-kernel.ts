@@ -54,15 +54,6 @@ function rankOptions(o: OnesweepKernelOptions) {
   return { workgroupSize: o.config.workgroupSize, itemsPerThread: o.config.itemsPerThread, radixBits: o.config.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
 }
 
-/**
- * Pairs: the tile's values are loaded after the rank (each item's rank kept in a register) and
- * placed by it, so they take no registers while the match runs.
- */
-export const VALUES_AFTER_RANK = true;
-
-/** Reduce-then-scan: a group loads its next tile's keys while it writes out the current one. */
-export const PREFETCH_NEXT_TILE = true;
-
 export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const c = o.config;
   const K = rawType(o.key);
@@ -113,18 +104,20 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
     : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { s_base[d] = digit_base[m] - rk_start[d]; digit_base[m] += rk_count[d]; } }`);
   const rank = rankOptions(o);
-  // Pairs: values move with their keys through workgroup memory. Gathering them in the
-  // write-out from the tile in global memory by source position instead (no values in
-  // registers during the rank) measured slower on the H200 (2^28 u32 pairs: 26.6 against 22.7 ms).
-  const late = pairs && VALUES_AFTER_RANK;
-  const place = (j: string, at: string): string => `s_keys[${at}] = ks[${j}];${!pairs ? '' : late ? ` rks[${j}] = ${at};` : ` s_vals[${at}] = vs[${j}];`}`;
+  // Pairs: the tile's values are loaded after the rank (each item's rank kept in a register) and
+  // placed by it, so they take no registers while the match runs (H200, 2^28 u32 pairs, 256 x 16:
+  // 17.0 against 19.7 ms loading them with the keys). Measured slower: gathering values in the
+  // write-out from global memory by source position (26.6 against 22.7 ms), and loading them
+  // with the (prefetched) keys and parking them in workgroup memory during the rank (256 x 12:
+  // 21.5 against 18.6 ms).
+  const place = (j: string, at: string): string => `s_keys[${at}] = ks[${j}];${pairs ? ` rks[${j}] = ${at};` : ''}`;
   const lateValues = `  var vs: array<${V}, IPT>;
 ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${vals.load('base + p')}; } }`)}
 ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_vals[rks[j]] = vs[j]; } }`)}`;
   // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
   // after this tile's rank (the keys' registers are free again) and their latency hides behind
-  // the barrier and the write-out.
-  const prefetch = !lookback && PREFETCH_NEXT_TILE && (!pairs || late);
+  // the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
+  const prefetch = !lookback;
   const nextKeys = `  if (tile + 1u < end_tile) {
     let base = (tile + 1u) * TILE;
     let valid = min(TILE, P.count - base);
@@ -134,7 +127,7 @@ ${stripedTileLoad(IPT, K, V, undefined, false)}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${prefetch ? '' : stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefined)}
+${prefetch ? '' : stripedTileLoad(IPT, K, V, undefined)}
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -146,9 +139,9 @@ ${prefetch ? '' : stripedTileLoad(IPT, K, V, pairs && !late ? vals.load : undefi
     if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
   }`
     : ''}
-  ${late ? 'var rks: array<u32, IPT>;' : ''}
+  ${pairs ? 'var rks: array<u32, IPT>;' : ''}
   ${rankMatch(rank, (j) => `digit(ks[${j}])`, place)}
-${late ? lateValues : ''}
+${pairs ? lateValues : ''}
 ${prefetch ? nextKeys : ''}
   // After the match: walking back before it (so the inclusive prefix is out sooner) measured
   // slower on the H200 (2^28 u32: 16.1 against 14.8 ms).
