@@ -195,10 +195,10 @@ describe('radix_sort_threshold: the rule', () => {
     const sweep = createOptimization([{ data: { context: CONTEXT, benchmarks: tuned(BLOCK) }, label: 'x.json' }]).fresh.radixSortBlockSort![0]!.evidence.note;
     expect(maxCountEvidence(sweep)).toBe('none');
     expect(splitMaxCountNote(sweep)).toEqual({ rest: sweep });
-    // The built-in table: lavapipe's keys row measured, the H200's keys rows set by hand, its
-    // pairs rows (a pairs campaign; the threshold stage measures keys only) the config's.
-    const builtIn = Object.fromEntries(radixSortBlockSortTuned.map((e) => [`${e.target.vendor}/${e.typeClass.bytes}/${e.typeClass.valueBytes ?? 'any'}`, maxCountEvidence(e.evidence.note)]));
-    expect(builtIn).toMatchObject({ 'mesa/4/0': 'measured', 'nvidia/4/0': 'set', 'nvidia/8/0': 'set', 'nvidia/4/4': 'none', 'nvidia/8/4': 'none' });
+    // The built-in table: every row's maxCount a measured threshold (lavapipe keys; the H200's
+    // keys and pairs rows, from a threshold run timing both).
+    const builtIn = Object.fromEntries(radixSortBlockSortTuned.map((e) => [`${e.target.vendor}/${e.typeClass.float ? 'f' : 'i'}${e.typeClass.bytes}/${e.typeClass.valueBytes ?? 'any'}`, maxCountEvidence(e.evidence.note)]));
+    expect(builtIn).toEqual({ 'mesa/i4/0': 'measured', 'nvidia/i4/0': 'measured', 'nvidia/f4/0': 'measured', 'nvidia/i8/0': 'measured', 'nvidia/i4/4': 'measured', 'nvidia/f4/4': 'measured', 'nvidia/i8/4': 'measured' });
     // Configs equal but for maxCount: the same launch key (radixSortBlockSort only).
     expect(launchConfigKey('radixSortBlockSort', BLOCK)).toBe(launchConfigKey('radixSortBlockSort', { ...BLOCK, maxCount: 2 ** 10 }));
     expect(launchConfigKey('radixSortBlockSort', BLOCK)).not.toBe(launchConfigKey('radixSortBlockSort', { ...BLOCK, itemsPerThread: 4 }));

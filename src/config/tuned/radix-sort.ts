@@ -8,8 +8,9 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
+//   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
 //   tune-h200-radix-pairs.json (nvidia//nvidia-h200, 2026-11-29)
-// 4 row(s) kept from the table this one replaced (targets the new data did not cover).
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 
