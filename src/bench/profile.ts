@@ -7,7 +7,7 @@
 // (nsys's kernel summary, for one algorithm call).
 import { WgprimError } from '../runtime/errors.js';
 import { type DeviceContext, type DispatchProfiler } from '../runtime/context.js';
-import { type RecordCall, timingStats } from './timing.js';
+import { checked, type RecordCall, timingStats } from './timing.js';
 
 /** WebGPU's cap on the queries of one query set. */
 export const MAX_QUERIES_PER_SET = 4096;
@@ -328,7 +328,7 @@ export async function profileCalls(target: ProfileTarget, record: RecordCall, op
       const enc = device.createCommandEncoder({ label: 'wgprim.profile.warmup' });
       await record(enc);
       device.queue.submit([enc.finish()]);
-    });
+    }, 'profiled work');
     await device.queue.onSubmittedWorkDone();
   }
 
@@ -346,7 +346,7 @@ export async function profileCalls(target: ProfileTarget, record: RecordCall, op
         }
         profiler.resolve(enc);
         device.queue.submit([enc.finish()]);
-      });
+      }, 'profiled work');
       await device.queue.onSubmittedWorkDone();
       passes.push(await profiler.read());
     }
@@ -356,19 +356,3 @@ export async function profileCalls(target: ProfileTarget, record: RecordCall, op
   return { ...aggregateProfile(passes), passes };
 }
 
-/** Runs `body` inside validation and out-of-memory error scopes; throws what either caught. */
-async function checked(device: GPUDevice, body: () => Promise<void>): Promise<void> {
-  device.pushErrorScope('out-of-memory');
-  device.pushErrorScope('validation');
-  let thrown: unknown;
-  try {
-    await body();
-  } catch (err) {
-    thrown = err;
-  }
-  const validation = await device.popErrorScope();
-  const oom = await device.popErrorScope();
-  if (thrown) throw thrown;
-  const err = validation ?? oom;
-  if (err) throw new WgprimError(oom && !validation ? 'limit-exceeded' : 'invalid-argument', `WebGPU rejected the profiled work: ${err.message}`);
-}

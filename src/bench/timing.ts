@@ -202,8 +202,8 @@ export async function timeGpu(src: DeviceSource, record: RecordCall, options: Ti
   return { method: queries ? 'timestamp-query' : 'wall-clock', times, wallBatchMs, hostMs, calls: batches * batchSize, stats: timingStats(times), coldCacheBytes: coldBytes };
 }
 
-/** Runs `body` inside validation and out-of-memory error scopes; throws what either caught. */
-async function checked(device: GPUDevice, body: () => Promise<void>): Promise<void> {
+/** Runs `body` inside validation and out-of-memory error scopes; throws what either caught (`what`: the work, for the message). */
+export async function checked(device: GPUDevice, body: () => Promise<void>, what = 'benchmark work'): Promise<void> {
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
   let thrown: unknown;
@@ -216,7 +216,7 @@ async function checked(device: GPUDevice, body: () => Promise<void>): Promise<vo
   const oom = await device.popErrorScope();
   if (thrown) throw thrown;
   const err = validation ?? oom;
-  if (err) throw new WgprimError(oom && !validation ? 'limit-exceeded' : 'invalid-argument', `WebGPU rejected the benchmark work: ${err.message}`);
+  if (err) throw new WgprimError(oom && !validation ? 'limit-exceeded' : 'invalid-argument', `WebGPU rejected the ${what}: ${err.message}`);
 }
 
 /** One query set of begin/end pairs, resolved and read back once per batch. */
