@@ -82,9 +82,9 @@ describe('create-optimization --merge: radixSortBlockSort maxCount is a threshol
     expect(again.warnings).toEqual([]);
   });
 
-  it('a threshold set by hand stays against a sweep (the built-in H200 row), a measured one replaces it', () => {
+  it('a measured threshold stays against a sweep (the built-in H200 row); one set by hand stays too, and a measured one replaces it', () => {
     const h200 = radixSortBlockSortTuned.find((e) => e.target.device === 'nvidia-h200' && !e.typeClass.float && e.typeClass.bytes === 4 && e.typeClass.valueBytes === 0)!;
-    expect(maxCountEvidence(h200.evidence.note)).toBe('set');
+    expect(maxCountEvidence(h200.evidence.note)).toBe('measured');
     expect(h200.config.maxCount).not.toBe(SWEEP_MAX);
     const ctx = { ...CONTEXT, adapter_architecture: '', adapter_device: 'nvidia-h200' };
     const existing: TunedTables = { radixSortBlockSort: radixSortBlockSortTuned };
@@ -99,6 +99,9 @@ describe('create-optimization --merge: radixSortBlockSort maxCount is a threshol
     // Set by hand in the folder, measured in the data: the measured one.
     const hand: TunedEntry<RadixSortBlockSortConfig> = { ...blockRows(folder(sweep([[A, 5e8]])))[0]!, config: { ...A, maxCount: 2 ** 20 } };
     const handRow = { ...hand, evidence: { ...hand.evidence, note: `${hand.evidence.note}; maxCount: threshold set by hand from docs/bench: block sort faster up to 2^20` } };
+    const kept = createOptimization([file(sweep([[A, 6e8]]))], { existing: { radixSortBlockSort: [handRow] } });
+    expect(blockRows(kept.tables)[0]!.config.maxCount).toBe(2 ** 20);
+    expect(maxCountEvidence(blockRows(kept.tables)[0]!.evidence.note)).toBe('set');
     const measured = createOptimization([file([...sweep([[A, 5e8]]), ...threshold(A, 2 ** 14)])], { existing: { radixSortBlockSort: [handRow] } });
     expect(blockRows(measured.tables)[0]!.config.maxCount).toBe(2 ** 14);
     expect(maxCountEvidence(blockRows(measured.tables)[0]!.evidence.note)).toBe('measured');
