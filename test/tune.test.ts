@@ -19,9 +19,10 @@ import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolv
 import { type Variant, type VariantGroup, enumerateVariants, inShard, parseShard, spacePoints, spaceSize, variantKey } from '../src/tune/variants.js';
 import { exhaustiveCandidates, localSearch, neighbours, randomCandidates, strategyFor } from '../src/tune/strategy.js';
 import { PLAN_STAGES, formatPlan, planOrder, planStages } from '../src/tune/plan.js';
-import { type CampaignResult, runCampaign } from '../src/tune/campaign.js';
-import { type TuneFile, entryKey, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
-import { createOptimization } from '../src/tune/create-optimization.js';
+import { type CampaignResult, type SummaryRow, runCampaign, summarize, summaryTypeLabel } from '../src/tune/campaign.js';
+import { type TuneEntry, type TuneFile, entryKey, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
+import { createOptimization, type GroupResult } from '../src/tune/create-optimization.js';
+import { groupOfRow } from '../src/tune/runtime.js';
 import { createPrim } from '../src/prim.js';
 import { testPrim } from './support/gpu.js';
 
@@ -152,6 +153,68 @@ describe('strategies', () => {
     const failing = await localSearch(group, async (vs) => vs.map((v) => (v.config.method === 'b' ? undefined : score(v))), { seed: 3, maxEvaluations: 30 });
     expect(failing.best!.variant.config.method).toBe('a');
     expect(failing.best!.variant.config).toEqual({ workgroupSize: 512, itemsPerThread: 24, method: 'a' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Summary per value class (no device)
+
+describe('summary', () => {
+  const rs = (workgroupSize: number, itemsPerThread: number): RadixSortConfig => ({
+    workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16,
+  } as RadixSortConfig);
+  const KEYS = rs(128, 16); // today's keys row: too large with values
+  const PAIRS = rs(128, 8); // today's pairs row
+  const OTHER = rs(64, 8);
+  const SIZES = [4096, 16384];
+  const ok = (values: 'empty' | 'u32', c: RadixSortConfig, size: number, ips: number) => ({ name: `${radixSortName('u32', values, c)}/manual_time`, size, items_per_second: ips, cv: 0.01 }) as unknown as TuneEntry;
+  const bad = (values: 'empty' | 'u32', c: RadixSortConfig, size: number) => ({ name: `${radixSortName('u32', values, c)}/manual_time`, size, error_occurred: true, error_message: 'workgroup memory' }) as unknown as TuneEntry;
+  const entries = SIZES.flatMap((n) => [
+    ok('empty', KEYS, n, 1e9), bad('u32', KEYS, n),
+    ok('empty', PAIRS, n, 0.8e9), ok('u32', PAIRS, n, 0.5e9),
+    ok('empty', OTHER, n, 1.2e9), ok('u32', OTHER, n, 0.6e9),
+  ]);
+  const variant = (c: RadixSortConfig, index: number): Variant => ({ algorithm: 'radix_sort_onesweep', type: 'u32', config: c as unknown as ConfigObject, key: variantKey('radix_sort_onesweep', 'u32', c as unknown as ConfigObject), index });
+
+  it('gives a sort group timing keys and pairs a row per value class, each against its own default', () => {
+    const group: VariantGroup = {
+      algorithm: 'radix_sort_onesweep', type: 'u32', space: {}, variants: [variant(OTHER, 0)],
+      baselines: [{ ...variant(KEYS, -1), baseline: ['selected', 'heuristic'], source: 'tuned:device' }, { ...variant(PAIRS, -1), baseline: ['selected', 'heuristic'], source: 'tuned:vendor' }],
+      sizes: SIZES, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
+      valueClasses: [
+        { valueBytes: 0, benchmarks: ['radix_sort_keys'], selected: { config: KEYS as unknown as ConfigObject, source: 'tuned:device' }, heuristic: KEYS as unknown as ConfigObject },
+        { valueBytes: 4, benchmarks: ['radix_sort_pairs'], selected: { config: PAIRS as unknown as ConfigObject, source: 'tuned:vendor' }, heuristic: PAIRS as unknown as ConfigObject },
+      ],
+    };
+    const rows = summarize([{ group, strategy: 'exhaustive' }], entries);
+    expect(rows.map((r) => [summaryTypeLabel(r), r.benchmarks, r.measured, r.failed])).toEqual([
+      ['u32/empty', ['radix_sort_keys'], 3, 0],
+      ['u32/u32', ['radix_sort_pairs'], 2, 1],
+    ]);
+    const [keys, pairs] = rows as [SummaryRow, SummaryRow];
+    // Keys: today's keys row has its keys score (its pairs failure is the pairs row's business).
+    expect(keys).toMatchObject({ algorithm: 'radix_sort_onesweep', type: 'u32', valueBytes: 0, selected: { config: KEYS, source: 'tuned:device', score: expect.closeTo(1e9, 0) }, best: { config: OTHER } });
+    expect(keys.ratio).toBeCloseTo(1.2, 9);
+    expect(pairs).toMatchObject({ valueBytes: 4, selected: { config: PAIRS, source: 'tuned:vendor', score: expect.closeTo(0.5e9, 0) }, heuristic: { config: PAIRS }, best: { config: OTHER } });
+    expect(pairs.ratio).toBeCloseTo(1.2, 9);
+    // A group of one value class: one row, labelled with it; algorithms without value classes keep the bare type.
+    const pairsOnly = summarize([{ group: { ...group, benchmarks: ['radix_sort_pairs'], valueClasses: [group.valueClasses![1]!] }, strategy: 'exhaustive' }], entries);
+    expect(pairsOnly.map((r) => [summaryTypeLabel(r), r.selected?.config])).toEqual([['u32/u32', PAIRS]]);
+    expect(summaryTypeLabel({ type: 'f32' })).toBe('f32');
+  });
+
+  it('decides and installs a runtime row only from the create-optimization group of the row\'s own value class', () => {
+    const g = (valueBytes: number | undefined, level: 'target' | 'vendor' = 'target') => ({ level, algorithm: 'radixSort', typeClass: { float: false, bytes: 4, ...(valueBytes !== undefined ? { valueBytes } : {}) } }) as unknown as GroupResult;
+    const keys = g(0);
+    const pairs = g(4);
+    const groups = [g(4, 'vendor'), pairs, keys];
+    expect(groupOfRow(groups, 'radixSort', { type: 'u32', valueBytes: 0 })).toBe(keys);
+    expect(groupOfRow(groups, 'radixSort', { type: 'i32', valueBytes: 4 })).toBe(pairs);
+    expect(groupOfRow([pairs], 'radixSort', { type: 'u32', valueBytes: 0 })).toBeUndefined();
+    expect(groupOfRow([keys], 'radixSort', { type: 'u32', valueBytes: 4 })).toBeUndefined();
+    expect(groupOfRow([keys], 'radixSort', { type: 'f32', valueBytes: 0 })).toBeUndefined();
+    const scan = { ...g(undefined), algorithm: 'scan' } as GroupResult;
+    expect(groupOfRow([scan], 'scan', { type: 'u32' })).toBe(scan);
   });
 });
 
@@ -384,15 +447,22 @@ describe('campaign on a device', () => {
     const blockPairs = group('radix_sort_block_sort', ['radix_sort_block_sort_pairs'], blockSpace);
     expect(blockPairs.baselines[0]!.config).toEqual(BLOCK_PAIRS);
     expect(roles(blockPairs)).toContainEqual([radixSortBlockSortHeuristic(ctx, typeInfo('u32'), 4), expect.arrayContaining(['heuristic'])]);
-    for (const [algorithm, benchmarks, space, keys, pairs] of [
-      ['radix_sort_onesweep', ['radix_sort_keys', 'radix_sort_pairs'], onesweepSpace, keysSel.config, PAIRS],
-      ['radix_sort_block_sort', ['radix_sort_block_sort_pairs', 'radix_sort_block_sort_keys'], blockSpace, tunedPrim.selectedRadixSortBlockSortConfig('u32', 0).config, BLOCK_PAIRS],
+    for (const [algorithm, benchmarks, space, keys, pairs, heuristicOf] of [
+      ['radix_sort_onesweep', ['radix_sort_keys', 'radix_sort_pairs'], onesweepSpace, keysSel.config, PAIRS, (v: 0 | 4) => radixSortHeuristic(ctx, typeInfo('u32'), v)],
+      ['radix_sort_block_sort', ['radix_sort_block_sort_pairs', 'radix_sort_block_sort_keys'], blockSpace, tunedPrim.selectedRadixSortBlockSortConfig('u32', 0).config, BLOCK_PAIRS, (v: 0 | 4) => radixSortBlockSortHeuristic(ctx, typeInfo('u32'), v)],
     ] as const) {
       const both = group(algorithm, [...benchmarks], space);
       expect(both.baselines[0]!.config, algorithm).toEqual(keys);
       expect(both.baselines[0]!.baseline).toContain('selected');
       expect(roles(both), algorithm).toContainEqual([pairs, expect.arrayContaining(['selected'])]);
+      // Each value class with its own defaults (keys only first), what the summary compares each class's row against.
+      expect(both.valueClasses!.map((c) => [c.valueBytes, c.benchmarks, c.selected.config, c.heuristic]), algorithm).toEqual([
+        [0, [benchmarks.find((b) => b.endsWith('_keys'))], keys, heuristicOf(0)],
+        [4, [benchmarks.find((b) => b.endsWith('_pairs'))], pairs, heuristicOf(4)],
+      ]);
+      expect(both.valueClasses![1]!.selected.source).toBe(algorithm === 'radix_sort_onesweep' ? pairsSel.source : tunedPrim.selectedRadixSortBlockSortConfig('u32', 4).source);
     }
+    expect(pairsGroup.valueClasses!.map((c) => [c.valueBytes, c.selected.config])).toEqual([[4, PAIRS]]);
 
     // On the device: a pairs-only campaign reports the pairs selection as its default.
     // The space is the pairs row alone: the variants are it and the pairs heuristic.
@@ -404,6 +474,8 @@ describe('campaign on a device', () => {
     expect(gbenchProblems(file)).toEqual([]);
     expect(file.benchmarks.filter(isErrorEntry)).toEqual([]);
     expect(file.benchmarks.every((e) => parseName(e.name).value_type === 'u32')).toBe(true);
+    expect(r.summary).toHaveLength(1);
+    expect(summaryTypeLabel(r.summary[0]!)).toBe('u32/u32');
     expect(r.summary[0]!.selected).toMatchObject({ config: tunedPrim.selectedRadixSortConfig('u32', 4).config, source: pairsSel.source });
     expect(r.summary[0]!.selected!.config).not.toEqual(keysSel.config);
     expect(r.summary[0]!.heuristic!.config).toEqual(radixSortHeuristic(ctx, typeInfo('u32'), 4));
@@ -438,13 +510,21 @@ describe('campaign on a device', () => {
       expect(radixSortConfigProblem(prim.context, typeInfo('u32'), 4, cfg)).toMatch(/workgroup memory/);
       expect(e.error_message).toMatch(/workgroup memory/);
     }
-    expect(r.summary[0]).toMatchObject({ algorithm: 'radix_sort_onesweep', type: 'u32' });
-    // The group's default is the keys selection (its first baseline). The summary scores a config
-    // over every point (keys and pairs), so where that keys tile fails with values it has no score.
+    // The group's default is the keys selection (its first baseline). The summary has a row per
+    // value class, as the tables: keys rows against the keys selection (scored over the keys
+    // points only, so a keys tile that fails with values still has its score), pairs rows
+    // against the pairs selection.
     expect(r.variants.groups[0]!.baselines[0]).toMatchObject({ config: selected, baseline: expect.arrayContaining(['selected']) });
-    if (radixSortConfigProblem(prim.context, typeInfo('u32'), 4, selected) === undefined) expect(r.summary[0]!.selected?.config).toEqual(selected);
-    else expect(r.summary[0]!.selected).toBeUndefined();
     const pairsSelected = prim.selectedRadixSortConfig('u32', 4).config;
+    expect(r.summary.map((x) => [x.algorithm, summaryTypeLabel(x), x.benchmarks])).toEqual([
+      ['radix_sort_onesweep', 'u32/empty', ['radix_sort_keys']],
+      ['radix_sort_onesweep', 'u32/u32', ['radix_sort_pairs']],
+    ]);
+    const [keysRow, pairsSummary] = r.summary as [SummaryRow, SummaryRow];
+    expect(keysRow).toMatchObject({ type: 'u32', valueBytes: 0, failed: 0, selected: { config: selected }, heuristic: { config: heuristic } });
+    expect(pairsSummary).toMatchObject({ type: 'u32', valueBytes: 4, selected: { config: pairsSelected }, heuristic: { config: radixSortHeuristic(prim.context, typeInfo('u32'), 4) } });
+    expect(keysRow.ratio).toBeGreaterThan(0);
+    expect(pairsSummary.ratio).toBeGreaterThan(0);
     expect(names).toContainEqual(parseName(radixSortName('u32', 'u32', pairsSelected)));
     const opt = createOptimization([{ data: file, label: 'radix.json' }]);
     // Keys-only and pairs runs are groups of their own: a row each, with typeClass.valueBytes.
@@ -480,6 +560,33 @@ describe('campaign on a device', () => {
       expect(withPairs.kept).toBe(0);
       expect(withPairs.dropped[0]!.reason).toMatch(/workgroup memory.*radix_sort_pairs/);
     }
+  });
+  it('prim.tune with radix sort keys and pairs: a group per value class, each row installed for its own class only', async () => {
+    const p = createPrim(prim.device, { adapterInfo });
+    const keysBefore = p.selectedRadixSortConfig('u32', 0);
+    const pairsBefore = p.selectedRadixSortConfig('u32', 4);
+    const space = { workgroupSize: [64], itemsPerThread: [4], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled', 'reduce-then-scan'], histogramWorkgroupSize: [64], histogramItemsPerThread: [4] };
+    const s = await p.tune({
+      budgetMs: 60_000, algorithms: ['radix_sort_onesweep'], types: ['u32'], sizes: [4096], install: 'best', cache: false,
+      settings: { warmup: 1, batches: 2, batchSize: 2, strategy: 'exhaustive', algorithms: { radix_sort_onesweep: { space, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'] } } },
+    });
+    expect(s.stopped).toBeUndefined();
+    expect(s.groups.map((g) => [g.algorithm, g.type, g.valueBytes, g.typeClass, g.decision])).toEqual([
+      ['radix_sort_onesweep', 'u32', 0, { float: false, bytes: 4, valueBytes: 0 }, 'installed'],
+      ['radix_sort_onesweep', 'u32', 4, { float: false, bytes: 4, valueBytes: 4 }, 'installed'],
+    ]);
+    const [keys, pairs] = s.groups;
+    // Each against the config its own class selected before.
+    expect(keys!.default).toMatchObject({ config: keysBefore.config, source: keysBefore.source });
+    expect(pairs!.default).toMatchObject({ config: pairsBefore.config, source: pairsBefore.source });
+    // Each row carries its value class, and is selected for that class only.
+    expect(keys!.row!.typeClass).toEqual({ float: false, bytes: 4, valueBytes: 0 });
+    expect(pairs!.row!.typeClass).toEqual({ float: false, bytes: 4, valueBytes: 4 });
+    expect(s.installed.radixSort).toEqual([keys!.row, pairs!.row]);
+    expect(p.selectedRadixSortConfig('u32', 0)).toMatchObject({ source: 'tuned:runtime', config: keys!.best!.config });
+    expect(p.selectedRadixSortConfig('u32', 0).entry).toBe(keys!.row);
+    expect(p.selectedRadixSortConfig('u32', 4)).toMatchObject({ source: 'tuned:runtime', config: pairs!.best!.config });
+    expect(p.selectedRadixSortConfig('u32', 4).entry).toBe(pairs!.row);
   });
 });
 

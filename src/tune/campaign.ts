@@ -13,7 +13,7 @@ import { type Shard, type Variant, type VariantGroup, type VariantSet, enumerate
 import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strategyFor } from './strategy.js';
 import { planOrder } from './plan.js';
 import { analyze } from './create-optimization.js';
-import { readMeasurements } from './measurements.js';
+import { readMeasurements, valueClassLabel } from './measurements.js';
 import { type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, measureRadixSortThreshold, radixSortThresholdName, readThresholds, THRESHOLD_PATHS, thresholdValueBytes } from './threshold.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
@@ -74,7 +74,7 @@ export interface CampaignStart {
   readonly existing: number;
 }
 
-/** One config's figures in a group: geometric mean of items/s over every (benchmark, size). */
+/** One config's figures in a summary row: geometric mean of items/s over every (benchmark, size) of the row. */
 export interface ConfigScore {
   readonly config: ConfigObject;
   readonly score: number;
@@ -82,13 +82,24 @@ export interface ConfigScore {
   readonly cv: number;
 }
 
+/**
+ * One row of the summary: per (algorithm, type), and for the sorts per value class too (their
+ * tables keep a row per class: `valueBytes`), so a row compares configs the way its table does.
+ */
 export interface SummaryRow {
   readonly algorithm: string;
   readonly type: ElementType;
+  /**
+   * Sorts: the value class this row covers (bytes of values; 0 keys only, 4 pairs with u32
+   * values), as the rows it corresponds to (`typeClass.valueBytes`); `benchmarks` are that
+   * class's only. Absent for algorithms without value classes. See `summaryTypeLabel`.
+   */
+  readonly valueBytes?: number;
   readonly strategy: StrategyName;
   readonly sizes: readonly number[];
+  /** The benchmarks the row scores (a sort row: those of its value class). */
   readonly benchmarks: readonly string[];
-  /** Configs measured at every point of the group. */
+  /** Configs measured at every point of the row. */
   readonly measured: number;
   /** Configs with an error at some point. */
   readonly failed: number;
@@ -239,9 +250,11 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   /**
    * Build: compile the variants' pipelines, `buildConcurrency` at a time (recording a call
    * compiles every pipeline it needs), then run one small call of each with error scopes
-   * around it (drivers that compile at first use, as lavapipe does, compile here). Returns the
-   * variants that failed, with why.
+   * around it (drivers that compile at first use, as lavapipe does, compile here). Returns what
+   * failed, with why, per variant and benchmark (`buildKey`): a sort config whose tile fits
+   * workgroup memory with keys only fails its pairs benchmark alone, and its keys are measured.
    */
+  const buildKey = (v: Variant, benchmark: string): string => `${v.key}|${benchmark}`;
   const build = async (g: VariantGroup, vs: readonly Variant[]): Promise<Map<string, string>> => {
     const alg = tunable(g.algorithm);
     const failed = new Map<string, string>();
@@ -250,14 +263,17 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     const buffers = smallBuffers(g.type, count);
     const at = (v: Variant): { input: GPUBuffer; output: GPUBuffer; count: number } => ({ ...buffers, count: alg.fullCoverageCount(v.config) });
     await pool(vs, s.buildConcurrency, async (v) => {
-      try {
-        for (const b of g.benchmarks) await alg.record(prim, device.createCommandEncoder({ label: 'wgprim.tune.compile' }), at(v), g.type, v.config, b);
-      } catch (err) {
-        failed.set(v.key, message(err));
+      for (const b of g.benchmarks) {
+        try {
+          await alg.record(prim, device.createCommandEncoder({ label: 'wgprim.tune.compile' }), at(v), g.type, v.config, b);
+        } catch (err) {
+          failed.set(buildKey(v, b), message(err));
+        }
       }
     });
     for (const v of vs) {
-      if (!failed.has(v.key)) {
+      for (const b of g.benchmarks) {
+        if (failed.has(buildKey(v, b))) continue;
         checkBudget();
         device.pushErrorScope('internal');
         device.pushErrorScope('out-of-memory');
@@ -265,14 +281,14 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
         let thrown: unknown;
         try {
           const enc = device.createCommandEncoder({ label: 'wgprim.tune.build' });
-          for (const b of g.benchmarks) await alg.record(prim, enc, at(v), g.type, v.config, b);
+          await alg.record(prim, enc, at(v), g.type, v.config, b);
           device.queue.submit([enc.finish()]);
           await device.queue.onSubmittedWorkDone();
         } catch (err) {
           thrown = err;
         }
         const scoped = [await device.popErrorScope(), await device.popErrorScope(), await device.popErrorScope()].find((e) => e);
-        if (thrown || scoped) failed.set(v.key, thrown ? message(thrown) : `WebGPU error: ${message(scoped)}`);
+        if (thrown || scoped) failed.set(buildKey(v, b), thrown ? message(thrown) : `WebGPU error: ${message(scoped)}`);
         if ((thrown as WgprimError)?.code === 'device-lost') throw new StopCampaign('device-lost', message(thrown));
       }
       progress.build.done++;
@@ -314,9 +330,11 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     const failed = await build(g, todo);
     if (todo.length) warm = undefined;
     for (const v of todo) {
-      const why = failed.get(v.key);
-      if (why === undefined) continue;
+      const whys = new Set<string>();
       for (const p of pointsOf(g, v)) {
+        const why = failed.get(buildKey(v, p.benchmark));
+        if (why === undefined) continue;
+        whys.add(g.benchmarks.length > 1 ? `${p.benchmark}: ${why}` : why);
         if (!needs(p.name, p.size)) continue;
         checkLimit();
         store.addError(p.name, p.size, `build failed: ${why}`);
@@ -326,12 +344,12 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
         report('run', g);
         await updated();
       }
-      log(`${groupLabel(g)} ${configText(v.config)}: ${why}`);
+      for (const why of whys) log(`${groupLabel(g)} ${configText(v.config)}: ${why}`);
     }
     for (const size of g.sizes) {
       for (const v of todo) {
-        if (failed.has(v.key)) continue;
         for (const benchmark of g.benchmarks) {
+          if (failed.has(buildKey(v, benchmark))) continue;
           const name = alg.benchmarkName(benchmark, g.type, v.config);
           if (!needs(name, size)) continue;
           checkBudget();
@@ -518,8 +536,20 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
 }
 
 /**
+ * The type column of a summary row: the element type, with the value class for the sorts'
+ * rows as `wgprim info` writes it (`u32/empty` keys only, `u32/u32` pairs with u32 values).
+ */
+export function summaryTypeLabel(r: { readonly type: string; readonly valueBytes?: number }): string {
+  return r.valueBytes === undefined ? r.type : `${r.type}/${valueClassLabel(r.valueBytes)}`;
+}
+
+/**
  * Per group: every config measured at all of the group's points (benchmarks x sizes), scored
  * by the geometric mean of items/s, so no size dominates; the best against the selected config.
+ * A sort group (`valueClasses`) gives a row per value class, as its tables keep a row per class:
+ * each scored over its own benchmarks' points, against that class's selection and heuristic
+ * (a keys tile that cannot run with values still has a keys score; the pairs row compares
+ * against what pairs calls select).
  */
 export function summarize(groups: readonly { group: VariantGroup; strategy: StrategyName }[], entries: readonly TuneEntry[]): SummaryRow[] {
   // (algorithm|type) -> config text -> point -> entry
@@ -540,28 +570,39 @@ export function summarize(groups: readonly { group: VariantGroup; strategy: Stra
     if (!c) configs.set(ck, (c = { config: parsed.config, points: new Map() }));
     c.points.set(`${parsed.benchmark}@${e.size}`, e);
   }
-  return groups.map(({ group: g, strategy }) => {
-    const points = g.sizes.flatMap((size) => g.benchmarks.map((b) => `${b}@${size}`));
+  const row = (
+    g: VariantGroup, strategy: StrategyName, benchmarks: readonly string[],
+    sel: { config: ConfigObject; source?: string } | undefined, heu: { config: ConfigObject } | undefined, valueBytes: number | undefined,
+  ): SummaryRow => {
+    const points = g.sizes.flatMap((size) => benchmarks.map((b) => `${b}@${size}`));
     const scores = new Map<string, ConfigScore>();
     let failed = 0;
     for (const [ck, c] of byGroup.get(`${g.algorithm}|${g.type}`) ?? []) {
       const es = points.map((p) => c.points.get(p));
+      // A config none of whose points this class measured is not one of its configs.
+      if (es.every((e) => !e)) continue;
       if (es.some((e) => e && isErrorEntry(e))) failed++;
       if (es.some((e) => !e || isErrorEntry(e) || !(e.items_per_second > 0))) continue;
       const ok = es as Extract<TuneEntry, { items_per_second: number }>[];
       scores.set(ck, { config: c.config, score: geomean(ok.map((e) => e.items_per_second)), cv: Math.max(...ok.map((e) => e.cv)) });
     }
     const best = [...scores.values()].sort((a, b) => b.score - a.score)[0];
-    const sel = g.baselines.find((b) => b.baseline?.includes('selected'));
-    const heu = g.baselines.find((b) => b.baseline?.includes('heuristic'));
     const selScore = sel ? scores.get(configText(sel.config)) : undefined;
     const heuScore = heu ? scores.get(configText(heu.config)) : undefined;
     return {
-      algorithm: g.algorithm, type: g.type, strategy, sizes: g.sizes, benchmarks: g.benchmarks, measured: scores.size, failed,
+      algorithm: g.algorithm, type: g.type, ...(valueBytes !== undefined ? { valueBytes } : {}), strategy, sizes: g.sizes, benchmarks, measured: scores.size, failed,
       ...(selScore ? { selected: { ...selScore, source: sel?.source ?? 'heuristic' } } : {}),
       ...(heuScore ? { heuristic: heuScore } : {}),
       ...(best ? { best } : {}),
       ...(best && selScore ? { ratio: best.score / selScore.score } : {}),
     };
+  };
+  return groups.flatMap(({ group: g, strategy }) => {
+    if (g.valueClasses?.length) {
+      return g.valueClasses.map((c) => row(g, strategy, c.benchmarks, c.selected, { config: c.heuristic }, c.valueBytes));
+    }
+    const sel = g.baselines.find((b) => b.baseline?.includes('selected'));
+    const heu = g.baselines.find((b) => b.baseline?.includes('heuristic'));
+    return [row(g, strategy, g.benchmarks, sel, heu, undefined)];
   });
 }

@@ -92,6 +92,12 @@ export interface TunableAlgorithm {
   measure(prim: Prim, options: MeasureOptions): Promise<BenchRecord>;
   /** The benchmark name (without `/manual_time`) that `measure` gives the record. */
   benchmarkName(benchmark: string, type: ElementType, config: ConfigObject): string;
+  /**
+   * Sorts: the value class one benchmark times (bytes of values; 0 keys only), the
+   * `typeClass.valueBytes` of the table rows its measurements make. Where given, a group's
+   * baselines and its summary are per value class (see `valueClassesOf`).
+   */
+  valueClass?(benchmark: string): number;
   /** Reads a parsed benchmark name of this algorithm back, or undefined if it is not one. */
   parseName(fields: NameFields): ParsedBenchmark | undefined;
 }
@@ -165,13 +171,38 @@ const asSelected = <C>(s: SelectedConfig<C>): SelectedConfig<ConfigObject> => s 
  * The value class (bytes of values; 0 keys only) whose selection and heuristic a radix sort
  * group of `benchmarks` takes as its default: 4 (the u32 values of `pairs`) where every one of
  * them is the pairs benchmark, else 0 (keys only; also with no benchmarks given). A group that
- * measures keys and pairs reports the keys selection as its default; the campaign measures the
- * pairs selection (and heuristic) too, as baselines of their own (variants.ts asks `selected`
- * and `heuristic` for each benchmark alone), so both of today's configs are always measured.
+ * measures keys and pairs takes the keys selection as its first baseline; the campaign measures
+ * the pairs selection (and heuristic) too, as baselines of their own (variants.ts asks `selected`
+ * and `heuristic` for each value class alone: `valueClassesOf`), so both of today's configs are
+ * always measured, and the summary reports a row per value class against that class's default.
  */
 export function radixValueClass(benchmarks: readonly string[] | undefined, pairs: string): 0 | 4 {
   return benchmarks !== undefined && benchmarks.length > 0 && benchmarks.every((b) => b === pairs) ? 4 : 0;
 }
+/** The benchmarks of one value class of a group, keys only first. */
+export interface BenchmarkValueClass {
+  readonly valueBytes: number;
+  readonly benchmarks: readonly string[];
+}
+
+/**
+ * A group's benchmarks split by value class (`TunableAlgorithm.valueClass`), smallest first;
+ * undefined for an algorithm without value classes (scan, reduce, transform). The tables keep a
+ * row per value class, so a radix sort group timing keys and pairs is compared per class.
+ */
+export function valueClassesOf(algorithm: string, benchmarks: readonly string[]): BenchmarkValueClass[] | undefined {
+  const of = tunable(algorithm).valueClass;
+  if (!of) return undefined;
+  const by = new Map<number, string[]>();
+  for (const b of benchmarks) {
+    const v = of(b);
+    const list = by.get(v);
+    if (list) list.push(b);
+    else by.set(v, [b]);
+  }
+  return [...by].sort((a, b) => a[0] - b[0]).map(([valueBytes, bs]) => ({ valueBytes, benchmarks: bs }));
+}
+
 const str = (x: NameFields[string] | undefined): string => (typeof x === 'object' ? '' : String(x ?? ''));
 
 registerTunable({
@@ -269,6 +300,7 @@ registerTunable({
   fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   measure: measureWithBench,
   benchmarkName: (benchmark, type, c) => radixSortName(type, benchmark === 'radix_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortConfig),
+  valueClass: (benchmark) => radixValueClass([benchmark], 'radix_sort_pairs'),
   parseName: (f) => {
     if (f.lvl !== 'device' || f.algo !== 'radix_sort_onesweep' || typeof f.cfg !== 'object') return undefined;
     const value = str(f.value_type);
@@ -312,6 +344,7 @@ registerTunable({
     warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
   }),
   benchmarkName: (benchmark, type, c) => radixSortBlockSortName(type, benchmark === 'radix_sort_block_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortBlockSortConfig),
+  valueClass: (benchmark) => radixValueClass([benchmark], 'radix_sort_block_sort_pairs'),
   parseName: (f) => {
     if (f.lvl !== 'device' || f.algo !== 'radix_sort_block_sort' || typeof f.cfg !== 'object') return undefined;
     const value = str(f.value_type);
@@ -346,6 +379,8 @@ registerTunable({
   fullCoverageCount: () => BENCH_SEGMENT_LENGTH + 1,
   measure: measureWithBench,
   benchmarkName: (_benchmark, type, c) => segmentedRadixSortName(type, 'empty', BENCH_SEGMENT_LENGTH, c as unknown as SegmentedRadixSortConfig),
+  // Keys only: its rows are valueBytes 0.
+  valueClass: () => 0,
   parseName: (f) => {
     if (f.lvl !== 'device' || f.algo !== 'segmented_radix_sort' || typeof f.cfg !== 'object') return undefined;
     return { algorithm: 'segmented_radix_sort', benchmark: 'segmented_radix_sort', type: str(f.key_type), config: configFromName('segmented_radix_sort', f.cfg) as unknown as ConfigObject };

@@ -10,7 +10,7 @@ import { type Prim } from '../prim.js';
 import { type TunedEntry } from '../config/types.js';
 import { configKey, isTunedAlgorithm, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
 import { releaseBenchmarkBuffers } from '../bench/run.js';
-import { type ProgressEvent, runCampaign, type StopReason } from './campaign.js';
+import { type ProgressEvent, runCampaign, type StopReason, summaryTypeLabel } from './campaign.js';
 import { type ConfigObject, isTunable, tunable, tunableAlgorithms } from './registry.js';
 import { type SettingsInput, type StrategyName, REPRESENTATIVE_TYPES, defaultSettings, deviceKindOf, mergeSettings } from './settings.js';
 import { createOptimization, type CandidateScore, type GroupResult } from './create-optimization.js';
@@ -79,6 +79,13 @@ export interface TunedConfigScore {
 export interface TuneGroupSummary {
   readonly algorithm: string;
   readonly type: ElementType;
+  /**
+   * Sorts: the value class of this group (bytes of values; 0 keys only, 4 pairs with u32
+   * values): a radix sort tuned with keys and pairs gives a group each, compared against the
+   * config calls of that class select, and its row (if any) serves only that class.
+   */
+  readonly valueBytes?: number;
+  /** The type class of the group's row (with `valueBytes` for the sorts). */
   readonly typeClass: TypeClass;
   readonly strategy: StrategyName;
   /** Configs measured at every point. */
@@ -111,7 +118,7 @@ export interface TuneSummary {
   /** New measurements (errors included), and the errors among them. */
   readonly measurements: number;
   readonly errors: number;
-  /** One per (algorithm, type) tuned. */
+  /** One per (algorithm, type) tuned; the sorts: one per (algorithm, type, value class). */
   readonly groups: readonly TuneGroupSummary[];
   /** The rows this call installed (also in `prim.runtimeTuned`). */
   readonly installed: TunedTables;
@@ -162,6 +169,17 @@ function checkOptions(o: TuneOptions): void {
   if (o.minImprovementPercent !== undefined && !(typeof o.minImprovementPercent === 'number' && o.minImprovementPercent >= 0)) {
     bad(`minImprovementPercent must be a number >= 0, got ${JSON.stringify(o.minImprovementPercent)}`);
   }
+}
+
+/**
+ * The create-optimization group (this adapter's level) a summary row is decided by: its table,
+ * type class and value class. A sort row (`valueBytes`) takes only the group of its own value
+ * class, so a pairs row is never decided (or installed) from keys measurements, nor a keys row
+ * from pairs ones; a row without one (scan, reduce, transform) the group without values.
+ */
+export function groupOfRow(groups: readonly GroupResult[], table: TunedAlgorithm, r: { readonly type: ElementType; readonly valueBytes?: number }): GroupResult | undefined {
+  const typeClass = typeClassOf(r.type);
+  return groups.find((x) => x.level === 'target' && x.algorithm === table && sameClass(x.typeClass, typeClass) && (x.typeClass.valueBytes ?? 0) === (r.valueBytes ?? 0));
 }
 
 /** What decides a group's row: the create-optimization group of its table and type class. */
@@ -241,12 +259,11 @@ export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o
   for (const r of result.summary) {
     const table = tableOf(r.algorithm);
     if (!table) continue;
-    const typeClass = typeClassOf(r.type);
-    // The keys-only group where the sorts measured pairs too: today's config is the keys-only selection.
-    const g = co.groups.find((x) => x.level === 'target' && x.algorithm === table && sameClass(x.typeClass, typeClass) && !x.typeClass.valueBytes);
+    const typeClass: TypeClass = { ...typeClassOf(r.type), ...(r.valueBytes !== undefined ? { valueBytes: r.valueBytes } : {}) };
+    const g = groupOfRow(co.groups, table, r);
     const d = decide(g, table, r.selected ? { config: r.selected.config, source: r.selected.source } : undefined, install, threshold);
     if (d.decision === 'installed' && d.row && !(installed[table] ??= []).includes(d.row)) installed[table]!.push(d.row);
-    groups.push({ algorithm: r.algorithm, type: r.type, typeClass, strategy: r.strategy, configs: r.measured, failed: r.failed, ...d });
+    groups.push({ algorithm: r.algorithm, type: r.type, ...(r.valueBytes !== undefined ? { valueBytes: r.valueBytes } : {}), typeClass, strategy: r.strategy, configs: r.measured, failed: r.failed, ...d });
   }
   const installedTables = installed as TunedTables;
   if (countRows(installedTables)) prim.useTuned(installedTables);
@@ -257,7 +274,7 @@ export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o
     const key = tuneCacheKey(target);
     const all = prim.runtimeTuned;
     try {
-      store.set(key, encodeTuneCacheEntry(target, all, groups.map((g) => `${g.algorithm} ${g.type}: ${g.decision}`)));
+      store.set(key, encodeTuneCacheEntry(target, all, groups.map((g) => `${g.algorithm} ${summaryTypeLabel(g)}: ${g.decision}`)));
       cache = { key, written: true, rows: countRows(all) };
     } catch (err) {
       cache = { key, written: false, rows: 0, error: (err as Error)?.message ?? String(err) };

@@ -4,7 +4,7 @@
 import { WgprimError } from '../runtime/errors.js';
 import { type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
-import { type ConfigObject, type ParamSpace, type ParamValue, configText, isThresholdStage, tunable } from './registry.js';
+import { type ConfigObject, type ParamSpace, type ParamValue, configText, isThresholdStage, tunable, valueClassesOf } from './registry.js';
 import { type ResolvedAlgorithm, constraintViolation } from './settings.js';
 
 /** Why a variant is measured whatever the strategy: it is the config selected today, or the heuristic's. */
@@ -24,6 +24,19 @@ export interface Variant {
   readonly source?: string;
 }
 
+/**
+ * One value class of a sort group (keys only, or pairs with u32 values): its benchmarks, and the
+ * configs a call of that class selects today and the heuristic gives, the defaults its tables'
+ * rows (`typeClass.valueBytes`) are compared against.
+ */
+export interface ValueClassDefaults {
+  /** Bytes of values (0 keys only), as the rows' `typeClass.valueBytes`. */
+  readonly valueBytes: number;
+  readonly benchmarks: readonly string[];
+  readonly selected: { readonly config: ConfigObject; readonly source: string };
+  readonly heuristic: ConfigObject;
+}
+
 /** The variants of one (algorithm, type). */
 export interface VariantGroup {
   readonly algorithm: string;
@@ -40,6 +53,11 @@ export interface VariantGroup {
   readonly baselines: readonly Variant[];
   readonly sizes: readonly number[];
   readonly benchmarks: readonly string[];
+  /**
+   * Sorts (tunables with `valueClass`): the group's value classes, keys only first, each with its
+   * own defaults (all of them among `baselines`). The summary reports one row per class.
+   */
+  readonly valueClasses?: readonly ValueClassDefaults[];
 }
 
 export interface DroppedVariant {
@@ -123,7 +141,7 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
       }
       // Baselines: what a call selects today, and the heuristic; measured whatever the strategy.
       // The group's own (for all its benchmarks) come first: the selected one is the default the
-      // summary reports. Where the benchmarks select differently one by one (a radix sort group
+      // summary reports (sorts: per value class, `valueClasses` below). Where the benchmarks select differently one by one (a radix sort group
       // timing keys and pairs: the keys row and the pairs row), each one's selection and
       // heuristic are baselines too, so every config in use today is measured.
       const selected = alg.selected(prim, type, ra.benchmarks);
@@ -134,6 +152,13 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
           wanted.push(['selected', sel.config, sel.source], ['heuristic', alg.heuristic(ctx, type, [b]), undefined]);
         }
       }
+      // Sorts: each value class's own defaults (what its tables' rows are compared against).
+      const valueClasses: ValueClassDefaults[] | undefined = valueClassesOf(ra.name, ra.benchmarks)?.map((c) => {
+        const sel = alg.selected(prim, type, c.benchmarks);
+        const heu = alg.heuristic(ctx, type, c.benchmarks);
+        wanted.push(['selected', sel.config, sel.source], ['heuristic', heu, undefined]);
+        return { valueBytes: c.valueBytes, benchmarks: c.benchmarks, selected: { config: sel.config, source: sel.source }, heuristic: heu };
+      });
       const roles = new Map<string, { config: ConfigObject; roles: BaselineRole[]; source?: string }>();
       for (const [role, config, source] of wanted) {
         const key = variantKey(ra.name, type, config);
@@ -151,7 +176,7 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
         if (inSpace >= 0) variants[inSpace] = v;
         baselines.push(v);
       }
-      groups.push({ algorithm: ra.name, type, space, variants, baselines, sizes: ra.sizes, benchmarks: ra.benchmarks });
+      groups.push({ algorithm: ra.name, type, space, variants, baselines, sizes: ra.sizes, benchmarks: ra.benchmarks, ...(valueClasses ? { valueClasses } : {}) });
     }
   }
   const counts = new Map<string, number>();
