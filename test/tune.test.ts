@@ -631,3 +631,14 @@ describe('wgprim tune', () => {
     expect(full.benchmarks[0]).toEqual(part.benchmarks[0]);
   });
 });
+
+describe('wgprim tune summary table', () => {
+  it('labels a sort row with its value class (keys and pairs rows of one type are told apart)', async () => {
+    const { summaryTable } = await import('../src/cli/tune.js');
+    const row = (valueBytes: number | undefined) => ({ algorithm: 'radix_sort_onesweep', type: 'u32' as const, valueBytes, strategy: 'exhaustive' as const, sizes: [1024], benchmarks: [], measured: 1, failed: 0 });
+    const table = summaryTable([row(0), row(4)]);
+    expect(table).toMatch(/radix_sort_onesweep\s+u32\/empty\s/);
+    expect(table).toMatch(/radix_sort_onesweep\s+u32\/u32\s/);
+    expect(summaryTable([{ ...row(undefined), algorithm: 'scan' }])).toMatch(/scan\s+u32\s/);
+  });
+});

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import cliProgress, { type SingleBar } from 'cli-progress';
 import { describeTarget } from '../runtime/target.js';
-import { type CampaignResult, type CampaignStart, type ProgressEvent, type SummaryRow, runCampaign } from '../tune/campaign.js';
+import { type CampaignResult, type CampaignStart, type ProgressEvent, type SummaryRow, runCampaign, summaryTypeLabel } from '../tune/campaign.js';
 import { formatPlan, planStages } from '../tune/plan.js';
 import { type ConfigObject, configText, THRESHOLD_STAGES, tunable, tunableAlgorithms } from '../tune/registry.js';
 import { type DeviceKind, type StrategyName, type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, settingsJsonSchema } from '../tune/settings.js';
@@ -98,7 +98,7 @@ export function summaryTable(rows: readonly SummaryRow[]): string {
   const g = (x: number | undefined): string => (x === undefined ? '-' : (x / 1e9).toFixed(3));
   const header = ['algorithm', 'type', 'strategy', 'configs', 'default (source)', 'Gitems/s', 'cv', 'best', 'Gitems/s', 'cv', 'best/default'];
   const body = rows.map((r) => [
-    r.algorithm, r.type, r.strategy, `${r.measured}${r.failed ? ` (+${r.failed} failed)` : ''}`,
+    r.algorithm, summaryTypeLabel(r), r.strategy, `${r.measured}${r.failed ? ` (+${r.failed} failed)` : ''}`,
     r.selected ? `${cfgText(r.algorithm, r.type, r.selected.config)} (${r.selected.source})` : '-', g(r.selected?.score), r.selected ? r.selected.cv.toFixed(3) : '-',
     r.best ? cfgText(r.algorithm, r.type, r.best.config) : '-', g(r.best?.score), r.best ? r.best.cv.toFixed(3) : '-',
     r.ratio === undefined ? '-' : `${r.ratio.toFixed(3)}x`,
