@@ -4,7 +4,7 @@
 // in with one `register(...)` call. Browser-safe.
 import { type DeviceContext } from '../runtime/context.js';
 import { WgprimError } from '../runtime/errors.js';
-import { type ElementType, typeInfo } from '../wgsl/types.js';
+import { type ElementType, typeInfo, type TypeInfo } from '../wgsl/types.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type Prim } from '../prim.js';
 import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from '../device/scan/config.js';
@@ -272,6 +272,37 @@ registerTunable({
 // those of its benchmarks' value class (`radixValueClass`): a pairs-only campaign compares
 // against what pairs calls select; keys and pairs together report the keys one and measure both.
 
+/**
+ * The hooks the two radix sort tunables share, given their keys and pairs benchmarks: with the
+ * pairs benchmark among a group's, a config must fit workgroup memory with its u32 values too;
+ * the default and the heuristic follow the benchmarks' value class (`radixValueClass`); names
+ * parse back to the benchmark of their value type.
+ */
+function radixValueHooks<C>(o: {
+  readonly algorithm: string;
+  readonly keys: string;
+  readonly pairs: string;
+  readonly problem: (ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4, c: C) => string | undefined;
+  readonly heuristic: (ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4) => C;
+  readonly selected: (prim: Prim, type: ElementType, valueBytes: 0 | 4) => SelectedConfig<C>;
+}): Pick<TunableAlgorithm, 'problem' | 'heuristic' | 'selected' | 'valueClass' | 'parseName'> {
+  return {
+    problem: (ctx, type, c, benchmarks) => {
+      const pairs = benchmarks?.includes(o.pairs) ?? false;
+      const p = o.problem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as C);
+      return p === undefined || !pairs ? p : `${p} (with the u32 values of ${o.pairs})`;
+    },
+    heuristic: (ctx, type, benchmarks) => o.heuristic(ctx, radixKeyInfo(type), radixValueClass(benchmarks, o.pairs)) as unknown as ConfigObject,
+    selected: (prim, type, benchmarks) => asSelected(o.selected(prim, type, radixValueClass(benchmarks, o.pairs))),
+    valueClass: (benchmark) => radixValueClass([benchmark], o.pairs),
+    parseName: (f) => {
+      if (f.lvl !== 'device' || f.algo !== o.algorithm || typeof f.cfg !== 'object') return undefined;
+      const value = str(f.value_type);
+      return { algorithm: o.algorithm, benchmark: value === '' || value === 'empty' ? o.keys : o.pairs, type: str(f.key_type), config: configFromName(o.algorithm, f.cfg) as unknown as ConfigObject };
+    },
+  };
+}
+
 registerTunable({
   name: 'radix_sort_onesweep',
   table: 'radixSort',
@@ -282,15 +313,10 @@ registerTunable({
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
   smallSizes: [2 ** 14, 2 ** 16],
   smallTypes: ['u32'],
-  // With pairs among the benchmarks, the tile must fit workgroup memory with its values too.
-  problem: (ctx, type, c, benchmarks) => {
-    const pairs = benchmarks?.includes('radix_sort_pairs') ?? false;
-    const p = radixSortConfigProblem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as RadixSortConfig);
-    return p === undefined || !pairs ? p : `${p} (with the u32 values of radix_sort_pairs)`;
-  },
-  // The default and the heuristic follow the benchmarks' value class (a pairs campaign compares against what pairs calls select).
-  heuristic: (ctx, type, benchmarks) => radixSortHeuristic(ctx, radixKeyInfo(type), radixValueClass(benchmarks, 'radix_sort_pairs')) as unknown as ConfigObject,
-  selected: (prim, type, benchmarks) => asSelected(prim.selectedRadixSortConfig(type, radixValueClass(benchmarks, 'radix_sort_pairs'))),
+  ...radixValueHooks<RadixSortConfig>({
+    algorithm: 'radix_sort_onesweep', keys: 'radix_sort_keys', pairs: 'radix_sort_pairs',
+    problem: radixSortConfigProblem, heuristic: radixSortHeuristic, selected: (prim, type, vb) => prim.selectedRadixSortConfig(type, vb),
+  }),
   record: async (prim, enc, b, type, c, benchmark) => {
     const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, config: c as unknown as RadixSortConfig, blockSortConfig: ONESWEEP_ONLY };
     if (benchmark !== 'radix_sort_pairs') return prim.radixSortKeys(enc, args);
@@ -300,12 +326,6 @@ registerTunable({
   fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   measure: measureWithBench,
   benchmarkName: (benchmark, type, c) => radixSortName(type, benchmark === 'radix_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortConfig),
-  valueClass: (benchmark) => radixValueClass([benchmark], 'radix_sort_pairs'),
-  parseName: (f) => {
-    if (f.lvl !== 'device' || f.algo !== 'radix_sort_onesweep' || typeof f.cfg !== 'object') return undefined;
-    const value = str(f.value_type);
-    return { algorithm: 'radix_sort_onesweep', benchmark: value === '' || value === 'empty' ? 'radix_sort_keys' : 'radix_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_onesweep', f.cfg) as unknown as ConfigObject };
-  },
 });
 
 // radix_sort_block_sort: the radix sort's small-size path (block sort of each tile, then merge
@@ -322,13 +342,10 @@ registerTunable({
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8], radixBits: [4], rank: ['match'], mergeWorkgroupSize: [128], mergeItemsPerThread: [4, 8], maxCount: [radixSortBlockSortSpace.maxCount[0]] },
   smallSizes: [2 ** 12, 2 ** 14],
   smallTypes: ['u32'],
-  problem: (ctx, type, c, benchmarks) => {
-    const pairs = benchmarks?.includes('radix_sort_block_sort_pairs') ?? false;
-    const p = radixSortBlockSortProblem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as RadixSortBlockSortConfig);
-    return p === undefined || !pairs ? p : `${p} (with the u32 values of radix_sort_block_sort_pairs)`;
-  },
-  heuristic: (ctx, type, benchmarks) => radixSortBlockSortHeuristic(ctx, radixKeyInfo(type), radixValueClass(benchmarks, 'radix_sort_block_sort_pairs')) as unknown as ConfigObject,
-  selected: (prim, type, benchmarks) => asSelected(prim.selectedRadixSortBlockSortConfig(type, radixValueClass(benchmarks, 'radix_sort_block_sort_pairs'))),
+  ...radixValueHooks<RadixSortBlockSortConfig>({
+    algorithm: 'radix_sort_block_sort', keys: 'radix_sort_block_sort_keys', pairs: 'radix_sort_block_sort_pairs',
+    problem: radixSortBlockSortProblem, heuristic: radixSortBlockSortHeuristic, selected: (prim, type, vb) => prim.selectedRadixSortBlockSortConfig(type, vb),
+  }),
   record: async (prim, enc, b, type, c, benchmark) => {
     const config = c as unknown as RadixSortBlockSortConfig;
     const blockSortConfig = { ...config, maxCount: Math.max(config.maxCount, b.count) };
@@ -344,12 +361,6 @@ registerTunable({
     warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
   }),
   benchmarkName: (benchmark, type, c) => radixSortBlockSortName(type, benchmark === 'radix_sort_block_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortBlockSortConfig),
-  valueClass: (benchmark) => radixValueClass([benchmark], 'radix_sort_block_sort_pairs'),
-  parseName: (f) => {
-    if (f.lvl !== 'device' || f.algo !== 'radix_sort_block_sort' || typeof f.cfg !== 'object') return undefined;
-    const value = str(f.value_type);
-    return { algorithm: 'radix_sort_block_sort', benchmark: value === '' || value === 'empty' ? 'radix_sort_block_sort_keys' : 'radix_sort_block_sort_pairs', type: str(f.key_type), config: configFromName('radix_sort_block_sort', f.cfg) as unknown as ConfigObject };
-  },
 });
 
 // segmented_radix_sort: one workgroup per segment (in workgroup memory up to a tile, LSD passes
