@@ -274,7 +274,11 @@ export interface RadixBlockSortBenchOptions extends Omit<BenchmarkOptions, 'algo
  * keeps the config's own maxCount).
  */
 export async function benchmarkRadixSortBlockSort(prim: Prim, options: RadixBlockSortBenchOptions): Promise<BenchRecord> {
-  const call = await prepareRadixSortBlockSortCall(prim, options);
+  return timeCall(prim, await prepareRadixSortBlockSortCall(prim, options), options);
+}
+
+/** Times a prepared call: the benchmark record of `options`' type and size. */
+async function timeCall(prim: Prim, call: PreparedCall, options: Parameters<typeof timeGpu>[2] & { readonly type: ElementType; readonly size: number }): Promise<BenchRecord> {
   const timing = await timeGpu(prim, call.record, options);
   return {
     name: call.name, algorithm: call.algorithm, type: options.type, size: options.size, bytesPerCall: call.bytesPerCall,
@@ -336,13 +340,7 @@ export async function benchmarkAlgorithm(prim: Prim, options: BenchmarkOptions):
 }
 
 async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: BenchmarkOptions): Promise<BenchRecord> {
-  const call = await prepareAlgorithmCall(prim, algorithm, options);
-  const timing = await timeGpu(prim, call.record, options);
-  return {
-    name: call.name, algorithm, type: options.type, size: options.size, bytesPerCall: call.bytesPerCall,
-    times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
-    configSource: call.configSource, config: call.config,
-  };
+  return timeCall(prim, await prepareAlgorithmCall(prim, algorithm, options), options);
 }
 
 /** The inputs and recorder of one `benchmarkAlgorithm` call (buffers kept as `benchmarkAlgorithm` keeps them). */
