@@ -316,6 +316,33 @@ describe('radix sort: each rank and look-back forced by config', () => {
   });
 });
 
+describe('radix sort: adapters whose subgroup size varies', () => {
+  it('declared sizes 4..8 on an adapter that runs 8: counts for subgroups that do not exist are skipped (unrolled and looped count scans)', async () => {
+    if (prim.target.subgroupMaxSize !== 8) return; // lavapipe (CI) runs 8-wide subgroups
+    const { device, adapterInfo } = await requestDevice();
+    const ranged = createPrim(device, { adapterInfo: { ...adapterInfo, subgroupMinSize: 4, subgroupMaxSize: 8 } as GPUAdapterInfo });
+    expect(ranged.target).toMatchObject({ subgroupMinSize: 4, subgroupMaxSize: 8 });
+    const saved = prim;
+    prim = ranged;
+    try {
+      // 4-bit digits in 32 invocations: 8 subgroups at most, one digit each (the unrolled scan);
+      // 8-bit digits in 64: 16 subgroups, 4 digits each (the looped scan). Runs of tiles too.
+      for (const config of [{ workgroupSize: 32, itemsPerThread: 3, radixBits: 4 }, { workgroupSize: 64, itemsPerThread: 5, radixBits: 8 }]) {
+        for (const lookback of ['reduce-then-scan', 'decoupled'] as const) {
+          for (const n of [1, 1000, 20011]) {
+            await check('u32', randomKeys('u32', n, SEED + n), { config: { ...config, rank: 'match', lookback } }, `ranged ${lookback}`);
+          }
+        }
+      }
+      const n = SORT_GROUPS * 32 * 3 + 5;
+      await check('u32', randomKeys('u32', n, SEED), { config: { workgroupSize: 32, itemsPerThread: 1, radixBits: 8, rank: 'match', lookback: 'reduce-then-scan' }, beginBit: 8, endBit: 24 }, 'ranged, runs of tiles', false);
+    } finally {
+      prim = saved;
+      device.destroy();
+    }
+  });
+});
+
 describe('radix sort: reduce-then-scan groups sort runs of tiles', () => {
   it('more tiles than SORT_GROUPS: each group sorts several tiles in order (the last partial), keys and pairs, two passes, both directions', async () => {
     // Tiles of 32 keys: more than SORT_GROUPS tiles, so groups take 3 tiles each and prefetch

@@ -46,6 +46,10 @@ export const radixSortSpace = {
 /** Most keys a onesweep pass can count: look-back words keep counts in 30 bits. */
 export const ONESWEEP_MAX_COUNT = 2 ** 30 - 1;
 
+/** Whether the match rank's sort kernel moves a tile's values through the keys' workgroup array (each value fits a key's slot). */
+export const valuesThroughKeys = (key: TypeInfo, valueBytes: 0 | 4 | 8): boolean =>
+  valueBytes !== 0 && (key.bytes === 8 || valueBytes === 4);
+
 /** Bytes of workgroup memory the sort kernel needs (the largest of the pass's kernels). */
 export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
   const tile = c.workgroupSize * c.itemsPerThread;
@@ -55,8 +59,11 @@ export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, value
     // The tile, the workgroup's scan array, a start per digit.
     return tileBytes + c.workgroupSize * 4 + radix * 4 + 16;
   }
+  // The match rank's sort kernel: keys (values through them where they fit, else their own
+  // array), the rank's arrays, two words.
   const rank = radixRankWorkgroupBytes({ ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
-  return tileBytes + rank + radix * 4 + 16;
+  const keysBytes = tile * Math.max(key.bytes, 4);
+  return (valuesThroughKeys(key, valueBytes) ? keysBytes : tileBytes) + rank + 8;
 }
 
 function shapeProblem(ctx: DeviceContext, what: string, workgroupSize: number, itemsPerThread: number, multipleOf4: boolean): string | undefined {
@@ -96,8 +103,8 @@ export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueB
  * The match rank with reduce-then-scan where the device has subgroups, else the split rank.
  * Not onesweep, even where the vendor gives forward progress: on the H200 its look-back cost
  * more than the upsweep and count scan it saves (2^28 u32 keys, 256 x 12: 13.9 against 11.9 ms;
- * u64 keys about even); tuning picks it where it wins. 256 invocations, 8-bit digits, 12 items
- * per thread for keys, 16 with values (or what fits).
+ * u64 keys about even); tuning picks it where it wins. 256 invocations, 8-bit digits, 13 items
+ * per thread (or what fits).
  */
 export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): RadixSortConfig {
   const largest = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
@@ -105,9 +112,10 @@ export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes
   const rank = subgroups ? 'match' : 'split';
   // Small subgroups need more per-subgroup counters: smaller workgroups keep the tile large.
   for (const workgroupSize of [largest, 128, 64]) {
-    // Keys: 12 first (on the H200 13..16 fall off a register cliff, occupancy); pairs: 16 (19.6
-    // against 21.7 ms for 12 at 2^28).
-    for (const itemsPerThread of valueBytes === 0 ? [12, 16, 8, 4] : [16, 12, 8, 4]) {
+    // 13 first, keys and pairs: with 32-wide subgroups a 256 x 13 tile needs 23,592 bytes of
+    // workgroup memory, and on the H200 a sort kernel past 24 KiB loses a third of its speed
+    // (occupancy: 2^28 u32 keys, 256 x 12 with 0.5 KiB more 9.5 ms, with 1 KiB more 14.8).
+    for (const itemsPerThread of [13, 12, 16, 8, 4]) {
       const c: RadixSortConfig = {
         workgroupSize, itemsPerThread, radixBits: 8, rank, workgroupScan: subgroups ? 'subgroup' : 'shared', lookback: 'reduce-then-scan',
         histogramWorkgroupSize: largest, histogramItemsPerThread: 16,

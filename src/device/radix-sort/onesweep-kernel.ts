@@ -3,7 +3,7 @@ import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
 import { radixRankDecls, radixRankKey, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { type RadixSortConfig } from './config.js';
+import { type RadixSortConfig, valuesThroughKeys } from './config.js';
 import { keyAccess, keyFunctions, type RadixSplit, rawType, splitKey, splitSlots, valueAccess } from './kernel.js';
 import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
 
@@ -99,10 +99,10 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
       if (found) { break; }
     }
     if (tile > 0u) { atomicStore(&state[P.state_base + tile * RK_RADIX + d], FLAG_INCLUSIVE | (prefix + n)); }
-    s_base[d] = digit_base[m] + prefix - rk_start[d];
+    rk_count[d] = digit_base[m] + prefix - rk_start[d];
   } }`)}`
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
-    : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { s_base[d] = digit_base[m] - rk_start[d]; digit_base[m] += rk_count[d]; } }`);
+    : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_start[d]; digit_base[m] += n; } }`);
   const rank = rankOptions(o);
   // Pairs: the tile's values are loaded after the rank (each item's rank kept in a register) and
   // placed by it, so they take no registers while the match runs (H200, 2^28 u32 pairs, 256 x 16:
@@ -111,9 +111,21 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
   // with the (prefetched) keys and parking them in workgroup memory during the rank (256 x 12:
   // 21.5 against 18.6 ms).
   const place = (j: string, at: string): string => `s_keys[${at}] = ks[${j}];${pairs ? ` rks[${j}] = ${at};` : ''}`;
-  const lateValues = `  var vs: array<${V}, IPT>;
-${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${vals.load('base + p')}; } }`)}
+  // Pairs whose values fit the keys' workgroup slots exchange the values through s_keys after the
+  // keys are written out, so the tile needs no s_vals and stays within the workgroup memory that
+  // keeps the H200 at full occupancy (2^28 u32 pairs, 256 x 13: 13.0 against 15.2 ms with s_vals
+  // at 256 x 16; loading the values after the keys' write-out instead of before it: 14.1).
+  const shared = valuesThroughKeys(o.key, o.valueBytes);
+  const toSlot = (x: string): string => (K === V ? x : `vec2<u32>(${x}, 0u)`);
+  const fromSlot = (x: string): string => (K === V ? x : `${x}.x`);
+  const loadValues = `  var vs: array<${V}, IPT>;
+${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${vals.load('base + p')}; } }`)}`;
+  const lateValues = shared ? loadValues : `${loadValues}
 ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_vals[rks[j]] = vs[j]; } }`)}`;
+  const valuesExchange = `  workgroupBarrier();
+${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_keys[rks[j]] = ${toSlot('vs[j]')}; } }`)}
+  workgroupBarrier();
+${unroll(IPT, 'k', `  { let i = k * WG + lid; if (i < valid) { ${vals.store('dsts[k]', fromSlot('s_keys[i]'))}; } }`)}`;
   // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
   // after this tile's rank (the keys' registers are free again) and their latency hides behind
   // the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
@@ -140,6 +152,7 @@ ${prefetch ? '' : stripedTileLoad(IPT, K, V, undefined)}
   }`
     : ''}
   ${pairs ? 'var rks: array<u32, IPT>;' : ''}
+  ${shared ? 'var dsts: array<u32, IPT>;' : ''}
   ${rankMatch(rank, (j) => `digit(ks[${j}])`, place)}
 ${pairs ? lateValues : ''}
 ${prefetch ? nextKeys : ''}
@@ -150,10 +163,11 @@ ${prefetch ? nextKeys : ''}
 ${unroll(IPT, 'k', `  { let i = k * WG + lid;
     if (i < valid) {
       let y = s_keys[i];
-      let dst = s_base[digit(y)] + i;
+      let dst = rk_count[digit(y)] + i;
       store_key(dst, from_ordered(y));
-      ${v(`${vals.store('dst', 's_vals[i]')};`)}
-    } }`)}`;
+      ${shared ? 'dsts[k] = dst;' : v(`${vals.store('dst', 's_vals[i]')};`)}
+    } }`)}
+${shared ? valuesExchange : ''}`;
   const code = `enable subgroups;
 diagnostic(off, subgroup_uniformity);
 ${paramsStruct(ONESWEEP_PARAMS)}
@@ -175,8 +189,7 @@ const LOOKBACK_WINDOW = ${LOOKBACK_WINDOW}u;
 const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
 ${radixRankDecls(rank)}
 var<workgroup> s_keys: array<${K}, TILE>;
-${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
-var<workgroup> s_base: array<u32, RK_RADIX>;
+${pairs && !shared ? `var<workgroup> s_vals: array<${V}, TILE>;` : ''}
 var<workgroup> s_tile: u32;
 var<workgroup> sg_counter: atomic<u32>;
 
