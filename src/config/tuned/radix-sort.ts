@@ -8,9 +8,8 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
-//   tune-h200-radix-pairs.json (nvidia//nvidia-h200, 2026-11-29)
-// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
+//   tune-h200-radix-s4.json (nvidia//nvidia-h200, 2026-11-29)
+// 2 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 
@@ -27,19 +26,19 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 1.834e10, cv: 0.0114, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 18/18 configs eligible; runner-up 256x12 8 match subgroup decoupled 256 16 at 0.983x',
+      itemsPerSecond: 2.483e10, cv: 0.0145, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x12 8 match subgroup reduce-then-scan 256 16 at 0.980x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 1.416e10, cv: 0.00781, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x16 8 match subgroup decoupled 256 16 at 0.934x',
+      itemsPerSecond: 1.999e10, cv: 0.00339, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x12 8 match subgroup reduce-then-scan 256 16 at 0.975x',
     },
   },
   {
@@ -47,17 +46,17 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 6.137e9, cv: 0.00101, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x16 8 match subgroup reduce-then-scan 256 16 at 0.962x',
+      itemsPerSecond: 7.322e9, cv: 0.00141, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x16 8 match subgroup reduce-then-scan 256 16 at 0.953x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 5.554e9, cv: 0.00463, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 4/4 configs eligible; runner-up 256x12 8 match subgroup decoupled 256 16 at 0.988x',
+      itemsPerSecond: 6.735e9, cv: 0.00143, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x14 8 match subgroup decoupled 256 16 at 0.938x',
     },
   },
   {
