@@ -4,7 +4,7 @@ import { radixRankDecls, radixRankKey, rankClear, rankCounts, rankMatch } from '
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig, valuesThroughKeys } from './config.js';
-import { keyAccess, keyFunctions, type RadixSplit, rawType, splitKey, splitSlots, valueAccess } from './kernel.js';
+import { keyAccess, keyFunctions, type RadixSplit, rawType, splitKey, splitLoads, splitSlots, valueAccess } from './kernel.js';
 import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
 
 /**
@@ -104,6 +104,8 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
     : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_start[d]; digit_base[m] += n; } }`);
   const rank = rankOptions(o);
+  // Keys past one binding: a tile wholly before the split loads from the first binding alone.
+  const tileLoad = (declare: boolean): string => `${declare ? `  var ks: array<${K}, IPT>;\n` : ''}${splitLoads(o.key, hi.keys, 'base + TILE', (load) => stripedTileLoad(IPT, K, V, undefined, false, load))}`;
   // Pairs: the tile's values are loaded after the rank (each item's rank kept in a register) and
   // placed by it, so they take no registers while the match runs (H200, 2^28 u32 pairs, 256 x 16:
   // 17.0 against 19.7 ms loading them with the keys). Measured slower: gathering values in the
@@ -133,13 +135,13 @@ ${unroll(IPT, 'k', `  { let i = k * WG + lid; if (i < valid) { ${vals.store('dst
   const nextKeys = `  if (tile + 1u < end_tile) {
     let base = (tile + 1u) * TILE;
     let valid = min(TILE, P.count - base);
-${stripedTileLoad(IPT, K, V, undefined, false)}
+${tileLoad(false)}
   }`;
   const tileBody = `${rankClear(rank, 'lid')}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
-${prefetch ? '' : stripedTileLoad(IPT, K, V, undefined)}
+${prefetch ? '' : tileLoad(true)}
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -221,7 +223,7 @@ ${lookback ? tileBody : `${prefetch ? `  var ks: array<${K}, IPT>;
   {
     let base = first_tile * TILE;
     let valid = min(TILE, P.count - base);
-${stripedTileLoad(IPT, K, V, undefined, false)}
+${tileLoad(false)}
   }` : ''}
   for (var tile = first_tile; tile < end_tile; tile++) {
 ${tileBody}
@@ -242,9 +244,10 @@ export function onesweepHistogramKernel(o: { key: TypeInfo; config: RadixSortCon
   const radix = 1 << c.radixBits;
   const maxPasses = Math.ceil((o.key.bytes * 8) / c.radixBits);
   const HWG = c.histogramWorkgroupSize;
+  const keySplitAt = o.split?.keys === undefined ? undefined : { at: o.split.keys, slot: 3 };
   const code = `${paramsStruct(HISTOGRAM_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
-${keyAccess(o.key, false, o.split?.keys === undefined ? undefined : { at: o.split.keys, slot: 3 })}
+${keyAccess(o.key, false, keySplitAt)}
 @group(0) @binding(2) var<storage, read_write> rows: array<atomic<u32>>;
 ${keyFunctions(o.key, false)}
 var<private> flip: u32;
@@ -266,7 +269,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let base = tile * HWG * HIPT;
     // All of the tile's loads first, so they are in flight together.
     var ys: array<${rawType(o.key)}, HIPT>;
-${unroll(c.histogramItemsPerThread, 'k', `    { let e = base + k * HWG + lid; if (e < P.count) { ys[k] = to_ordered(load_key(e)); } }`)}
+${splitLoads(o.key, keySplitAt, 'base + HWG * HIPT', (load) => unroll(c.histogramItemsPerThread, 'k', `    { let e = base + k * HWG + lid; if (e < P.count) { ys[k] = to_ordered(${load}(e)); } }`))}
 ${unroll(c.histogramItemsPerThread, 'k', `    if (base + k * HWG + lid < P.count) {
       for (var q = 0u; q < npass; q++) {
         let s = P.begin_bit + q * BITS;

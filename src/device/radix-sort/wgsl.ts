@@ -29,16 +29,16 @@ export function workgroupInclusiveScan(array: string, index: string, size: strin
  * loads the tile subgroup-striped: item j of this
  * invocation is element `striped_pos(j, sgid, sg_lane, sg_size)` of the tile; keys past `valid`
  * are SENTINEL (their values are not loaded). Needs base, valid, sgid, sg_lane, sg_size,
- * striped_pos, to_ordered, load_key, SENTINEL and IPT.
+ * striped_pos, to_ordered, `loadKey` (default load_key), SENTINEL and IPT.
  */
-export function stripedTileLoad(itemsPerThread: number, K: string, V: string, loadVal: ValueLoad, declare = true): string {
+export function stripedTileLoad(itemsPerThread: number, K: string, V: string, loadVal: ValueLoad, declare = true, loadKey = 'load_key'): string {
   const v = (s: string): string => (loadVal ? s : '');
   return `${declare ? `  var ks: array<${K}, IPT>;
   ${v(`var vs: array<${V}, IPT>;`)}` : ''}
 ${unroll(itemsPerThread, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
   var y = SENTINEL;
   if (p < valid) {
-    y = to_ordered(load_key(base + p));
+    y = to_ordered(${loadKey}(base + p));
     ${v(`vs[j] = ${loadVal?.('base + p')};`)}
   }
   ks[j] = y;`)}`;
