@@ -8,9 +8,7 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix.json (nvidia//nvidia-h200, 2026-11-29)
-//   tune-h200-radix-pairs.json (nvidia//nvidia-h200, 2026-11-29)
-//   tune-h200-radix-threshold.json (radix_sort_threshold)
+//   tune-h200-radix-threshold-s4.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
@@ -30,17 +28,17 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 1048576 },
     evidence: {
-      itemsPerSecond: 7.927e8, cv: 0.0118, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 6.341e9,
-      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=empty); cv: max; 24/24 configs eligible; runner-up 256x16 8 match 256 16 131072 at 0.908x; maxCount 2^20: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x12 8-bit match reduce-then-scan, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 1.73e9, cv: 0.013, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^20: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x13 8-bit match reduce-then-scan, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 524288 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 16384 },
     evidence: {
-      itemsPerSecond: 7.794e8, cv: 0.00892, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 6.235e9,
-      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=u32); cv: max; 25/25 configs eligible; runner-up 256x16 8 match 256 8 131072 at 0.945x; maxCount 2^19: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match reduce-then-scan, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 1.215e9, cv: 0.0138, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x13 8-bit match decoupled, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
@@ -48,17 +46,17 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 131072 },
     evidence: {
-      itemsPerSecond: 3.551e8, cv: 0.00546, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 2.841e9,
-      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=empty); cv: max; 24/24 configs eligible; runner-up 256x16 8 match 256 16 131072 at 0.906x; maxCount 2^17: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match decoupled, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 1.093e9, cv: 0.00862, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^17: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match decoupled, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 8, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 524288 },
+    config: { workgroupSize: 256, itemsPerThread: 8, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 262144 },
     evidence: {
-      itemsPerSecond: 3.611e8, cv: 0.00621, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 2.429e9,
-      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=u32); cv: max; 10/10 configs eligible; runner-up 128x16 8 match 256 8 131072 at 0.866x; maxCount 2^19: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x12 8-bit match reduce-then-scan, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 8.878e8, cv: 0.011, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^18: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match decoupled, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
@@ -66,8 +64,8 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 1048576 },
     evidence: {
-      itemsPerSecond: 4.763e8, cv: 0.00938, size: [16384, 131072], date: '2026-11-29', version: '0.1.0', score: 3.81e9,
-      note: 'geomean of items/s over 2 points (sizes 2^14, 2^17 x value_type=empty); cv: max; 24/24 configs eligible; runner-up 256x16 8 match 256 16 131072 at 0.910x; maxCount 2^20: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x12 8-bit match reduce-then-scan, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 1.575e9, cv: 0.0125, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^20: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x12 8-bit match reduce-then-scan, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
@@ -75,8 +73,8 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     typeClass: { float: true, bytes: 4, valueBytes: 4 },
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 524288 },
     evidence: {
-      itemsPerSecond: 1.144e9, cv: 0.0316, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^19: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match reduce-then-scan, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 1.26e9, cv: 0.0238, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^19: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x13 8-bit match reduce-then-scan, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
 ];

@@ -8,8 +8,8 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix-s4.json (nvidia//nvidia-h200, 2026-11-29)
-// 2 row(s) kept from the table this one replaced (targets the new data did not cover).
+//   tune-h200-radix-f32-s4.json (nvidia//nvidia-h200, 2026-11-29)
+// 5 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 
@@ -62,10 +62,19 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 12, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 1.746e10, cv: 0.0114, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 18/18 configs eligible; runner-up 256x12 8 match subgroup decoupled 256 16 at 0.987x',
+      itemsPerSecond: 2.363e10, cv: 0.0146, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 4/4 configs eligible; runner-up 256x12 8 match subgroup reduce-then-scan 256 16 at 0.972x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4, valueBytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    evidence: {
+      itemsPerSecond: 1.933e10, cv: 0.00497, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 4/4 configs eligible; runner-up 256x12 8 match subgroup decoupled 256 16 at 0.966x',
     },
   },
 ];
