@@ -9,6 +9,7 @@
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
 //   tune-h200-radix-threshold-s4.json (radix_sort_threshold)
+//   tune-h200-radix-threshold-u64-s4.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
@@ -44,19 +45,19 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 131072 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 1048576 },
     evidence: {
-      itemsPerSecond: 1.093e9, cv: 0.00862, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^17: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match decoupled, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 1.165e9, cv: 0.00862, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^20: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x6 8-bit match reduce-then-scan, keys only (so a keys-only row, valueBytes 0), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 8, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 262144 },
+    config: { workgroupSize: 256, itemsPerThread: 8, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 524288 },
     evidence: {
-      itemsPerSecond: 8.878e8, cv: 0.011, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^18: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match decoupled, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 8.541e8, cv: 0.0114, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^19: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x6 8-bit match reduce-then-scan, with u32 values (so a pairs row, valueBytes 4), at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; block sort faster at 2^12, 2^14, 2^16, 2^17, 2^18, 2^19: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {

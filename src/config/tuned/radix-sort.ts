@@ -8,8 +8,10 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
+//   tune-h200-radix-s4.json (nvidia//nvidia-h200, 2026-11-29)
 //   tune-h200-radix-f32-s4.json (nvidia//nvidia-h200, 2026-11-29)
-// 5 row(s) kept from the table this one replaced (targets the new data did not cover).
+//   tune-h200-radix-u64-s4.json (nvidia//nvidia-h200, 2026-11-29)
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 
@@ -44,19 +46,19 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 6, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 7.322e9, cv: 0.00141, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x16 8 match subgroup reduce-then-scan 256 16 at 0.953x',
+      itemsPerSecond: 8.131e9, cv: 0.00674, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 16/16 configs eligible; runner-up 256x5 8 match subgroup reduce-then-scan 256 16 at 0.968x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 6, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 6.735e9, cv: 0.00143, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x14 8 match subgroup decoupled 256 16 at 0.938x',
+      itemsPerSecond: 6.901e9, cv: 0.00583, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 16/16 configs eligible; runner-up 256x16 8 match subgroup decoupled 256 16 at 0.976x',
     },
   },
   {
