@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrim, type Prim, type RadixSortConfig, type RadixSortKeyType, typeInfo, WgprimError } from '../src/index.js';
-import { ONESWEEP_MAX_COUNT, radixSortConfigProblem, radixSortHeuristic } from '../src/device/radix-sort/config.js';
+import { ONESWEEP_MAX_COUNT, RADIX_SORT_BYTES_PER_INVOCATION, radixSortConfigProblem, radixSortHeuristic, radixSortWorkgroupBytes } from '../src/device/radix-sort/config.js';
+import { onesweepSortKernel } from '../src/device/radix-sort/onesweep-kernel.js';
 import { SORT_GROUPS } from '../src/device/radix-sort/radix-sort.js';
 import { requestDevice } from '../src/node/index.js';
 import { testPrim } from './support/gpu.js';
@@ -748,6 +749,42 @@ describe('radix sort: buffer level', () => {
         expect(bare.selectedRadixSortConfig(type, vb)).toEqual({ config: hb, source: 'heuristic' });
         expect(radixSortConfigProblem(bare.context, t, vb, hb), `${type} values ${vb} (nobody)`).toBeUndefined();
         if (prim.context.hasSubgroups) expect(hb).toMatchObject({ rank: 'match', lookback: 'reduce-then-scan' });
+      }
+    }
+  });
+
+  it('with 32-wide subgroups the heuristic keeps the sort kernel within 96 bytes of workgroup memory an invocation (u32 keys 256 x 13, u64 256 x 6)', () => {
+    if (!prim.context.hasSubgroups) return;
+    const wide = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 } as GPUAdapterInfo });
+    const expected: Record<string, number> = { u32: 13, f32: 13, f16: 13, u64: 6, i64: 6 };
+    for (const [type, items] of Object.entries(expected)) {
+      for (const vb of [0, 4] as const) {
+        const t = typeInfo(type as RadixSortKeyType);
+        const h = radixSortHeuristic(wide.context, t, vb);
+        expect(h, `${type} values ${vb}`).toMatchObject({ workgroupSize: 256, itemsPerThread: items });
+        expect(radixSortWorkgroupBytes(wide.context, t, vb, h)).toBeLessThanOrEqual(RADIX_SORT_BYTES_PER_INVOCATION * 256);
+      }
+    }
+  });
+
+  it('radixSortWorkgroupBytes is what the sort kernel declares (keys, values through the keys, values on their own; both offset methods)', () => {
+    const sizes: Record<string, number> = { 'u32': 4, 'atomic<u32>': 4, 'vec2<u32>': 8 };
+    for (const type of ['u32', 'f16', 'u64'] as const) {
+      for (const vb of [0, 4, 8] as const) {
+        for (const offsets of ['scanned', 'lookback'] as const) {
+          for (const [workgroupSize, itemsPerThread, subgroupMinSize, subgroupMaxSize] of [[256, 13, 32, 32], [128, 7, 8, 64]]) {
+            const config: RadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: offsets === 'lookback' ? 'decoupled' : 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 };
+            const t = typeInfo(type);
+            const { code } = onesweepSortKernel({ key: t, valueBytes: vb, config, offsets, subgroupMinSize, subgroupMaxSize });
+            const consts = Object.fromEntries([...code.matchAll(/const (\w+) = (\d+)u;/g)].map((m) => [m[1], Number(m[2])]));
+            let declared = 0;
+            for (const m of code.matchAll(/var<workgroup> \w+: (?:array<([\w<>]+), (\w+)>|([\w<>]+));/g)) {
+              declared += m[3] ? sizes[m[3]]! : sizes[m[1]!]! * (Number(m[2]) || consts[m[2]!]!);
+            }
+            const ctx = { ...prim.context, target: { ...prim.target, subgroupMinSize, subgroupMaxSize } } as typeof prim.context;
+            expect(radixSortWorkgroupBytes(ctx, t, vb, config), `${type} values ${vb} ${offsets} ${workgroupSize}x${itemsPerThread}`).toBe(declared);
+          }
+        }
       }
     }
   });

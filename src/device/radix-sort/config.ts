@@ -100,27 +100,42 @@ export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueB
 }
 
 /**
+ * Workgroup memory per invocation that the sort kernel should stay within (24 KiB at 256
+ * invocations): on the H200 the kernel loses a third of its speed or more past it (occupancy:
+ * 2^28 u32 keys, 256 x 12 with 0.5 KiB of padding 9.5 ms, with 1 KiB 14.8; u64 keys 256 x 6
+ * 30.0 ms against 39.7 for 256 x 16 at 42 KiB).
+ */
+export const RADIX_SORT_BYTES_PER_INVOCATION = 96;
+
+/**
  * The match rank with reduce-then-scan where the device has subgroups, else the split rank.
  * Not onesweep, even where the vendor gives forward progress: on the H200 its look-back cost
  * more than the upsweep and count scan it saves (2^28 u32 keys, 256 x 12: 13.9 against 11.9 ms;
- * u64 keys about even); tuning picks it where it wins. 256 invocations, 8-bit digits, 13 items
- * per thread (or what fits).
+ * u64 keys about even); tuning picks it where it wins. 256 invocations, 8-bit digits, and the
+ * most items per thread, up to 13, whose sort kernel stays within RADIX_SORT_BYTES_PER_INVOCATION
+ * (u32 keys: 13; u64: 6); where none does, what fits the device.
  */
 export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): RadixSortConfig {
   const largest = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
   const subgroups = subgroupProblem(ctx, largest) === undefined;
   const rank = subgroups ? 'match' : 'split';
+  const shape = (workgroupSize: number, itemsPerThread: number): RadixSortConfig => ({
+    workgroupSize, itemsPerThread, radixBits: 8, rank, workgroupScan: subgroups ? 'subgroup' : 'shared', lookback: 'reduce-then-scan',
+    histogramWorkgroupSize: largest, histogramItemsPerThread: 16,
+  });
+  const runs = (c: RadixSortConfig): boolean => radixSortConfigProblem(ctx, key, valueBytes, c) === undefined;
   // Small subgroups need more per-subgroup counters: smaller workgroups keep the tile large.
-  for (const workgroupSize of [largest, 128, 64]) {
-    // 13 first, keys and pairs: with 32-wide subgroups a 256 x 13 tile needs 23,592 bytes of
-    // workgroup memory, and on the H200 a sort kernel past 24 KiB loses a third of its speed
-    // (occupancy: 2^28 u32 keys, 256 x 12 with 0.5 KiB more 9.5 ms, with 1 KiB more 14.8).
+  const sizes = [largest, 128, 64];
+  for (const workgroupSize of sizes) {
+    for (let itemsPerThread = 13; itemsPerThread >= 4; itemsPerThread--) {
+      const c = shape(workgroupSize, itemsPerThread);
+      if (runs(c) && radixSortWorkgroupBytes(ctx, key, valueBytes, c) <= RADIX_SORT_BYTES_PER_INVOCATION * workgroupSize) return c;
+    }
+  }
+  for (const workgroupSize of sizes) {
     for (const itemsPerThread of [13, 12, 16, 8, 4]) {
-      const c: RadixSortConfig = {
-        workgroupSize, itemsPerThread, radixBits: 8, rank, workgroupScan: subgroups ? 'subgroup' : 'shared', lookback: 'reduce-then-scan',
-        histogramWorkgroupSize: largest, histogramItemsPerThread: 16,
-      };
-      if (radixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
+      const c = shape(workgroupSize, itemsPerThread);
+      if (runs(c)) return c;
     }
   }
   return { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4 };
