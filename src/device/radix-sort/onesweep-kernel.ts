@@ -70,6 +70,8 @@ export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const vals = valueAccess(V, valSlot, hi.values);
   const mask = `${2 ** COUNT_BITS - 1}u`;
   const digitsPerInvocation = Math.ceil((1 << c.radixBits) / c.workgroupSize);
+  // After the match, rk_count[d] (read again only by its owner, in the next tile's count scan)
+  // becomes digit d's output position less its start in the tile: the write-out's base.
   const offsetsBlock = lookback
     ? `${unroll(digitsPerInvocation, 'm', `{ let d = r + m * WG;
   if (d < RK_RADIX) {
