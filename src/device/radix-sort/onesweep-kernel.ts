@@ -70,8 +70,9 @@ export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const vals = valueAccess(V, valSlot, hi.values);
   const mask = `${2 ** COUNT_BITS - 1}u`;
   const digitsPerInvocation = Math.ceil((1 << c.radixBits) / c.workgroupSize);
-  // After the match, rk_count[d] (read again only by its owner, in the next tile's count scan)
-  // becomes digit d's output position less its start in the tile: the write-out's base.
+  // After the match, rk_count[d] becomes digit d's output position less its start in the tile
+  // (the write-out's base): nothing needs the count after this, and the next tile's count scan
+  // writes it afresh.
   const offsetsBlock = lookback
     ? `${unroll(digitsPerInvocation, 'm', `{ let d = r + m * WG;
   if (d < RK_RADIX) {
