@@ -34,7 +34,8 @@ export interface RadixSortConfig {
 /** The tuning space and the edges tests walk. */
 export const radixSortSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
-  itemsPerThread: [4, 6, 8, 10, 12, 14, 16, 20, 24, 32],
+  // 13 and 6: the largest 32-bit and 64-bit key tiles within 24 KiB at 256 invocations (RADIX_SORT_BYTES_PER_INVOCATION).
+  itemsPerThread: [4, 6, 8, 10, 12, 13, 14, 16, 20, 24, 32],
   radixBits: [4, 5, 6, 7, 8],
   rank: ['match', 'split'],
   workgroupScan: ['subgroup', 'shared'],
