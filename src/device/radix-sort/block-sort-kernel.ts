@@ -100,6 +100,22 @@ function storeKeyWords(n: string, outBase: string, wg: string, ordered: boolean)
   }`;
 }
 
+/**
+ * Writes s_keys (and s_vals) [0 .. n) to out_base + i, coalesced: `items` rounds of `wg`
+ * invocations (16-bit keys a word at a time). `ordered`: s_keys holds ordered bits.
+ */
+function storeTile(o: { key: TypeInfo; valueBytes: 0 | 4 | 8 }, n: string, outBase: string, wg: string, items: string, ordered: boolean): string {
+  const half = o.key.bytes === 2;
+  return `${half ? storeKeyWords(n, outBase, wg, ordered) : ''}
+  for (var k = 0u; k < ${items}; k++) {
+    let i = k * ${wg} + lid;
+    if (i < ${n}) {
+      ${half ? '' : `store_key(${outBase} + i, ${ordered ? 'from_ordered(s_keys[i])' : 's_keys[i]'});`}
+      ${o.valueBytes !== 0 ? `store_val(${outBase} + i, s_vals[i]);` : ''}
+    }
+  }`;
+}
+
 export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
   const c = o.config;
   const K = rawType(o.key);
@@ -157,14 +173,7 @@ ${splitByBit(IPT, pairs, 'shared')}
   }
   // s_keys holds the sorted tile (or the loaded one: no bits to sort by); written out coalesced.
   ${beforeStores}
-${half ? storeKeyWords('valid', 'base', 'WG', true) : ''}
-  for (var k = 0u; k < IPT; k++) {
-    let i = k * WG + lid;
-    if (i < valid) {
-      ${half ? '' : 'store_key(base + i, from_ordered(s_keys[i]));'}
-      ${v('store_val(base + i, s_vals[i]);')}
-    }
-  }`;
+${storeTile(o, 'valid', 'base', 'WG', 'IPT', true)}`;
   const code = `${match ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : ''}${paramsStruct(BLOCK_SORT_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
@@ -210,7 +219,6 @@ export function radixMergeKernel(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; conf
   const V = valueType(o.valueBytes);
   const pairs = o.valueBytes !== 0;
   const wide = o.key.bytes === 8;
-  const half = o.key.bytes === 2;
   const MIPT = c.mergeItemsPerThread;
   const v = (s: string): string => (pairs ? s : '');
   const io = accessors(o.key, o.valueBytes, false, false);
@@ -308,14 +316,7 @@ ${unroll(MIPT, 'k', `  if (k < n) {
     ${v('s_vals[dd + k] = ov[k];')}
   }`)}
   workgroupBarrier();
-${half ? storeKeyWords('total', 'a0 + d0', 'MWG', false) : ''}
-  for (var k = 0u; k < MIPT; k++) {
-    let i = k * MWG + lid;
-    if (i < total) {
-      ${half ? '' : 'store_key(a0 + d0 + i, s_keys[i]);'}
-      ${v('store_val(a0 + d0 + i, s_vals[i]);')}
-    }
-  }
+${storeTile(o, 'total', 'a0 + d0', 'MWG', 'MIPT', false)}
 }
 `;
   return {
