@@ -33,16 +33,21 @@ export interface RadixRankOptions {
   readonly subgroupMaxSize: number;
 }
 
+/** Subgroups of a workgroup at most (the smallest subgroup size). */
+const maxSubgroups = (o: RadixRankOptions): number => Math.max(1, o.workgroupSize / o.subgroupMinSize);
+/** Digits each invocation owns in the count scan. */
+const digitsPerInvocation = (o: RadixRankOptions): number => Math.ceil((1 << o.radixBits) / o.workgroupSize);
+
 /** Bytes of workgroup memory the rank's arrays take. */
 export function radixRankWorkgroupBytes(o: RadixRankOptions): number {
   const radix = 1 << o.radixBits;
-  const nsg = Math.max(1, o.workgroupSize / o.subgroupMinSize);
+  const nsg = maxSubgroups(o);
   return (nsg * radix + 2 * radix + nsg) * 4;
 }
 
 /** Key part for kernels that embed the rank: everything its WGSL depends on. */
 export function radixRankKey(o: RadixRankOptions): string {
-  return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${Math.ceil(o.subgroupMaxSize / 32)}`;
+  return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${o.subgroupMaxSize}`;
 }
 
 const maskWords = (o: RadixRankOptions): number => Math.ceil(o.subgroupMaxSize / 32);
@@ -50,7 +55,7 @@ const maskWords = (o: RadixRankOptions): number => Math.ceil(o.subgroupMaxSize /
 /** Module-scope part: the rank's workgroup arrays and helper functions. */
 export function radixRankDecls(o: RadixRankOptions): string {
   const radix = 1 << o.radixBits;
-  const nsg = Math.max(1, o.workgroupSize / o.subgroupMinSize);
+  const nsg = maxSubgroups(o);
   const words = maskWords(o);
   const M = words === 1 ? 'u32' : `vec${words === 2 ? 2 : 4}<u32>`;
   const helpers =
@@ -72,7 +77,7 @@ fn rk_lanes_below(lane: u32) -> ${M} {
   return `const RK_RADIX = ${radix}u;
 const RK_BITS = ${o.radixBits}u;
 const RK_NSG = ${nsg}u;
-const RK_DPT = ${Math.ceil(radix / o.workgroupSize)}u;
+const RK_DPT = ${digitsPerInvocation(o)}u;
 // Per (subgroup, digit) counters: early counts, then offsets within the digit, then running ones.
 var<workgroup> rk_hist: array<atomic<u32>, ${nsg * radix}>;
 var<workgroup> rk_start: array<u32, RK_RADIX>;
@@ -84,10 +89,6 @@ fn striped_pos(j: u32, sgid: u32, sg_lane: u32, sg_size: u32) -> u32 {
 }`;
 }
 
-/** Subgroups of a workgroup at most (the smallest subgroup size). */
-const maxSubgroups = (o: RadixRankOptions): number => Math.max(1, o.workgroupSize / o.subgroupMinSize);
-/** Digits each invocation owns in the count scan. */
-const digitsPerInvocation = (o: RadixRankOptions): number => Math.ceil((1 << o.radixBits) / o.workgroupSize);
 /**
  * The count scan keeps an owner's counts in registers (loads issued together, unrolled) up to
  * this many; more (small subgroups in a large workgroup) take a loop that reads them twice.
