@@ -753,7 +753,7 @@ describe('radix sort: buffer level', () => {
     }
   });
 
-  it('with 32-wide subgroups the heuristic keeps the sort kernel within 96 bytes of workgroup memory an invocation (u32 keys 256 x 13, u64 256 x 6)', () => {
+  it('with 32-wide subgroups the heuristic takes 13 words of keys an invocation within 96 bytes of workgroup memory an invocation (u32 keys 256 x 13, u64 256 x 6)', () => {
     if (!prim.context.hasSubgroups) return;
     const wide = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 } as GPUAdapterInfo });
     const expected: Record<string, number> = { u32: 13, f32: 13, f16: 13, u64: 6, i64: 6 };
@@ -767,7 +767,7 @@ describe('radix sort: buffer level', () => {
     }
   });
 
-  it('radixSortWorkgroupBytes is what the sort kernel declares (keys, values through the keys, values on their own; both offset methods)', () => {
+  it('radixSortWorkgroupBytes is what the sort kernel declares (counters and exchange in one array: keys, 4- and 8-byte values; both offset methods)', () => {
     const sizes: Record<string, number> = { 'u32': 4, 'atomic<u32>': 4, 'vec2<u32>': 8 };
     for (const type of ['u32', 'f16', 'u64'] as const) {
       for (const vb of [0, 4, 8] as const) {

@@ -31,23 +31,32 @@ export interface RadixRankOptions {
   /** Smallest and largest subgroup sizes the adapter may use (size the counters and ballots). */
   readonly subgroupMinSize: number;
   readonly subgroupMaxSize: number;
+  /**
+   * Words of `rk_hist` at least: a caller that keeps its ranks in registers reuses the counters'
+   * memory as its exchange array (CUB's layout), so the tile is not limited by counters and
+   * exchange together. Such a caller may use `rk_hist` (atomicLoad / atomicStore) only between a
+   * barrier after `rankMatch` and a barrier before the next `rankClear` / `rankCounts`.
+   */
+  readonly exchangeWords?: number;
 }
 
 /** Subgroups of a workgroup at most (the smallest subgroup size). */
 const maxSubgroups = (o: RadixRankOptions): number => Math.max(1, o.workgroupSize / o.subgroupMinSize);
 /** Digits each invocation owns in the count scan. */
 const digitsPerInvocation = (o: RadixRankOptions): number => Math.ceil((1 << o.radixBits) / o.workgroupSize);
+/** Words of rk_hist: the counters of every subgroup, or the caller's exchange where larger. */
+const histWords = (o: RadixRankOptions): number => Math.max(maxSubgroups(o) * (1 << o.radixBits), o.exchangeWords ?? 0);
 
 /** Bytes of workgroup memory the rank's arrays take. */
 export function radixRankWorkgroupBytes(o: RadixRankOptions): number {
   const radix = 1 << o.radixBits;
   const nsg = maxSubgroups(o);
-  return (nsg * radix + 2 * radix + nsg) * 4;
+  return (histWords(o) + 2 * radix + nsg) * 4;
 }
 
 /** Key part for kernels that embed the rank: everything its WGSL depends on. */
 export function radixRankKey(o: RadixRankOptions): string {
-  return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${o.subgroupMaxSize}`;
+  return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${o.subgroupMaxSize}:${histWords(o)}`;
 }
 
 const maskWords = (o: RadixRankOptions): number => Math.ceil(o.subgroupMaxSize / 32);
@@ -79,7 +88,7 @@ const RK_BITS = ${o.radixBits}u;
 const RK_NSG = ${nsg}u;
 const RK_DPT = ${digitsPerInvocation(o)}u;
 // Per (subgroup, digit) counters: early counts, then offsets within the digit, then running ones.
-var<workgroup> rk_hist: array<atomic<u32>, ${nsg * radix}>;
+var<workgroup> rk_hist: array<atomic<u32>, ${histWords(o)}>;
 var<workgroup> rk_start: array<u32, RK_RADIX>;
 var<workgroup> rk_count: array<u32, RK_RADIX>;
 var<workgroup> rk_sums: array<u32, RK_NSG>;

@@ -34,8 +34,8 @@ export interface RadixSortConfig {
 /** The tuning space and the edges tests walk. */
 export const radixSortSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
-  // 13 and 6: the largest 32-bit and 64-bit key tiles within 24 KiB at 256 invocations (RADIX_SORT_BYTES_PER_INVOCATION).
-  itemsPerThread: [4, 6, 8, 10, 12, 13, 14, 16, 20, 24, 32],
+  // 13 and 6: the heuristic's 32-bit and 64-bit key tiles (RADIX_SORT_KEY_WORDS_PER_INVOCATION); 21 and 10: the largest within 24 KiB at 256 invocations.
+  itemsPerThread: [4, 6, 8, 10, 12, 13, 14, 16, 18, 21, 24, 32],
   radixBits: [4, 5, 6, 7, 8],
   rank: ['match', 'split'],
   workgroupScan: ['subgroup', 'shared'],
@@ -47,10 +47,6 @@ export const radixSortSpace = {
 /** Most keys a onesweep pass can count: look-back words keep counts in 30 bits. */
 export const ONESWEEP_MAX_COUNT = 2 ** 30 - 1;
 
-/** Whether the match rank's sort kernel moves a tile's values through the keys' workgroup array (each value fits a key's slot). */
-export const valuesThroughKeys = (key: TypeInfo, valueBytes: 0 | 4 | 8): boolean =>
-  valueBytes !== 0 && (key.bytes === 8 || valueBytes === 4);
-
 /** Bytes of workgroup memory the sort kernel needs (the largest of the pass's kernels). */
 export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
   const tile = c.workgroupSize * c.itemsPerThread;
@@ -60,11 +56,10 @@ export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, value
     // The tile, the workgroup's scan array, a start per digit.
     return tileBytes + c.workgroupSize * 4 + radix * 4 + 16;
   }
-  // The match rank's sort kernel: keys (values through them where they fit, else their own
-  // array), the rank's arrays, two words.
-  const rank = radixRankWorkgroupBytes({ ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
-  const keysBytes = tile * Math.max(key.bytes, 4);
-  return (valuesThroughKeys(key, valueBytes) ? keysBytes : tileBytes) + rank + 8;
+  // The match rank's sort kernel: the rank's arrays, whose counters share their memory with the
+  // tile's exchange (keys, then values: the wider of the two), and two words.
+  const exchangeWords = tile * (Math.max(key.bytes, 4, valueBytes) / 4);
+  return radixRankWorkgroupBytes({ ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, exchangeWords }) + 8;
 }
 
 function shapeProblem(ctx: DeviceContext, what: string, workgroupSize: number, itemsPerThread: number, multipleOf4: boolean): string | undefined {
@@ -109,12 +104,21 @@ export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueB
 export const RADIX_SORT_BYTES_PER_INVOCATION = 96;
 
 /**
+ * Words of keys an invocation of the heuristic's sort kernel holds (items per thread times the
+ * key's words): past it the tile's registers cost more than the larger tile gains (H200, 2^28,
+ * 256 invocations: u32 keys 13 items 8.44 ms, 16 9.07, 21 8.81; u64 keys 6 items 27.1, 8 28.2,
+ * 10 27.9).
+ */
+export const RADIX_SORT_KEY_WORDS_PER_INVOCATION = 13;
+
+/**
  * The match rank with reduce-then-scan where the device has subgroups, else the split rank.
- * Not onesweep, even where the vendor gives forward progress: on the H200 its look-back cost
- * more than the upsweep and count scan it saves (2^28 u32 keys, 256 x 12: 13.9 against 11.9 ms;
- * u64 keys about even); tuning picks it where it wins. 256 invocations, 8-bit digits, and the
- * most items per thread, up to 13, whose sort kernel stays within RADIX_SORT_BYTES_PER_INVOCATION
- * (u32 keys: 13; u64: 6); where none does, what fits the device.
+ * Not onesweep, even where the vendor gives forward progress: on the H200 its look-back costs
+ * more than the upsweep and count scan it saves for keys (2^28 u32 keys, 256 x 13: 9.78 against
+ * 8.44 ms; u64 256 x 10: 31.3 against 27.9); tuning picks it where it wins (pairs). 256
+ * invocations, 8-bit digits, and the most items per thread whose keys take at most
+ * RADIX_SORT_KEY_WORDS_PER_INVOCATION words and whose sort kernel stays within
+ * RADIX_SORT_BYTES_PER_INVOCATION (u32 keys: 13; u64: 6); where none does, what fits the device.
  */
 export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): RadixSortConfig {
   const largest = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
@@ -125,10 +129,11 @@ export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes
     histogramWorkgroupSize: largest, histogramItemsPerThread: 16,
   });
   const runs = (c: RadixSortConfig): boolean => radixSortConfigProblem(ctx, key, valueBytes, c) === undefined;
+  const keyWords = Math.max(1, key.bytes / 4);
   // Small subgroups need more per-subgroup counters: smaller workgroups keep the tile large.
   const sizes = [largest, 128, 64];
   for (const workgroupSize of sizes) {
-    for (let itemsPerThread = 13; itemsPerThread >= 4; itemsPerThread--) {
+    for (let itemsPerThread = Math.floor(RADIX_SORT_KEY_WORDS_PER_INVOCATION / keyWords); itemsPerThread >= 4; itemsPerThread--) {
       const c = shape(workgroupSize, itemsPerThread);
       if (runs(c) && radixSortWorkgroupBytes(ctx, key, valueBytes, c) <= RADIX_SORT_BYTES_PER_INVOCATION * workgroupSize) return c;
     }

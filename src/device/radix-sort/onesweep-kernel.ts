@@ -3,7 +3,7 @@ import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
 import { radixRankDecls, radixRankKey, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { type RadixSortConfig, valuesThroughKeys } from './config.js';
+import { type RadixSortConfig } from './config.js';
 import { keyAccess, keyFunctions, type RadixSplit, rawType, splitKey, splitLoads, splitSlots, valueAccess } from './kernel.js';
 import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
 
@@ -106,41 +106,36 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
   } }`)}`
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
     : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_start[d]; digit_base[m] += n; } }`);
-  const rank = rankOptions(o);
+  // Ranks are kept in registers, so the rank's counters and the tile's exchange share one
+  // workgroup array (CUB's layout): values (pairs) move through it after the keys.
+  const keyWords = K === 'u32' ? 1 : 2;
+  const valueWords = o.valueBytes / 4;
+  const rank = { ...rankOptions(o), exchangeWords: c.workgroupSize * IPT * Math.max(keyWords, valueWords) };
   // Keys past one binding: a tile wholly before the split loads from the first binding alone.
   const tileLoad = (declare: boolean): string => `${declare ? `  var ks: array<${K}, IPT>;\n` : ''}${splitLoads(o.key, hi.keys, 'base + TILE', (load) => stripedTileLoad(IPT, K, V, undefined, false, load))}`;
-  // Pairs: the tile's values are loaded after the rank (each item's rank kept in a register) and
-  // placed by it, so they take no registers while the match runs (H200, 2^28 u32 pairs, 256 x 16:
-  // 17.0 against 19.7 ms loading them with the keys). Measured slower: gathering values in the
-  // write-out from global memory by source position (26.6 against 22.7 ms), and loading them
-  // with the (prefetched) keys and parking them in workgroup memory during the rank (256 x 12:
-  // 21.5 against 18.6 ms).
-  const place = (j: string, at: string): string => `s_keys[${at}] = ks[${j}];${pairs ? ` rks[${j}] = ${at};` : ''}`;
-  // Pairs whose values fit the keys' workgroup slots exchange the values through s_keys after the
-  // keys are written out, so the tile needs no s_vals and stays within the workgroup memory that
-  // keeps the H200 at full occupancy (2^28 u32 pairs, 256 x 13: 13.0 against 15.2 ms with s_vals
-  // at 256 x 16; loading the values after the keys' write-out instead of before it: 14.1).
-  const shared = valuesThroughKeys(o.key, o.valueBytes);
-  const toSlot = (x: string): string => (K === V ? x : `vec2<u32>(${x}, 0u)`);
-  const fromSlot = (x: string): string => (K === V ? x : `${x}.x`);
+  // Pairs: the tile's values are loaded after the rank and the keys' scatter, so they take no
+  // registers while the match runs (H200, 2^28 u32 pairs, 256 x 16: 17.0 against 19.7 ms
+  // loading them with the keys), and exchanged after the keys' write-out (loading them after
+  // it instead: 14.1 against 13.0 ms). Measured slower: gathering values in the write-out from
+  // global memory by source position (26.6 against 22.7 ms).
   const loadValues = `  var vs: array<${V}, IPT>;
 ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${vals.load('base + p')}; } }`)}`;
-  const lateValues = shared ? loadValues : `${loadValues}
-${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_vals[rks[j]] = vs[j]; } }`)}`;
   const valuesExchange = `  workgroupBarrier();
-${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { s_keys[rks[j]] = ${toSlot('vs[j]')}; } }`)}
+${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { x_store_value(rks[j], vs[j]); } }`)}
   workgroupBarrier();
-${unroll(IPT, 'k', `  { let i = k * WG + lid; if (i < valid) { ${vals.store('dsts[k]', fromSlot('s_keys[i]'))}; } }`)}`;
+${unroll(IPT, 'k', `  { let i = k * WG + lid; if (i < valid) { ${vals.store('dsts[k]', 'x_load_value(i)')}; } }`)}`;
   // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
-  // after this tile's rank (the keys' registers are free again) and their latency hides behind
-  // the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
+  // after this tile's keys are in workgroup memory (their registers are free again) and their
+  // latency hides behind the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
   const prefetch = !lookback;
   const nextKeys = `  if (tile + 1u < end_tile) {
     let base = (tile + 1u) * TILE;
     let valid = min(TILE, P.count - base);
 ${tileLoad(false)}
   }`;
-  const tileBody = `${rankClear(rank, 'lid')}
+  const tileBody = `${lookback ? '' : `  // The previous tile's write-out has read the exchange that the counters share.
+  workgroupBarrier();
+`}${rankClear(rank, 'lid')}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
@@ -156,23 +151,34 @@ ${prefetch ? '' : tileLoad(true)}
     if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
   }`
     : ''}
-  ${pairs ? 'var rks: array<u32, IPT>;' : ''}
-  ${shared ? 'var dsts: array<u32, IPT>;' : ''}
-  ${rankMatch(rank, (j) => `digit(ks[${j}])`, place)}
-${pairs ? lateValues : ''}
+  var rks: array<u32, IPT>;
+  ${rankMatch(rank, (j) => `digit(ks[${j}])`, (j, at) => `rks[${j}] = ${at};`)}
+  // Every subgroup's counters are final: their memory takes the keys.
+  workgroupBarrier();
+${unroll(IPT, 'j', '  x_store_key(rks[j], ks[j]);')}
+${pairs ? loadValues : ''}
 ${prefetch ? nextKeys : ''}
   // After the match: walking back before it (so the inclusive prefix is out sooner) measured
   // slower on the H200 (2^28 u32: 16.1 against 14.8 ms).
   ${offsetsBlock}
   workgroupBarrier();
+  ${pairs ? 'var dsts: array<u32, IPT>;' : ''}
 ${unroll(IPT, 'k', `  { let i = k * WG + lid;
     if (i < valid) {
-      let y = s_keys[i];
+      let y = x_load_key(i);
       let dst = rk_count[digit(y)] + i;
       store_key(dst, from_ordered(y));
-      ${shared ? 'dsts[k] = dst;' : v(`${vals.store('dst', 's_vals[i]')};`)}
+      ${v('dsts[k] = dst;')}
     } }`)}
-${shared ? valuesExchange : ''}`;
+${pairs ? valuesExchange : ''}`;
+  // The exchange: one word per element, a second plane of TILE words for 8-byte keys or values
+  // (planes keep consecutive elements in consecutive banks).
+  const exchangeFns = (what: string, T: string): string =>
+    T === 'u32'
+      ? `fn x_store_${what}(i: u32, x: u32) { atomicStore(&rk_hist[i], x); }
+fn x_load_${what}(i: u32) -> u32 { return atomicLoad(&rk_hist[i]); }`
+      : `fn x_store_${what}(i: u32, x: vec2<u32>) { atomicStore(&rk_hist[i], x.x); atomicStore(&rk_hist[TILE + i], x.y); }
+fn x_load_${what}(i: u32) -> vec2<u32> { return vec2<u32>(atomicLoad(&rk_hist[i]), atomicLoad(&rk_hist[TILE + i])); }`;
   const code = `enable subgroups;
 diagnostic(off, subgroup_uniformity);
 ${paramsStruct(ONESWEEP_PARAMS)}
@@ -193,8 +199,8 @@ const COUNT_MASK = ${mask};
 const LOOKBACK_WINDOW = ${LOOKBACK_WINDOW}u;
 const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
 ${radixRankDecls(rank)}
-var<workgroup> s_keys: array<${K}, TILE>;
-${pairs && !shared ? `var<workgroup> s_vals: array<${V}, TILE>;` : ''}
+${exchangeFns('key', K)}
+${pairs ? exchangeFns('value', V) : ''}
 var<workgroup> s_tile: u32;
 var<workgroup> sg_counter: atomic<u32>;
 
