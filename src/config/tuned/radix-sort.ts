@@ -8,9 +8,8 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix-s4.json (nvidia//nvidia-h200, 2026-11-29)
-//   tune-h200-radix-f32-s4.json (nvidia//nvidia-h200, 2026-11-29)
-//   tune-h200-radix-u64-s4.json (nvidia//nvidia-h200, 2026-11-29)
+//   tune-h200-radix-s5b.json (nvidia//nvidia-h200, 2026-11-29)
+//   tune-h200-radix-u64-s5.json (nvidia//nvidia-h200, 2026-11-29)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
@@ -30,35 +29,35 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 2.483e10, cv: 0.0145, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x12 8 match subgroup reduce-then-scan 256 16 at 0.980x',
+      itemsPerSecond: 2.712e10, cv: 0.0158, size: [16777216, 268435456], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x21 8 match subgroup decoupled 256 16 at 0.966x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 21, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 1.999e10, cv: 0.00339, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x12 8 match subgroup reduce-then-scan 256 16 at 0.975x',
+      itemsPerSecond: 2.289e10, cv: 0.00586, size: [16777216, 268435456], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x16 8 match subgroup decoupled 256 16 at 0.912x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 6, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 10, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 8.131e9, cv: 0.00674, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 16/16 configs eligible; runner-up 256x5 8 match subgroup reduce-then-scan 256 16 at 0.968x',
+      itemsPerSecond: 9.229e9, cv: 0.0078, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x6 8 match subgroup reduce-then-scan 256 16 at 0.972x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 6, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 10, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 6.901e9, cv: 0.00583, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 16/16 configs eligible; runner-up 256x16 8 match subgroup decoupled 256 16 at 0.976x',
+      itemsPerSecond: 7.915e9, cv: 0.00987, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x10 8 match subgroup decoupled 256 16 at 0.989x',
     },
   },
   {
@@ -66,17 +65,17 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 2.363e10, cv: 0.0146, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 4/4 configs eligible; runner-up 256x12 8 match subgroup reduce-then-scan 256 16 at 0.972x',
+      itemsPerSecond: 2.571e10, cv: 0.0175, size: [16777216, 268435456], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x13 8 match subgroup decoupled 256 16 at 0.998x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
+    config: { workgroupSize: 256, itemsPerThread: 21, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 1.933e10, cv: 0.00497, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 4/4 configs eligible; runner-up 256x12 8 match subgroup decoupled 256 16 at 0.966x',
+      itemsPerSecond: 2.263e10, cv: 0.00404, size: [16777216, 268435456], date: '2026-11-29', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x16 8 match subgroup decoupled 256 16 at 0.915x',
     },
   },
 ];
