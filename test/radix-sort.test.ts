@@ -355,6 +355,23 @@ describe('radix sort: reduce-then-scan groups sort runs of tiles', () => {
     await check('u32', keys, { config, beginBit: 0, endBit: 8 }, 'runs of tiles');
     await check('u32', keys, { config, beginBit: 4, endBit: 12, descending: true }, 'runs of tiles');
   });
+
+  it('runs of tiles where the exchange that the rank counters share holds two planes: 8-byte values with u32 keys, u64 keys with 4-byte values', async () => {
+    // Each tile's counters are cleared in the memory the previous tile's values were read from.
+    const config = { ...MATCH_RTS, workgroupSize: 32, itemsPerThread: 1, radixBits: 4 };
+    const n = SORT_GROUPS * 32 * 2 + 77;
+    const opts = { config, blockSortConfig: LSD_ONLY, beginBit: 28, endBit: 36 };
+    const keys32 = randomKeys('u32', n, SEED + 78);
+    const order32 = referenceOrder('u32', keys32, false, 28, 32);
+    const wide = BigUint64Array.from({ length: n }, (_, i) => (BigInt(n - i) << 32n) | BigInt(i));
+    const got32 = await prim.arrays.radixSortPairs(keys32, wide, { ...opts, endBit: 32 });
+    expect(firstBad(keys32, got32.keys, order32, got32.values, (j) => wide[j]!), 'u32 keys, 8-byte values').toBeUndefined();
+    const keys64 = randomKeys('u64', n, SEED + 79);
+    const order64 = referenceOrder('u64', keys64, false, 28, 36);
+    const index = Uint32Array.from({ length: n }, (_, i) => i);
+    const got64 = await prim.arrays.radixSortPairs(keys64, index, opts);
+    expect(firstBad(keys64, got64.keys, order64, got64.values), 'u64 keys, 4-byte values').toBeUndefined();
+  });
 });
 
 describe('radix sort: config errors', () => {

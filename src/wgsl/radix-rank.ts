@@ -107,8 +107,9 @@ const UNROLLED_COUNTS = 16;
 /**
  * Body text: zeroes the early counters (every subgroup's, for the smallest subgroup size). A
  * kernel that ranks once per tile runs it before the tile's loads (its stores overlap their
- * latency) and then `rankCounts(..., true)`; every earlier use of the rank's arrays must be
- * behind a barrier. `index` is any 0 .. WG-1 numbering.
+ * latency) and then `rankCounts(..., true)`. Invocation `index` (any 0 .. WG-1 numbering)
+ * zeroes words index + q * WG of `rk_hist`: every earlier use of them by other invocations must
+ * be behind a barrier.
  */
 export function rankClear(o: RadixRankOptions, index: string): string {
   const words = maxSubgroups(o) * (1 << o.radixBits);

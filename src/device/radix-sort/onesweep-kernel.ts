@@ -133,9 +133,10 @@ ${unroll(IPT, 'k', `  { let i = k * WG + lid; if (i < valid) { ${vals.store('dst
     let valid = min(TILE, P.count - base);
 ${tileLoad(false)}
   }`;
-  const tileBody = `${lookback ? '' : `  // The previous tile's write-out has read the exchange that the counters share.
-  workgroupBarrier();
-`}${rankClear(rank, 'lid')}
+  // A group's next tile clears the counters in the memory its previous tile's write-out read,
+  // with no barrier between: invocation lid clears words lid + q * WG and read exchange words
+  // k * WG + lid (a plane is WG * IPT words), so it only overwrites what it read itself.
+  const tileBody = `${rankClear(rank, 'lid')}
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
