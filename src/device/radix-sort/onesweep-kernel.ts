@@ -280,11 +280,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     // All of the tile's loads first, so they are in flight together.
     var ys: array<${rawType(o.key)}, HIPT>;
 ${splitLoads(o.key, keySplitAt, 'base + HWG * HIPT', (load) => unroll(c.histogramItemsPerThread, 'k', `    { let e = base + k * HWG + lid; if (e < P.count) { ys[k] = to_ordered(${load}(e)); } }`))}
+    // Digit places written out (a uniform guard each), not looped per key (H200, 2^28 u32: the
+    // kernel 0.93 -> 0.66 ms).
 ${unroll(c.histogramItemsPerThread, 'k', `    if (base + k * HWG + lid < P.count) {
-      for (var q = 0u; q < npass; q++) {
-        let s = P.begin_bit + q * BITS;
-        atomicAdd(&h[q * RADIX + digit_at(ys[k], s, min(BITS, P.end_bit - s))], 1u);
-      }
+${unroll(maxPasses, 'q', '      if (q < npass) { let s = P.begin_bit + q * BITS; atomicAdd(&h[q * RADIX + digit_at(ys[k], s, min(BITS, P.end_bit - s))], 1u); }')}
     }`)}
   }
   workgroupBarrier();
