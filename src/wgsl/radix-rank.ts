@@ -8,8 +8,8 @@ import { unroll } from './block.js';
  * that visits items j = 0, 1, ... and lanes in order within each j is stable.
  *
  * The rank is spliced into the caller's function as text, not called: per-item arrays stay
- * in registers, and no array of digits or ranks is kept (each is recomputed or used at once),
- * which keeps register use, and so occupancy, where the sort needs it.
+ * in registers, and the rank keeps no array of digits or ranks (each digit is recomputed, each
+ * rank handed to `place` at once; the caller decides what it keeps).
  * Two steps, both run by every invocation of the workgroup (they contain barriers):
  * - `rankCounts`: per-subgroup digit counts ("early counts"), then the tile's digit totals
  *   `rk_count[d]` and exclusive starts `rk_start[d]`, and in `rk_hist` each (subgroup, digit)'s
@@ -34,8 +34,9 @@ export interface RadixRankOptions {
   /**
    * Words of `rk_hist` at least: a caller that keeps its ranks in registers reuses the counters'
    * memory as its exchange array (CUB's layout), so the tile is not limited by counters and
-   * exchange together. Such a caller may use `rk_hist` (atomicLoad / atomicStore) only between a
-   * barrier after `rankMatch` and a barrier before the next `rankClear` / `rankCounts`.
+   * exchange together. Such a caller may use `rk_hist` (atomicLoad / atomicStore) only after a
+   * barrier that follows `rankMatch`, and before the next `rankClear` only as that allows (an
+   * invocation's own words need no barrier before it clears them).
    */
   readonly exchangeWords?: number;
 }
