@@ -119,7 +119,7 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
   // it instead: 14.1 against 13.0 ms). Measured slower: gathering values in the write-out from
   // global memory by source position (26.6 against 22.7 ms).
   const loadValues = `  var vs: array<${V}, IPT>;
-${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${vals.load('base + p')}; } }`)}`;
+${vals.loads('base + TILE', (load) => unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${load('base + p')}; } }`))}`;
   const valuesExchange = `  workgroupBarrier();
 ${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { x_store_value(rks[j], vs[j]); } }`)}
   workgroupBarrier();
