@@ -418,17 +418,19 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     const { block, onesweep } = thresholdConfigs(type, valueBytes);
     const label = { algorithm: stage, type: valueBytes ? `${type} pairs` : type };
     const configOf = (path: ThresholdPath): RadixSortBlockSortConfig | RadixSortConfig => (path === 'block_sort' ? block : onesweep);
+    const nameOf = (path: ThresholdPath): string => radixSortThresholdName(path, type, configOf(path), valueBytes);
     for (const size of sizes) {
+      const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
       const fresh: ThresholdPath[] = [];
       for (const path of THRESHOLD_PATHS) {
-        const name = radixSortThresholdName(path, type, configOf(path), valueBytes);
+        const name = nameOf(path);
         if (!needs(name, size)) {
           reused++;
           continue;
         }
         checkBudget();
         checkLimit();
-        const opts = { path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache };
+        const opts = optionsOf(path);
         if (SETTLE_MS > 0 && warm !== `${type}/${valueBytes}@${size}`) {
           warm = `${type}/${valueBytes}@${size}`;
           const start = performance.now();
@@ -453,17 +455,18 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
         await updated();
       }
       for (const path of fresh) {
-        const first = store.get(radixSortThresholdName(path, type, configOf(path), valueBytes), size) as GBenchEntry;
+        const first = store.get(nameOf(path), size) as GBenchEntry;
         checkBudget();
         try {
-          const again = await measureRadixSortThreshold(prim, { path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+          const again = await measureRadixSortThreshold(prim, optionsOf(path));
           if (again.stats.mean < first.real_time) store.replaceRecord(again);
         } catch {
           // The first measurement stands.
         }
       }
     }
-    const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === typeInfo(type).isFloat && r.typeClass.bytes === typeInfo(type).bytes && r.typeClass.valueBytes === valueBytes);
+    const ti = typeInfo(type);
+    const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === ti.isFloat && r.typeClass.bytes === ti.bytes && r.typeClass.valueBytes === valueBytes);
     if (t) log(`${groupLabel(label)}: block sort faster than onesweep up to maxCount ${t.maxCount} (sizes ${t.points.map((p) => p.size).join(', ')})`);
   };
 

@@ -321,7 +321,6 @@ export function freshTables(groups: readonly GroupResult[]): TunedTables {
 }
 
 const sameClass = (a: TypeClass, b: TypeClass): boolean => a.float === b.float && a.bytes === b.bytes && a.valueBytes === b.valueBytes;
-const withoutMaxCount = (c: unknown): string => launchConfigKey('radixSortBlockSort', c);
 
 /**
  * Sets maxCount of the radixSortBlockSort rows from measured thresholds (see the rule above);
@@ -333,7 +332,7 @@ export function applyThresholds(groups: readonly GroupResult[], thresholds: read
     const i = out.findIndex((g) => g.level === 'target' && g.algorithm === 'radixSortBlockSort' && g.targetKey === t.targetKey && sameClass(g.typeClass, t.typeClass));
     const g = i >= 0 ? out[i] : undefined;
     if (g?.entry) {
-      const mismatch = withoutMaxCount(g.entry.config) !== withoutMaxCount(t.blockSortConfig);
+      const mismatch = launchConfigKey('radixSortBlockSort', g.entry.config) !== launchConfigKey('radixSortBlockSort', t.blockSortConfig);
       if (mismatch) {
         warnings.push(`radixSortBlockSort ${t.targetKey} ${typeClassLabel(t.typeClass)}: the threshold was measured with ${configLabel('radixSortBlockSort', t.blockSortConfig)}, not with the row's ${configLabel('radixSortBlockSort', g.entry.config)}: install the row and run radix_sort_threshold again`);
       }

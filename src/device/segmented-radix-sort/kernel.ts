@@ -29,6 +29,12 @@ export interface SegmentedRadixSortKernelOptions {
   readonly valuesInPlace?: boolean;
 }
 
+/** Binding kind of each role of the sort kernel (and of the copy kernel, but for `covered`). */
+const BINDING_KINDS: Record<string, BindingKind> = {
+  params: 'uniform', keys_in: 'read-only-storage', keys_out: 'storage', tmp: 'storage', begins: 'read-only-storage', ends: 'read-only-storage',
+  covered: 'storage', vals_in: 'read-only-storage', vals_out: 'storage',
+};
+
 /** The kernel's bindings in order, from the uniform block: `keys_in` and `vals_in` are absent in place, `covered` when nothing is copied. */
 export function segmentedSortBindingRoles(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boolean; valuesInPlace?: boolean }): string[] {
   const pairs = o.valueBytes !== 0;
@@ -106,8 +112,7 @@ export function segmentedRadixSortKernel(o: SegmentedRadixSortKernelOptions): Ke
   const inPlace = keysInPlace || valuesInPlace;
   const mark = segmentedSortMarks(o);
   const roles = segmentedSortBindingRoles(o);
-  const kinds: Record<string, BindingKind> = { params: 'uniform', keys_in: 'read-only-storage', keys_out: 'storage', tmp: 'storage', begins: 'read-only-storage', ends: 'read-only-storage', covered: 'storage', vals_in: 'read-only-storage', vals_out: 'storage' };
-  const bindings = roles.map((r) => kinds[r]!);
+  const bindings = roles.map((r) => BINDING_KINDS[r]!);
   const at = (role: string): number => roles.indexOf(role);
   // The values' source: in place, the output binding itself.
   const VIN = valuesInPlace ? 'vals_out' : 'vals_in';
@@ -439,8 +444,10 @@ export function segmentedCopyKernel(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; k
   const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
   const keys = !o.keysInPlace;
   const values = o.valueBytes !== 0 && !o.valuesInPlace;
-  const bindings: BindingKind[] = ['uniform', ...segmentedCopyBindingRoles(o).slice(1).map((r): BindingKind => (r === 'keys_out' || r === 'vals_out' ? 'storage' : 'read-only-storage'))];
-  const at = (role: string): number => segmentedCopyBindingRoles(o).indexOf(role);
+  const roles = segmentedCopyBindingRoles(o);
+  // The copy only reads the bitmap the sort wrote.
+  const bindings = roles.map((r): BindingKind => (r === 'covered' ? 'read-only-storage' : BINDING_KINDS[r]!));
+  const at = (role: string): number => roles.indexOf(role);
   const code = `${paramsStruct(SEGMENTED_COPY_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${keys ? rawKeyAccess(o.key, at('keys_in'), false) : ''}
