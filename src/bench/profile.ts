@@ -7,7 +7,7 @@
 // (nsys's kernel summary, for one algorithm call).
 import { WgprimError } from '../runtime/errors.js';
 import { type DeviceContext, type DispatchProfiler } from '../runtime/context.js';
-import { checked, type RecordCall, timingStats } from './timing.js';
+import { checked, type RecordCall, TimestampQuerySet, timingStats } from './timing.js';
 
 /** WebGPU's cap on the queries of one query set. */
 export const MAX_QUERIES_PER_SET = 4096;
@@ -30,9 +30,7 @@ export interface KernelProfilerOptions {
 }
 
 interface Chunk {
-  readonly set: GPUQuerySet;
-  readonly resolveBuf: GPUBuffer;
-  readonly readBuf: GPUBuffer;
+  readonly queries: TimestampQuerySet;
   /** Queries handed out since the last read. */
   used: number;
   /** Queries covered by the last `resolve`. */
@@ -113,7 +111,7 @@ export class KernelProfiler implements DispatchProfiler {
     const index = chunk.used;
     chunk.used += 2;
     this.labels.push({ label, chunk: this.current, index });
-    return { querySet: chunk.set, beginningOfPassWriteIndex: index, endOfPassWriteIndex: index + 1 };
+    return { querySet: chunk.queries.set, beginningOfPassWriteIndex: index, endOfPassWriteIndex: index + 1 };
   }
 
   /**
@@ -124,8 +122,7 @@ export class KernelProfiler implements DispatchProfiler {
     this.assertAlive();
     for (const chunk of this.chunks) {
       if (chunk.used === 0) continue;
-      encoder.resolveQuerySet(chunk.set, 0, chunk.used, chunk.resolveBuf, 0);
-      encoder.copyBufferToBuffer(chunk.resolveBuf, 0, chunk.readBuf, 0, chunk.used * 8);
+      chunk.queries.resolve(encoder, chunk.used);
       chunk.resolved = chunk.used;
     }
   }
@@ -147,9 +144,7 @@ export class KernelProfiler implements DispatchProfiler {
         ticks.push(new BigInt64Array(0));
         continue;
       }
-      await chunk.readBuf.mapAsync(GPUMapMode.READ, 0, chunk.used * 8);
-      ticks.push(new BigInt64Array(chunk.readBuf.getMappedRange(0, chunk.used * 8).slice(0)));
-      chunk.readBuf.unmap();
+      ticks.push(await chunk.queries.ticks(chunk.used));
     }
     const samples = samplesFromTicks(this.labels, ticks);
     for (const chunk of this.chunks) chunk.used = chunk.resolved = 0;
@@ -162,11 +157,7 @@ export class KernelProfiler implements DispatchProfiler {
   destroy(): void {
     if (this.destroyed) return;
     this.detach();
-    for (const c of this.chunks) {
-      c.set.destroy();
-      c.resolveBuf.destroy();
-      c.readBuf.destroy();
-    }
+    for (const c of this.chunks) c.queries.destroy();
     this.chunks.length = 0;
     this.labels = [];
     this.destroyed = true;
@@ -177,15 +168,7 @@ export class KernelProfiler implements DispatchProfiler {
   }
 
   private newChunk(): Chunk {
-    const n = this.chunks.length;
-    const bytes = this.querySetSize * 8;
-    const chunk: Chunk = {
-      set: this.device.createQuerySet({ label: `wgprim.profile.timestamps.${n}`, type: 'timestamp', count: this.querySetSize }),
-      resolveBuf: this.device.createBuffer({ label: `wgprim.profile.resolve.${n}`, size: bytes, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }),
-      readBuf: this.device.createBuffer({ label: `wgprim.profile.readback.${n}`, size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
-      used: 0,
-      resolved: 0,
-    };
+    const chunk: Chunk = { queries: new TimestampQuerySet(this.device, this.querySetSize, 'wgprim.profile', `.${this.chunks.length}`), used: 0, resolved: 0 };
     this.chunks.push(chunk);
     return chunk;
   }

@@ -219,40 +219,34 @@ export async function checked(device: GPUDevice, body: () => Promise<void>, what
   if (err) throw new WgprimError(oom && !validation ? 'limit-exceeded' : 'invalid-argument', `WebGPU rejected the ${what}: ${err.message}`);
 }
 
-/** One query set of begin/end pairs, resolved and read back once per batch. */
-class TimestampReader {
-  private readonly set: GPUQuerySet;
+/**
+ * A timestamp query set with its resolve and read-back buffers (labels `<prefix>.timestamps`,
+ * `.resolve`, `.readback`, each followed by `suffix`): the bench timer's and the kernel
+ * profiler's query plumbing.
+ */
+export class TimestampQuerySet {
+  readonly set: GPUQuerySet;
   private readonly resolveBuf: GPUBuffer;
   private readonly readBuf: GPUBuffer;
-  private readonly count: number;
 
-  constructor(private readonly device: GPUDevice, calls: number) {
-    this.count = 2 * calls;
-    this.set = device.createQuerySet({ label: 'wgprim.bench.timestamps', type: 'timestamp', count: this.count });
-    const size = this.count * 8;
-    this.resolveBuf = device.createBuffer({ label: 'wgprim.bench.resolve', size, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-    this.readBuf = device.createBuffer({ label: 'wgprim.bench.readback', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  constructor(device: GPUDevice, readonly count: number, prefix: string, suffix = '') {
+    this.set = device.createQuerySet({ label: `${prefix}.timestamps${suffix}`, type: 'timestamp', count });
+    const size = count * 8;
+    this.resolveBuf = device.createBuffer({ label: `${prefix}.resolve${suffix}`, size, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+    this.readBuf = device.createBuffer({ label: `${prefix}.readback${suffix}`, size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
 
-  /** An empty compute pass whose only job is to write one timestamp. */
-  mark(enc: GPUCommandEncoder, index: number, at: 'begin' | 'end'): void {
-    const timestampWrites: GPUComputePassTimestampWrites =
-      at === 'begin' ? { querySet: this.set, beginningOfPassWriteIndex: index } : { querySet: this.set, endOfPassWriteIndex: index };
-    enc.beginComputePass({ label: `wgprim.bench.${at}`, timestampWrites }).end();
+  /** Resolves queries [0, used) into `enc` and copies them to the read-back buffer. */
+  resolve(enc: GPUCommandEncoder, used = this.count): void {
+    enc.resolveQuerySet(this.set, 0, used, this.resolveBuf, 0);
+    enc.copyBufferToBuffer(this.resolveBuf, 0, this.readBuf, 0, used * 8);
   }
 
-  resolve(enc: GPUCommandEncoder): void {
-    enc.resolveQuerySet(this.set, 0, this.count, this.resolveBuf, 0);
-    enc.copyBufferToBuffer(this.resolveBuf, 0, this.readBuf, 0, this.count * 8);
-  }
-
-  /** Milliseconds per call, from the nanosecond ticks of the last resolved batch. */
-  async read(): Promise<number[]> {
-    await this.readBuf.mapAsync(GPUMapMode.READ);
-    const ticks = new BigInt64Array(this.readBuf.getMappedRange().slice(0));
+  /** The nanosecond ticks of queries [0, used), once the work holding `resolve` has run. */
+  async ticks(used = this.count): Promise<BigInt64Array> {
+    await this.readBuf.mapAsync(GPUMapMode.READ, 0, used * 8);
+    const out = new BigInt64Array(this.readBuf.getMappedRange(0, used * 8).slice(0));
     this.readBuf.unmap();
-    const out: number[] = [];
-    for (let i = 0; i < this.count; i += 2) out.push(Number(ticks[i + 1]! - ticks[i]!) / 1e6);
     return out;
   }
 
@@ -260,5 +254,37 @@ class TimestampReader {
     this.set.destroy();
     this.resolveBuf.destroy();
     this.readBuf.destroy();
+  }
+}
+
+/** One query set of begin/end pairs, resolved and read back once per batch. */
+class TimestampReader {
+  private readonly queries: TimestampQuerySet;
+
+  constructor(device: GPUDevice, calls: number) {
+    this.queries = new TimestampQuerySet(device, 2 * calls, 'wgprim.bench');
+  }
+
+  /** An empty compute pass whose only job is to write one timestamp. */
+  mark(enc: GPUCommandEncoder, index: number, at: 'begin' | 'end'): void {
+    const querySet = this.queries.set;
+    const timestampWrites: GPUComputePassTimestampWrites = at === 'begin' ? { querySet, beginningOfPassWriteIndex: index } : { querySet, endOfPassWriteIndex: index };
+    enc.beginComputePass({ label: `wgprim.bench.${at}`, timestampWrites }).end();
+  }
+
+  resolve(enc: GPUCommandEncoder): void {
+    this.queries.resolve(enc);
+  }
+
+  /** Milliseconds per call, from the nanosecond ticks of the last resolved batch. */
+  async read(): Promise<number[]> {
+    const ticks = await this.queries.ticks();
+    const out: number[] = [];
+    for (let i = 0; i < ticks.length; i += 2) out.push(Number(ticks[i + 1]! - ticks[i]!) / 1e6);
+    return out;
+  }
+
+  destroy(): void {
+    this.queries.destroy();
   }
 }
