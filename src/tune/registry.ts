@@ -18,6 +18,7 @@ import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixVa
 import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
 import { BENCH_SEGMENT_LENGTH, benchSegmentOffsets, segmentedRadixSortName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
+import { groupBy } from './measurements.js';
 
 /** One value of a tuning parameter. */
 export type ParamValue = number | string | boolean;
@@ -193,14 +194,7 @@ export interface BenchmarkValueClass {
 export function valueClassesOf(algorithm: string, benchmarks: readonly string[]): BenchmarkValueClass[] | undefined {
   const of = tunable(algorithm).valueClass;
   if (!of) return undefined;
-  const by = new Map<number, string[]>();
-  for (const b of benchmarks) {
-    const v = of(b);
-    const list = by.get(v);
-    if (list) list.push(b);
-    else by.set(v, [b]);
-  }
-  return [...by].sort((a, b) => a[0] - b[0]).map(([valueBytes, bs]) => ({ valueBytes, benchmarks: bs }));
+  return [...groupBy(benchmarks, (b) => String(of(b)))].map(([v, bs]) => ({ valueBytes: Number(v), benchmarks: bs })).sort((a, b) => a.valueBytes - b.valueBytes);
 }
 
 const str = (x: NameFields[string] | undefined): string => (typeof x === 'object' ? '' : String(x ?? ''));
