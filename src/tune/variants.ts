@@ -46,9 +46,8 @@ export interface VariantGroup {
   /** Kept space variants, in enumeration order (a baseline that lies in the space is among them too). */
   readonly variants: readonly Variant[];
   /**
-   * The selected config first, then the heuristic's if it differs; then, where the group's
-   * benchmarks select differently one by one (radix sort keys and pairs), each one's selection
-   * and heuristic (see `enumerateVariants`).
+   * The selected config first, then the heuristic's if it differs; then, for the sorts, each
+   * value class's selection and heuristic where they differ (see `enumerateVariants`).
    */
   readonly baselines: readonly Variant[];
   readonly sizes: readonly number[];
@@ -141,18 +140,12 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
       }
       // Baselines: what a call selects today, and the heuristic; measured whatever the strategy.
       // The group's own (for all its benchmarks) come first: the selected one is the default the
-      // summary reports (sorts: per value class, `valueClasses` below). Where the benchmarks select differently one by one (a radix sort group
-      // timing keys and pairs: the keys row and the pairs row), each one's selection and
-      // heuristic are baselines too, so every config in use today is measured.
+      // summary reports (sorts: per value class, `valueClasses` below). Only the sorts' selection
+      // depends on the benchmarks, through their value class: a radix sort group timing keys and
+      // pairs has each class's selection and heuristic as baselines too (the keys row and the
+      // pairs row), so every config in use today is measured.
       const selected = alg.selected(prim, type, ra.benchmarks);
       const wanted: [BaselineRole, ConfigObject, string | undefined][] = [['selected', selected.config, selected.source], ['heuristic', heuristic, undefined]];
-      if (ra.benchmarks.length > 1) {
-        for (const b of ra.benchmarks) {
-          const sel = alg.selected(prim, type, [b]);
-          wanted.push(['selected', sel.config, sel.source], ['heuristic', alg.heuristic(ctx, type, [b]), undefined]);
-        }
-      }
-      // Sorts: each value class's own defaults (what its tables' rows are compared against).
       const valueClasses: ValueClassDefaults[] | undefined = valueClassesOf(ra.name, ra.benchmarks)?.map((c) => {
         const sel = alg.selected(prim, type, c.benchmarks);
         const heu = alg.heuristic(ctx, type, c.benchmarks);
