@@ -41,7 +41,7 @@ describe('benchmark names (rocPRIM grammar)', () => {
     expect(configFromName('reduce', parseName(reduceName('f32', reduce)).cfg as never)).toEqual(reduce);
     expect(parseName(transformName('u64', { workgroupSize: 64, itemsPerThread: 4 }))).toEqual({ lvl: 'device', algo: 'transform', value_type: 'u64', cfg: { bs: 64, ipt: 4 } });
     const radix = {
-      workgroupSize: 256, itemsPerThread: 15, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 512, histogramItemsPerThread: 16,
+      workgroupSize: 256, itemsPerThread: 15, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 512, histogramItemsPerThread: 16, decoupledMaxCount: 0,
     } as const;
     const rName = radixSortName('u32', 'empty', radix);
     expect(rName).toBe('{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:empty,cfg:{bs:256,ipt:15,bits:8,rank:match,method:subgroup,lookback:decoupled,hist_bs:512,hist_ipt:16}}');

@@ -165,7 +165,7 @@ describe('radix sort: bit ranges and configs', () => {
 /** Onesweep: match rank, decoupled look-back per digit, a histogram pass. */
 const ONESWEEP: RadixSortConfig = {
   workgroupSize: 32, itemsPerThread: 4, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled',
-  histogramWorkgroupSize: 32, histogramItemsPerThread: 4,
+  histogramWorkgroupSize: 32, histogramItemsPerThread: 4, decoupledMaxCount: 0,
 };
 /** The match rank with an upsweep and a scan of per-tile counts. */
 const MATCH_RTS: RadixSortConfig = { ...ONESWEEP, lookback: 'reduce-then-scan' };
@@ -790,7 +790,7 @@ describe('radix sort: buffer level', () => {
       for (const vb of [0, 4, 8] as const) {
         for (const offsets of ['scanned', 'lookback'] as const) {
           for (const [workgroupSize, itemsPerThread, subgroupMinSize, subgroupMaxSize] of [[256, 13, 32, 32], [128, 7, 8, 64]]) {
-            const config: RadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: offsets === 'lookback' ? 'decoupled' : 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 };
+            const config: RadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: offsets === 'lookback' ? 'decoupled' : 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0 };
             const t = typeInfo(type);
             const { code } = onesweepSortKernel({ key: t, valueBytes: vb, config, offsets, subgroupMinSize, subgroupMaxSize });
             const consts = Object.fromEntries([...code.matchAll(/const (\w+) = (\d+)u;/g)].map((m) => [m[1], Number(m[2])]));

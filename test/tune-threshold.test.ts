@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim } from '../src/index.js';
 import { parseName } from '../src/bench/gbench.js';
-import { radixSortBlockSortName } from '../src/bench/run.js';
+import { configFromName, radixSortBlockSortName, radixSortName } from '../src/bench/run.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../src/device/radix-sort/config.js';
 import { classifyImprovement } from '../src/tune/apply-improvements.js';
@@ -19,13 +19,42 @@ import { createOptimization } from '../src/tune/create-optimization.js';
 import { formatPlan, planStages } from '../src/tune/plan.js';
 import { defaultSettings, mergeSettings, settingsJsonSchema, settingsProblems } from '../src/tune/settings.js';
 import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
-import { launchConfigKey, maxCountEvidence, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
+import { decoupledVariant, launchConfigKey, maxCountEvidence, pathDone, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
 import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
 import { testPrim } from './support/gpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-threshold-test-'));
 const LADDER = [2 ** 8, 2 ** 9, 2 ** 10, 2 ** 11, 2 ** 12];
+
+/** `a` beats `b` beyond max(P, 1.96*sqrt(cv_a^2+cv_b^2)*100)%. */
+const beats = (a: { ips: number; cv: number }, b: { ips: number; cv: number }): boolean =>
+  ((a.ips - b.ips) / b.ips) * 100 > Math.max(THRESHOLD_MIN_IMPROVEMENT_PERCENT, 1.96 * Math.sqrt(a.cv ** 2 + b.cv ** 2) * 100);
+
+/**
+ * What the measurements imply, computed here from the JSON alone: decoupledMaxCount, the largest
+ * size where the decoupled path beats onesweep; maxCount, the largest where block sort beats the
+ * LSD path as it runs there (decoupled up to decoupledMaxCount).
+ */
+function expectedThresholds(file: { benchmarks: readonly unknown[] }, keyType: string, valueType = 'empty'): { maxCount: number; decoupledMaxCount: number } {
+  const at = new Map<number, Partial<Record<string, { ips: number; cv: number }>>>();
+  for (const e of file.benchmarks as { name: string; size: number; items_per_second?: number; cv?: number; error_occurred?: boolean }[]) {
+    if (e.error_occurred) continue;
+    const f = parseName(e.name);
+    if (f.algo !== 'radix_sort_threshold' || f.key_type !== keyType || f.value_type !== valueType) continue;
+    const m = at.get(e.size) ?? {};
+    m[String(f.path)] = { ips: e.items_per_second!, cv: e.cv! };
+    at.set(e.size, m);
+  }
+  let decoupledMaxCount = 0;
+  for (const [size, m] of at) if (m.decoupled && m.onesweep && beats(m.decoupled, m.onesweep)) decoupledMaxCount = Math.max(decoupledMaxCount, size);
+  let maxCount = 0;
+  for (const [size, m] of at) {
+    const lsd = m.decoupled && size <= decoupledMaxCount ? m.decoupled : m.onesweep;
+    if (m.block_sort && lsd && beats(m.block_sort, lsd)) maxCount = Math.max(maxCount, size);
+  }
+  return { maxCount, decoupledMaxCount };
+}
 
 /** What the measurements imply, computed here from the JSON alone: the largest size where block sort beats onesweep beyond max(P, 1.96*sqrt(cv_o^2+cv_b^2)*100)%. */
 function expectedMaxCount(file: { benchmarks: readonly unknown[] }, keyType: string, valueType = 'empty'): number {
@@ -54,7 +83,7 @@ function expectedMaxCount(file: { benchmarks: readonly unknown[] }, keyType: str
 // The rule on made-up figures (no device)
 
 const BLOCK: RadixSortBlockSortConfig = { workgroupSize: 256, itemsPerThread: 8, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 2 ** 17 };
-const ONESWEEP: RadixSortConfig = { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16 };
+const ONESWEEP: RadixSortConfig = { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0 };
 const CONTEXT = { date: '2026-11-29T00:00:00Z', adapter_vendor: 'nvidia', adapter_architecture: 'hopper', adapter_device: 'h200', wgprim_version: '0.0.0' };
 
 const entry = (name: string, size: number, ips: number, cv = 0.01): Record<string, unknown> => ({ name: `${name}/manual_time`, run_type: 'iteration', size, items_per_second: ips, cv });
@@ -77,6 +106,51 @@ describe('radix_sort_threshold: the rule', () => {
     expect(f).toMatchObject({ lvl: 'device', algo: 'radix_sort_threshold', path: 'block_sort', key_type: 'u32', value_type: 'empty' });
     expect(f.cfg).toEqual(parseName(radixSortBlockSortName('u32', 'empty', BLOCK)).cfg);
     expect(parseName(radixSortThresholdName('onesweep', 'f32', ONESWEEP))).toMatchObject({ path: 'onesweep', key_type: 'f32', cfg: { bs: 256, ipt: 16, bits: 8 } });
+  });
+
+  it('the LSD path\'s own threshold: decoupledMaxCount where decoupled look-back beats reduce-then-scan; block sort against the LSD path as it runs; written to the radixSort row and kept in merges', () => {
+    const RTS: RadixSortConfig = { ...ONESWEEP, lookback: 'reduce-then-scan' };
+    const DEC = decoupledVariant(RTS, true)!;
+    expect(DEC).toEqual({ ...RTS, lookback: 'decoupled', decoupledMaxCount: 0 });
+    // Not where the vendor may not give forward progress, the row is decoupled already, or the rank cannot do it.
+    expect(decoupledVariant(RTS, false)).toBeUndefined();
+    expect(decoupledVariant(ONESWEEP, true)).toBeUndefined();
+    expect(decoupledVariant({ ...RTS, rank: 'split' }, true)).toBeUndefined();
+    // [size, block sort, reduce-then-scan, decoupled] items/s: decoupled faster up to 2^14 (2^16
+    // within the noise, 2^18 slower); block sort beats reduce-then-scan up to 2^12 but decoupled only at 2^10.
+    const pts: [number, number, number, number][] = [[2 ** 10, 9e8, 1e8, 2e8], [2 ** 12, 3e8, 2e8, 4e8], [2 ** 14, 5e8, 6e8, 9e8], [2 ** 16, 1e9, 3e9, 3.02e9], [2 ** 18, 1e9, 5e9, 4e9]];
+    const data = {
+      context: CONTEXT,
+      benchmarks: pts.flatMap(([n, b, r, d]) => [
+        entry(radixSortThresholdName('block_sort', 'u32', BLOCK), n, b), entry(radixSortThresholdName('onesweep', 'u32', RTS), n, r), entry(radixSortThresholdName('decoupled', 'u32', DEC), n, d),
+      ]),
+    };
+    const t = readThresholds([{ data, label: 'x' }]).results[0]!;
+    expect(t.lookback!.decoupledMaxCount).toBe(2 ** 14);
+    expect(t.lookback!.points.map((p) => p.decoupledFaster)).toEqual([true, true, true, false, false]);
+    expect(t.maxCount).toBe(2 ** 10);
+    expect(t.points.find((p) => p.size === 2 ** 12)!.onesweep.itemsPerSecond).toBeCloseTo(4e8, -2);
+    // With the sweep's radixSort row (decoupledMaxCount 0) in the data: the row takes the threshold.
+    const sweep = [2 ** 20, 2 ** 24].map((n) => entry(radixSortName('u32', 'empty', RTS), n, 5e9));
+    const r = createOptimization([{ data: { ...data, benchmarks: [...sweep, ...data.benchmarks] }, label: 'x.json' }]);
+    const row = r.fresh.radixSort![0]!;
+    expect(row.config).toEqual({ ...RTS, decoupledMaxCount: 2 ** 14 });
+    expect(row.evidence.note).toMatch(/^geomean of items\/s .*; decoupledMaxCount 2\^14: measured threshold \(radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2\^10, .*decoupled faster at 2\^10, 2\^12, 2\^14:/);
+    expect(maxCountEvidence(row.evidence.note, 'decoupledMaxCount')).toBe('measured');
+    expect(maxCountEvidence(row.evidence.note)).toBe('none');
+    expect(r.fresh.radixSortBlockSort![0]!.evidence.note).toMatch(/against onesweep 256x16 8-bit match reduce-then-scan \(decoupled up to 2\^14\)/);
+    // A later sweep alone (decoupledMaxCount 0, no threshold behind it) merged over that row keeps the measured threshold.
+    const later = createOptimization([{ data: { context: CONTEXT, benchmarks: sweep }, label: 'y.json' }], { existing: r.tables });
+    expect(later.tables.radixSort![0]!.config).toEqual({ ...RTS, decoupledMaxCount: 2 ** 14 });
+    expect(launchConfigKey('radixSort', RTS)).toBe(launchConfigKey('radixSort', { ...RTS, decoupledMaxCount: 2 ** 20 }));
+    // A decoupled row is left alone.
+    const decRow = createOptimization([{ data: { ...data, benchmarks: [...[2 ** 20, 2 ** 24].map((n) => entry(radixSortName('u32', 'empty', ONESWEEP), n, 5e9)), ...data.benchmarks] }, label: 'x.json' }]);
+    expect(decRow.fresh.radixSort![0]!.config).toEqual(ONESWEEP);
+    // Names carry dec_max only where it is set, and read back.
+    expect(radixSortName('u32', 'empty', RTS)).not.toMatch(/dec_max/);
+    expect(configFromName('radix_sort_onesweep', parseName(radixSortName('u32', 'empty', { ...RTS, decoupledMaxCount: 2 ** 20 })).cfg as never)).toEqual({ ...RTS, decoupledMaxCount: 2 ** 20 });
+    // While measuring: a path is done after two losses in a row.
+    expect([[], [false], [true, false], [false, true], [true, false, false], [false, false]].map(pathDone)).toEqual([false, false, false, false, true, true]);
   });
 
   it('sets maxCount to the largest size where block sort is faster beyond the noise, 0 if never, the largest if always', () => {
@@ -205,9 +279,9 @@ describe('radix_sort_threshold: the rule', () => {
   });
 
   it('is a stage of the plan that wgprim tune runs, with a ladder in the settings', () => {
-    expect(planStages().find((s) => s.id === 'radix_sort_threshold')).toMatchObject({ status: 'available', kind: 'threshold', tables: ['radixSortBlockSort'] });
+    expect(planStages().find((s) => s.id === 'radix_sort_threshold')).toMatchObject({ status: 'available', kind: 'threshold', tables: ['radixSortBlockSort', 'radixSort'] });
     expect(formatPlan().join('\n')).toMatch(/radix_sort_threshold\s+available/);
-    expect(defaultSettings('gpu').algorithms.radix_sort_threshold).toMatchObject({ types: ['u32', 'f32', 'u64', 'f16'], sizes: Array.from({ length: 13 }, (_, i) => 2 ** (10 + i)) });
+    expect(defaultSettings('gpu').algorithms.radix_sort_threshold).toMatchObject({ types: ['u32', 'f32', 'u64', 'f16'], sizes: Array.from({ length: 17 }, (_, i) => 2 ** (10 + i)) });
     expect(() => mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { space: { workgroupSize: [64] } } } })).toThrow(/threshold stage has no config space/);
     expect(settingsProblems(mergeSettings(defaultSettings('cpu'), { algorithms: { radix_sort_threshold: { sizes: LADDER } } }))).toEqual([]);
     // Benchmarks: keys only by default (old settings files stay valid); pairs may be added, or timed alone.
@@ -237,7 +311,7 @@ describe('radix_sort_threshold on a device', () => {
   });
   const settings = (): ReturnType<typeof defaultSettings> => mergeSettings(defaultSettings('cpu'), { warmup: 1, batches: 2, batchSize: 2, algorithms: { radix_sort_threshold: { types: ['u32'], sizes: LADDER } } });
 
-  it('times both paths at every size into the JSON, and create-optimization writes the threshold they imply', async () => {
+  it('times both paths up the ladder until block sort has lost twice in a row, and create-optimization writes the threshold they imply', async () => {
     const r = await runCampaign(prim, { settings: settings(), algorithms: ['radix_sort_threshold'], adapterInfo, settleMs: 0 });
     expect(r.stopped).toBeUndefined();
     const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
@@ -245,11 +319,23 @@ describe('radix_sort_threshold on a device', () => {
     expect(file.benchmarks.filter(isErrorEntry)).toEqual([]);
     const block = prim.selectedRadixSortBlockSortConfig('u32', 0).config;
     const onesweep = prim.selectedRadixSortConfig('u32', 0).config;
-    const key = (e: { name: string; size: number }): string => `${e.name}@${e.size}`;
-    expect(file.benchmarks.map(key).sort()).toEqual(LADDER.flatMap((n) => [
-      `${radixSortThresholdName('block_sort', 'u32', block)}/manual_time@${n}`,
-      `${radixSortThresholdName('onesweep', 'u32', onesweep)}/manual_time@${n}`,
-    ]).sort());
+    // lavapipe's keys row is onesweep already: no decoupled path.
+    expect(onesweep.lookback).toBe('decoupled');
+    const sizesOf = (path: string): number[] => file.benchmarks.filter((e) => parseName(e.name).path === path).map((e) => e.size).sort((a, b) => a - b);
+    const measured = sizesOf('block_sort');
+    expect(measured).toEqual(LADDER.slice(0, measured.length));
+    expect(sizesOf('onesweep')).toEqual(measured);
+    expect(file.benchmarks.map((e) => e.name.replace(/\/manual_time$/, '')).filter((n, i, all) => all.indexOf(n) === i).sort())
+      .toEqual([radixSortThresholdName('block_sort', 'u32', block), radixSortThresholdName('onesweep', 'u32', onesweep)].sort());
+    // Stopped early only after two losses in a row.
+    const figures = (path: string, n: number): { ips: number; cv: number } => {
+      const e = file.benchmarks.find((b) => parseName(b.name).path === path && b.size === n) as { items_per_second: number; cv: number };
+      return { ips: e.items_per_second, cv: e.cv };
+    };
+    if (measured.length < LADDER.length) {
+      expect(measured.length).toBeGreaterThanOrEqual(2);
+      for (const n of measured.slice(-2)) expect(beats(figures('block_sort', n), figures('onesweep', n))).toBe(false);
+    }
     const want = expectedMaxCount(file, 'u32');
     expect(r.thresholds).toHaveLength(1);
     expect(r.thresholds[0]!.maxCount).toBe(want);
@@ -270,21 +356,30 @@ describe('radix_sort_threshold on a device', () => {
     const file = JSON.parse(JSON.stringify(r.file)) as TuneFile;
     expect(gbenchProblems(file)).toEqual([]);
     expect(file.benchmarks.filter(isErrorEntry)).toEqual([]);
-    // The configs pairs calls select today, timed with u32 values on both paths.
+    // The configs pairs calls select today, timed with u32 values on every path: lavapipe has no
+    // pairs row, so the heuristic's reduce-then-scan, and (mesa gives forward progress) the same
+    // tile with decoupled look-back.
     const block = prim.selectedRadixSortBlockSortConfig('u32', 4).config;
     const onesweep = prim.selectedRadixSortConfig('u32', 4).config;
+    expect(onesweep.lookback).toBe('reduce-then-scan');
+    const decoupled = decoupledVariant(onesweep, true)!;
     const key = (e: { name: string; size: number }): string => `${e.name}@${e.size}`;
     expect(file.benchmarks.map(key).sort()).toEqual(sizes.flatMap((n) => [
       `${radixSortThresholdName('block_sort', 'u32', block, 4)}/manual_time@${n}`,
       `${radixSortThresholdName('onesweep', 'u32', onesweep, 4)}/manual_time@${n}`,
+      `${radixSortThresholdName('decoupled', 'u32', decoupled, 4)}/manual_time@${n}`,
     ]).sort());
     expect(file.benchmarks.every((e) => parseName(e.name).value_type === 'u32')).toBe(true);
-    const want = expectedMaxCount(file, 'u32', 'u32');
-    expect(r.thresholds.map((t) => [t.typeClass, t.maxCount])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, want]]);
-    const rows = createOptimization([{ data: file, label: 'tune-results.json' }]).fresh.radixSortBlockSort!;
-    expect(rows.map((e) => [e.typeClass, e.config])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, { ...block, maxCount: want }]]);
+    const want = expectedThresholds(file, 'u32', 'u32');
+    expect(r.thresholds.map((t) => [t.typeClass, t.maxCount, t.lookback?.decoupledMaxCount])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, want.maxCount, want.decoupledMaxCount]]);
+    const fresh = createOptimization([{ data: file, label: 'tune-results.json' }]).fresh;
+    const rows = fresh.radixSortBlockSort!;
+    expect(rows.map((e) => [e.typeClass, e.config])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, { ...block, maxCount: want.maxCount }]]);
     expect(rows[0]!.evidence.note).toMatch(/measured threshold .*with u32 values \(so a pairs row, valueBytes 4\)/);
     expect(maxCountEvidence(rows[0]!.evidence.note)).toBe('measured');
+    // No radixSort group in the file: the LSD row is the config the threshold measured, with its own threshold.
+    expect(fresh.radixSort!.map((e) => [e.typeClass, e.config])).toEqual([[{ float: false, bytes: 4, valueBytes: 4 }, { ...onesweep, decoupledMaxCount: want.decoupledMaxCount }]]);
+    expect(maxCountEvidence(fresh.radixSort![0]!.evidence.note, 'decoupledMaxCount')).toBe('measured');
   });
 
   it('runs from wgprim tune --algorithms radix_sort_threshold, tables written with the measured maxCount', () => {

@@ -416,7 +416,7 @@ describe('campaign on a device', () => {
   it('takes a radix sort group\'s default and heuristic from its benchmarks\' value class: a pairs campaign compares against the pairs selection', async () => {
     const target = { vendor: adapterInfo.vendor, architecture: adapterInfo.architecture, device: adapterInfo.device };
     const evidence = { itemsPerSecond: 1e8, cv: 0.01, size: 4096, date: '2026-12-01', version: 'test' };
-    const PAIRS: RadixSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4 };
+    const PAIRS: RadixSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4, decoupledMaxCount: 0 };
     const BLOCK_PAIRS: RadixSortBlockSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 4, rank: 'split', mergeWorkgroupSize: 64, mergeItemsPerThread: 4, maxCount: 2 ** 12 };
     const pairsClass = { float: false, bytes: 4, valueBytes: 4 };
     // A user table with pairs rows (valueBytes 4) only: keys calls select something else.

@@ -87,7 +87,11 @@ export function transformName(type: string, c: TransformConfig): string {
 export function radixSortName(keyType: string, valueType: string, c: RadixSortConfig): string {
   return formatName({
     lvl: 'device', algo: 'radix_sort_onesweep', key_type: keyType, value_type: valueType,
-    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, method: c.workgroupScan, lookback: c.lookback.replace(/-/g, '_'), hist_bs: c.histogramWorkgroupSize, hist_ipt: c.histogramItemsPerThread },
+    cfg: {
+      bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, method: c.workgroupScan, lookback: c.lookback.replace(/-/g, '_'), hist_bs: c.histogramWorkgroupSize, hist_ipt: c.histogramItemsPerThread,
+      // Only where set, so names of configs without the threshold read as they did before it.
+      ...(c.decoupledMaxCount ? { dec_max: c.decoupledMaxCount } : {}),
+    },
   });
 }
 
@@ -130,7 +134,7 @@ export function configFromName(algo: string, cfg: NameFields): AnyConfig | Radix
       return {
         workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortConfig['rank'],
         workgroupScan: str('method') as RadixSortConfig['workgroupScan'], lookback: str('lookback').replace(/_/g, '-') as RadixSortConfig['lookback'],
-        histogramWorkgroupSize: num('hist_bs'), histogramItemsPerThread: num('hist_ipt'),
+        histogramWorkgroupSize: num('hist_bs'), histogramItemsPerThread: num('hist_ipt'), decoupledMaxCount: cfg.dec_max === undefined ? 0 : num('dec_max'),
       };
     case 'radix_sort_block_sort':
       return {

@@ -274,6 +274,10 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
     for (const t of result.thresholds) {
       const pts = t.points.map((p) => `${formatCount(p.size)} ${yes(p.blockSortFaster)} ${p.changePercent >= 0 ? '+' : ''}${p.changePercent.toFixed(0)}%`).join(', ');
       console.log(`  ${typeClassLabel(t.typeClass)}: maxCount ${t.maxCount} (${pts})`);
+      if (t.lookback) {
+        const lpts = t.lookback.points.map((p) => `${formatCount(p.size)} ${p.decoupledFaster ? 'decoupled' : t.onesweepConfig.lookback} ${p.changePercent >= 0 ? '+' : ''}${p.changePercent.toFixed(0)}%`).join(', ');
+        console.log(`  ${typeClassLabel(t.typeClass)}: decoupledMaxCount ${t.lookback.decoupledMaxCount} (radixSort row: decoupled look-back against ${t.onesweepConfig.lookback}: ${lpts})`);
+      }
     }
   }
 

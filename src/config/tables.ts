@@ -42,13 +42,15 @@ export interface TableSpec {
    * strings one of the listed values. Taken from the algorithm's tuning space.
    */
   readonly fields: Readonly<Record<string, readonly (number | string)[]>>;
+  /** Fields added after tables were first written, and the value a row without one reads as. */
+  readonly defaults?: Readonly<Record<string, number | string>>;
 }
 
 export const TABLE_SPECS: Readonly<Record<TunedAlgorithm, TableSpec>> = {
   scan: { algorithm: 'scan', exportName: 'scanTuned', fileName: 'scan', configType: 'ScanConfig', configModule: 'device/scan/config.js', fields: scanSpace },
   reduce: { algorithm: 'reduce', exportName: 'reduceTuned', fileName: 'reduce', configType: 'ReduceConfig', configModule: 'device/reduce/config.js', fields: reduceSpace },
   transform: { algorithm: 'transform', exportName: 'transformTuned', fileName: 'transform', configType: 'TransformConfig', configModule: 'device/transform/config.js', fields: transformSpace },
-  radixSort: { algorithm: 'radixSort', exportName: 'radixSortTuned', fileName: 'radix-sort', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js', fields: radixSortSpace },
+  radixSort: { algorithm: 'radixSort', exportName: 'radixSortTuned', fileName: 'radix-sort', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js', fields: radixSortSpace, defaults: { decoupledMaxCount: 0 } },
   segmentedRadixSort: { algorithm: 'segmentedRadixSort', exportName: 'segmentedRadixSortTuned', fileName: 'segmented-radix-sort', configType: 'SegmentedRadixSortConfig', configModule: 'device/segmented-radix-sort/config.js', fields: segmentedRadixSortSpace },
   radixSortBlockSort: {
     algorithm: 'radixSortBlockSort', exportName: 'radixSortBlockSortTuned', fileName: 'radix-sort-block-sort', configType: 'RadixSortBlockSortConfig',
@@ -115,7 +117,10 @@ const bad = (where: string, what: string): WgprimError => new WgprimError('inval
 const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 const show = (x: unknown): string => (typeof x === 'string' ? JSON.stringify(x) : x === undefined ? 'nothing' : JSON.stringify(x) ?? String(x));
 
-/** Checks one row; throws `invalid-argument` naming the row and field. Returns the row itself. */
+/**
+ * Checks one row; throws `invalid-argument` naming the row and field. Returns the row itself, or
+ * where it lacks fields added since (`TableSpec.defaults`), a copy with their defaults.
+ */
 export function validateTunedEntry<C>(algorithm: TunedAlgorithm, row: unknown, where: string): TunedEntry<C> {
   if (!isObject(row)) throw bad(where, `a row must be an object { target, typeClass, config, evidence }, got ${show(row)}`);
   const known = new Set(['target', 'typeClass', 'config', 'evidence']);
@@ -141,7 +146,10 @@ export function validateTunedEntry<C>(algorithm: TunedAlgorithm, row: unknown, w
   const fields = TABLE_SPECS[algorithm].fields;
   if (!isObject(cfg)) throw bad(`${where}.config`, `must be a ${TABLE_SPECS[algorithm].configType} object, got ${show(cfg)}`);
   for (const k of Object.keys(cfg)) if (!(k in fields)) throw bad(`${where}.config`, `unknown ${algorithm} config field "${k}" (fields: ${Object.keys(fields).join(', ')})`);
+  const defaults = TABLE_SPECS[algorithm].defaults ?? {};
+  const missing = Object.keys(defaults).filter((k) => !(k in cfg));
   for (const [k, values] of Object.entries(fields)) {
+    if (missing.includes(k)) continue;
     const v = cfg[k];
     if (typeof values[0] === 'number') {
       if (!Number.isInteger(v) || (v as number) < 0) throw bad(`${where}.config.${k}`, `must be a non-negative integer, got ${show(v)}`);
@@ -164,13 +172,14 @@ export function validateTunedEntry<C>(algorithm: TunedAlgorithm, row: unknown, w
   if (ev.devices !== undefined && !(Array.isArray(ev.devices) && ev.devices.every((d) => typeof d === 'string'))) {
     throw bad(`${where}.evidence.devices`, `must be a list of strings, got ${show(ev.devices)}`);
   }
+  if (missing.length) return { ...row, config: { ...cfg, ...Object.fromEntries(missing.map((k) => [k, defaults[k]])) } } as unknown as TunedEntry<C>;
   return row as unknown as TunedEntry<C>;
 }
 
 function validateRows(algorithm: TunedAlgorithm, rows: unknown, where: string): readonly TunedEntry<unknown>[] {
   if (!Array.isArray(rows)) throw bad(where, `must be a list of rows, got ${show(rows)}`);
-  rows.forEach((r, i) => validateTunedEntry(algorithm, r, `${where}[${i}]`));
-  return rows as TunedEntry<unknown>[];
+  const checked = rows.map((r, i) => validateTunedEntry<unknown>(algorithm, r, `${where}[${i}]`));
+  return checked.every((r, i) => r === rows[i]) ? (rows as TunedEntry<unknown>[]) : checked;
 }
 
 /** What `createPrim(device, { tuned })` accepts: tables by algorithm, parsed table JSON files, or a list of either. */
@@ -178,7 +187,8 @@ export type TunedInput = TunedTables | TunedTableFile | readonly (TunedTables | 
 
 /**
  * Validates tuned tables given at run time and returns them as one `TunedTables`. Rows are
- * kept as given (not copied); where several inputs have rows for one algorithm, earlier inputs
+ * kept as given (not copied), except that a row written before a config field existed gets a
+ * copy with the field's default (`TableSpec.defaults`); where several inputs have rows for one algorithm, earlier inputs
  * come first (and so win ties in selection).
  */
 export function normalizeTunedInput(input: unknown, name = 'tuned'): TunedTables {

@@ -16,7 +16,8 @@
 // not a launch parameter: configs equal but for it are the same kernels at the same speed. So the
 // runs, the `same` test and the speed comparison all use the config without maxCount
 // (`launchConfigKey`), and the maxCount written is decided apart: see `withThreshold` (threshold.ts,
-// shared with create-optimization's merge into an existing folder).
+// shared with create-optimization's merge into an existing folder). radixSort rows' decoupledMaxCount
+// is such a threshold too (sweeps time their configs with it 0), decided the same way.
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
 import { matchLevel } from '../config/select.js';
 import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
@@ -24,7 +25,7 @@ import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
 import { renderTableJson, renderTableModule, sortRows, type OutputFile } from './create-optimization.js';
-import { launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold.js';
+import { isThresholdTable, launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold.js';
 
 export type ImprovementStatus =
   /** No old row: the new one is taken. */
@@ -172,11 +173,11 @@ export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImp
         continue;
       }
       const threshold = (kernel: TunedEntry<unknown>): { maxCountFrom?: 'old' | 'new'; maxCountEvidence?: MaxCountEvidence } => {
-        if (a !== 'radixSortBlockSort') {
+        if (!isThresholdTable(a)) {
           result.set(key, kernel);
           return {};
         }
-        const t = withThreshold(o, n, kernel, warnings);
+        const t = withThreshold(o, n, kernel, warnings, a);
         result.set(key, t.entry);
         return { maxCountFrom: t.from, maxCountEvidence: t.evidence };
       };

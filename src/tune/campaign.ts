@@ -3,7 +3,7 @@
 // summary of the best config found against the configs used today. Browser-safe: the caller
 // reads and writes files (`onUpdate` hands over the whole file after every measurement).
 import { WgprimError } from '../runtime/errors.js';
-import { type AdapterInfoLike } from '../runtime/target.js';
+import { type AdapterInfoLike, hasForwardProgress } from '../runtime/target.js';
 import { type ElementType, typeInfo } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
 import { type GBenchEntry, type HostFacts, gbenchContext, parseName } from '../bench/gbench.js';
@@ -14,7 +14,8 @@ import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strate
 import { planOrder } from './plan.js';
 import { analyze } from './create-optimization.js';
 import { readMeasurements, valueClassLabel } from './measurements.js';
-import { type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, measureRadixSortThreshold, radixSortThresholdName, readThresholds, THRESHOLD_PATHS, thresholdValueBytes } from './threshold.js';
+import { classifyImprovement } from './apply-improvements.js';
+import { decoupledVariant, measureRadixSortThreshold, pathDone, radixSortThresholdName, readThresholds, THRESHOLD_MIN_IMPROVEMENT_PERCENT, THRESHOLD_PATHS, type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, checkSameCacheState, existingEntries, isErrorEntry, entryKey } from './results.js';
@@ -416,13 +417,30 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   const threshold = async (stage: string, type: ElementType, benchmark: string, sizes: readonly number[]): Promise<void> => {
     const valueBytes = thresholdValueBytes(benchmark);
     const { block, onesweep } = thresholdConfigs(type, valueBytes);
+    const decoupled = decoupledVariant(onesweep, hasForwardProgress(prim.target));
     const label = { algorithm: stage, type: valueBytes ? `${type} pairs` : type };
-    const configOf = (path: ThresholdPath): RadixSortBlockSortConfig | RadixSortConfig => (path === 'block_sort' ? block : onesweep);
+    const configOf = (path: ThresholdPath): RadixSortBlockSortConfig | RadixSortConfig => (path === 'block_sort' ? block : path === 'decoupled' ? decoupled! : onesweep);
     const nameOf = (path: ThresholdPath): string => radixSortThresholdName(path, type, configOf(path), valueBytes);
+    const itemsPerSecond = (path: ThresholdPath, size: number): { ips: number; cv: number } | undefined => {
+      const e = store.get(nameOf(path), size);
+      return e && !isErrorEntry(e) && e.items_per_second > 0 ? { ips: e.items_per_second, cv: Number.isFinite(e.cv) ? e.cv : 0 } : undefined;
+    };
+    // Whether block sort (against the LSD path as it would run: the faster lookback) and the
+    // decoupled path (against onesweep) won at each size so far; one that lost THRESHOLD_LOSSES_TO_STOP
+    // sizes in a row is not measured further, nor is onesweep once neither is.
+    const wins: Record<'block_sort' | 'decoupled', boolean[]> = { block_sort: [], decoupled: [] };
+    const beats = (a?: { ips: number; cv: number }, b?: { ips: number; cv: number }): boolean =>
+      !!a && (!b || classifyImprovement(b.ips, a.ips, b.cv, a.cv, THRESHOLD_MIN_IMPROVEMENT_PERCENT).status === 'accepted');
     for (const size of sizes) {
       const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+      const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(wins.decoupled) : path === 'block_sort' ? !pathDone(wins.block_sort) : true));
+      if (!active.includes('block_sort') && !active.includes('decoupled')) {
+        progress.run.done += THRESHOLD_PATHS.length;
+        continue;
+      }
+      progress.run.done += THRESHOLD_PATHS.length - active.length;
       const fresh: ThresholdPath[] = [];
-      for (const path of THRESHOLD_PATHS) {
+      for (const path of active) {
         const name = nameOf(path);
         if (!needs(name, size)) {
           reused++;
@@ -464,10 +482,16 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           // The first measurement stands.
         }
       }
+      const lsd = itemsPerSecond('onesweep', size);
+      const dec = active.includes('decoupled') ? itemsPerSecond('decoupled', size) : undefined;
+      if (active.includes('decoupled')) wins.decoupled.push(beats(dec, lsd));
+      const asRuns = wins.decoupled.at(-1) && active.includes('decoupled') ? dec : lsd;
+      if (active.includes('block_sort')) wins.block_sort.push(beats(itemsPerSecond('block_sort', size), asRuns));
     }
     const ti = typeInfo(type);
     const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === ti.isFloat && r.typeClass.bytes === ti.bytes && r.typeClass.valueBytes === valueBytes);
     if (t) log(`${groupLabel(label)}: block sort faster than onesweep up to maxCount ${t.maxCount} (sizes ${t.points.map((p) => p.size).join(', ')})`);
+    if (t?.lookback) log(`${groupLabel(label)}: decoupled look-back faster than ${onesweep.lookback} up to decoupledMaxCount ${t.lookback.decoupledMaxCount} (sizes ${t.lookback.points.map((p) => p.size).join(', ')})`);
   };
 
   // What each group runs, and the progress totals.

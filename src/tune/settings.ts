@@ -357,7 +357,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
   for (const a of tunableAlgorithms()) {
     const space: Record<string, unknown> = {};
     for (const [k, values] of Object.entries(a.space)) {
-      space[k] = { type: 'array', minItems: 1, uniqueItems: true, items: typeof values[0] === 'number' ? { type: 'integer', minimum: 1 } : { enum: [...values] } };
+      space[k] = { type: 'array', minItems: 1, uniqueItems: true, items: typeof values[0] === 'number' ? { type: 'integer', minimum: values.includes(0) ? 0 : 1 } : { enum: [...values] } };
     }
     algorithms[a.name] = {
       type: 'object',

@@ -8,6 +8,12 @@
 // never mix with those stages' own groups. create-optimization reads them back and writes each
 // threshold as maxCount of the radixSortBlockSort rows of its value class (value_type empty: the
 // keys-only rows, valueBytes 0; u32: the pairs rows, valueBytes 4). Browser-safe.
+//
+// The same stage measures the LSD path's second threshold: where its config is reduce-then-scan
+// (the match rank, on a vendor that gives forward progress), the same tile with decoupled
+// look-back (path `decoupled`) against it; the largest size where onesweep wins beyond the noise
+// rule is written as decoupledMaxCount of the radixSort rows. The block-sort threshold is then
+// measured against the LSD path as it will run at each size (onesweep up to decoupledMaxCount).
 import { type BenchRecord, formatName, type NameFields, type NameInput, parseName } from '../bench/gbench.js';
 import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
@@ -20,8 +26,23 @@ import { classifyImprovement } from './apply-improvements.js';
 import { type BenchInput, configLabel, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName, valueClassLabel, valueClassOfName } from './measurements.js';
 
 export const RADIX_THRESHOLD_ALGO = 'radix_sort_threshold';
-export type ThresholdPath = 'block_sort' | 'onesweep';
-export const THRESHOLD_PATHS: readonly ThresholdPath[] = ['block_sort', 'onesweep'];
+/**
+ * `block_sort`: the small-size path; `onesweep`: the LSD path on its config's own lookback at every
+ * size (decoupledMaxCount 0); `decoupled`: that config with decoupled look-back.
+ */
+export type ThresholdPath = 'block_sort' | 'onesweep' | 'decoupled';
+export const THRESHOLD_PATHS: readonly ThresholdPath[] = ['block_sort', 'onesweep', 'decoupled'];
+
+/** A path that has lost at this many sizes in a row is not measured at larger ones (its crossover is behind). */
+export const THRESHOLD_LOSSES_TO_STOP = 2;
+
+/**
+ * The threshold field of a table's rows (a size, not a launch parameter: the kernels are the same
+ * whatever it is), and the stage's path that sets it.
+ */
+export const THRESHOLD_FIELDS = { radixSortBlockSort: 'maxCount', radixSort: 'decoupledMaxCount' } as const;
+export type ThresholdTable = keyof typeof THRESHOLD_FIELDS;
+export const isThresholdTable = (a: string): a is ThresholdTable => a in THRESHOLD_FIELDS;
 
 /**
  * P of the noise rule (percent): the block-sort path counts as faster at a size only where its
@@ -30,9 +51,23 @@ export const THRESHOLD_PATHS: readonly ThresholdPath[] = ['block_sort', 'oneswee
  */
 export const THRESHOLD_MIN_IMPROVEMENT_PERCENT = 2;
 
-/** The ladder of sizes: GPUs 2^10..2^22 (every power of two); CPU adapters 2^10..2^16 (every other). */
+/**
+ * The ladder of sizes: GPUs 2^10..2^26 (every power of two: onesweep against reduce-then-scan
+ * crosses near 2^24 on the H200); CPU adapters 2^10..2^16 (every other). A path stops once it has
+ * lost THRESHOLD_LOSSES_TO_STOP sizes in a row.
+ */
 export function defaultThresholdSizes(kind: 'cpu' | 'gpu'): number[] {
-  return kind === 'cpu' ? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16] : Array.from({ length: 13 }, (_, i) => 2 ** (10 + i));
+  return kind === 'cpu' ? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16] : Array.from({ length: 17 }, (_, i) => 2 ** (10 + i));
+}
+
+/**
+ * The decoupled-look-back variant of an LSD config, where the stage measures one: the config is
+ * reduce-then-scan with the match rank and the device's vendor gives forward progress (elsewhere a
+ * spinning look-back may never finish). undefined: no decoupled path.
+ */
+export function decoupledVariant(onesweep: RadixSortConfig, forwardProgress: boolean): RadixSortConfig | undefined {
+  if (!forwardProgress || onesweep.lookback === 'decoupled' || onesweep.rank !== 'match') return undefined;
+  return { ...onesweep, lookback: 'decoupled', decoupledMaxCount: 0 };
 }
 
 /** The value classes a threshold is measured for: 0 keys only, 4 pairs with u32 values. */
@@ -45,6 +80,7 @@ export function thresholdValueBytes(benchmark: string): ThresholdValueBytes {
 
 /** The entry name of one path's measurement: keys only (`valueBytes` 0, `value_type:empty`) or with u32 values (4, `value_type:u32`). */
 export function radixSortThresholdName(path: ThresholdPath, keyType: string, config: RadixSortBlockSortConfig | RadixSortConfig, valueBytes: ThresholdValueBytes = 0): string {
+  if (path !== 'block_sort') config = { ...(config as RadixSortConfig), decoupledMaxCount: 0 };
   const valueType = valueClassLabel(valueBytes);
   const inner = path === 'block_sort'
     ? radixSortBlockSortName(keyType, valueType, config as RadixSortBlockSortConfig)
@@ -60,7 +96,7 @@ export interface ThresholdMeasureOptions {
   readonly valueBytes?: ThresholdValueBytes;
   readonly size: number;
   readonly seed: number;
-  /** The path's config: a block sort config for `block_sort`, an LSD config for `onesweep`. */
+  /** The path's config: a block sort config for `block_sort`, an LSD config for `onesweep` and `decoupled` (timed with decoupledMaxCount 0). */
   readonly config: RadixSortBlockSortConfig | RadixSortConfig;
   readonly warmup: number;
   readonly batches: number;
@@ -79,7 +115,7 @@ export async function measureRadixSortThreshold(prim: Prim, o: ThresholdMeasureO
   const timing = { type: o.type, size: o.size, seed: o.seed, warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
   const record = o.path === 'block_sort'
     ? await benchmarkRadixSortBlockSort(prim, { ...timing, pairs: valueBytes !== 0, config: o.config as RadixSortBlockSortConfig })
-    : (await benchmarkAlgorithm(prim, { ...timing, algorithm: valueBytes !== 0 ? 'radix_sort_pairs' : 'radix_sort_keys', config: o.config as RadixSortConfig }))[0]!;
+    : (await benchmarkAlgorithm(prim, { ...timing, algorithm: valueBytes !== 0 ? 'radix_sort_pairs' : 'radix_sort_keys', config: { ...(o.config as RadixSortConfig), decoupledMaxCount: 0 } }))[0]!;
   return { ...record, name: radixSortThresholdName(o.path, o.type, o.config, valueBytes) };
 }
 
@@ -113,6 +149,31 @@ export function thresholdOf(points: readonly ThresholdPoint[]): number {
   return Math.max(0, ...points.filter((p) => p.blockSortFaster).map((p) => p.size));
 }
 
+/** One size of the LSD path's own threshold: decoupled look-back against the config's reduce-then-scan. */
+export interface LookbackPoint {
+  readonly size: number;
+  readonly decoupled: PathFigures;
+  readonly onesweep: PathFigures;
+  /** Decoupled look-back is faster here beyond the noise rule. */
+  readonly decoupledFaster: boolean;
+  readonly changePercent: number;
+  readonly boundPercent: number;
+}
+
+export function compareLookbacks(size: number, decoupled: PathFigures, onesweep: PathFigures, thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): LookbackPoint {
+  const c = classifyImprovement(onesweep.itemsPerSecond, decoupled.itemsPerSecond, onesweep.cv, decoupled.cv, thresholdPercent);
+  return { size, decoupled, onesweep, decoupledFaster: c.status === 'accepted', changePercent: c.changePercent, boundPercent: c.boundPercent };
+}
+
+/**
+ * While measuring: whether a path that lost at the last THRESHOLD_LOSSES_TO_STOP measured sizes
+ * (its figures against the other path's, by the noise rule) is done. `wins`: one flag per size
+ * measured so far, ascending.
+ */
+export function pathDone(wins: readonly boolean[]): boolean {
+  return wins.length >= THRESHOLD_LOSSES_TO_STOP && wins.slice(-THRESHOLD_LOSSES_TO_STOP).every((w) => !w);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading measurements back
 
@@ -124,9 +185,14 @@ export interface ThresholdResult {
   /** The block sort config measured (its maxCount is whatever it had then). */
   readonly blockSortConfig: RadixSortBlockSortConfig;
   readonly onesweepConfig: RadixSortConfig;
-  /** Sizes both paths were measured at, ascending. */
+  /**
+   * Sizes both paths were measured at, ascending; `onesweep` is the LSD path as it runs there
+   * (decoupled look-back up to decoupledMaxCount).
+   */
   readonly points: readonly ThresholdPoint[];
   readonly maxCount: number;
+  /** The LSD path's own threshold, where the decoupled path was measured (see `decoupledVariant`). */
+  readonly lookback?: { readonly points: readonly LookbackPoint[]; readonly decoupledMaxCount: number };
   readonly date: string;
   readonly version: string;
 }
@@ -218,21 +284,38 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
     };
     const block = pick('block_sort');
     const onesweep = pick('onesweep');
+    const decoupled = pick('decoupled');
     const label = `radix_sort_threshold ${g.targetKey} ${typeClassLabel(g.typeClass)}`;
     if (!block || !onesweep) {
       warnings.push(`${label}: only the ${block ? 'block_sort' : 'onesweep'} path was measured: no threshold`);
       continue;
     }
-    const sizes = [...block.bySize.keys()].filter((s) => onesweep.bySize.has(s)).sort((a, b) => a - b);
+    const shared = (a: Map<number, PathFigures>, b: Map<number, PathFigures>): number[] => [...a.keys()].filter((s) => b.has(s)).sort((x, y) => x - y);
+    let lookback: ThresholdResult['lookback'];
+    if (decoupled) {
+      const mismatch = launchConfigKey('radixSort', { ...(decoupled.config as RadixSortConfig), lookback: 'reduce-then-scan' }) !== launchConfigKey('radixSort', onesweep.config);
+      const lookbackSizes = shared(decoupled.bySize, onesweep.bySize);
+      if (mismatch) warnings.push(`${label}: the decoupled path was measured with another tile than the onesweep path's: no decoupledMaxCount`);
+      else if ((onesweep.config as RadixSortConfig).lookback === 'decoupled') warnings.push(`${label}: the onesweep path is already decoupled: no decoupledMaxCount`);
+      else if (lookbackSizes.length) {
+        const points = lookbackSizes.map((s) => compareLookbacks(s, decoupled.bySize.get(s)!, onesweep.bySize.get(s)!, thresholdPercent));
+        lookback = { points, decoupledMaxCount: Math.max(0, ...points.filter((p) => p.decoupledFaster).map((p) => p.size)) };
+      }
+    }
+    // The LSD path as it runs at each size: decoupled up to decoupledMaxCount.
+    const lsd = (size: number): PathFigures | undefined =>
+      lookback && size <= lookback.decoupledMaxCount ? decoupled!.bySize.get(size) : onesweep.bySize.get(size);
+    const sizes = [...block.bySize.keys()].filter((s) => lsd(s) !== undefined).sort((a, b) => a - b);
     if (!sizes.length) {
       warnings.push(`${label}: the two paths share no measured size: no threshold`);
       continue;
     }
-    const points = sizes.map((s) => comparePaths(s, block.bySize.get(s)!, onesweep.bySize.get(s)!, thresholdPercent));
+    const points = sizes.map((s) => comparePaths(s, block.bySize.get(s)!, lsd(s)!, thresholdPercent));
     results.push({
       target: g.target, targetKey: g.targetKey, typeClass: g.typeClass,
       blockSortConfig: block.config as RadixSortBlockSortConfig, onesweepConfig: onesweep.config as RadixSortConfig,
-      points, maxCount: thresholdOf(points), date: [...g.dates].sort().at(-1) ?? '', version: [...new Set(g.versions)].sort().join(','),
+      points, maxCount: thresholdOf(points), ...(lookback ? { lookback } : {}),
+      date: [...g.dates].sort().at(-1) ?? '', version: [...new Set(g.versions)].sort().join(','),
     });
   }
   return { results, warnings };
@@ -245,10 +328,22 @@ export function thresholdNote(t: ThresholdResult): string {
   const o = t.onesweepConfig;
   const v = t.typeClass.valueBytes ?? 0;
   const values = v === 0 ? 'keys only (so a keys-only row, valueBytes 0)' : `with ${valueClassLabel(v)} values (so a pairs row, valueBytes ${v})`;
+  const lsd = `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}${t.lookback?.decoupledMaxCount ? ` (decoupled up to ${formatSize(t.lookback.decoupledMaxCount)})` : ''}`;
   return `maxCount ${t.maxCount ? formatSize(t.maxCount) : '0'}: measured threshold (radix_sort_threshold: this block sort path against onesweep ` +
-    `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}, ${values}, at ${sizes.map(formatSize).join(', ')}; ` +
+    `${lsd}, ${values}, at ${sizes.map(formatSize).join(', ')}; ` +
     `block sort faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_o^2+cv_b^2)*100); ` +
     `maxCount = the largest such size)`;
+}
+
+/** The evidence note of a radixSort row whose decoupledMaxCount is a measured threshold. */
+export function lookbackNote(t: ThresholdResult): string {
+  const l = t.lookback!;
+  const faster = l.points.filter((p) => p.decoupledFaster).map((p) => formatSize(p.size));
+  const v = t.typeClass.valueBytes ?? 0;
+  return `decoupledMaxCount ${l.decoupledMaxCount ? formatSize(l.decoupledMaxCount) : '0'}: measured threshold (radix_sort_threshold: this tile with decoupled look-back ` +
+    `against ${t.onesweepConfig.lookback}, ${v === 0 ? 'keys only' : `with ${valueClassLabel(v)} values`}, at ${l.points.map((p) => formatSize(p.size)).join(', ')}; ` +
+    `decoupled faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_r^2+cv_d^2)*100); ` +
+    `decoupledMaxCount = the largest such size)`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,11 +351,12 @@ export function thresholdNote(t: ThresholdResult): string {
 // back), and which of two rows' maxCount is written
 
 /**
- * A config's key without what is not a launch parameter: for radixSortBlockSort, maxCount (a
- * threshold: the kernels, and so their speed, are the same whatever it is). Other tables: configKey.
+ * A config's key without what is not a launch parameter: the table's threshold field
+ * (THRESHOLD_FIELDS: radixSortBlockSort's maxCount, radixSort's decoupledMaxCount; the kernels, and
+ * so their speed at a given path, are the same whatever it is). Other tables: configKey.
  */
 export function launchConfigKey(algorithm: TunedAlgorithm, config: unknown): string {
-  return configKey(algorithm, algorithm === 'radixSortBlockSort' ? { ...(config as object), maxCount: 0 } : config);
+  return configKey(algorithm, isThresholdTable(algorithm) ? { ...(config as object), [THRESHOLD_FIELDS[algorithm]]: 0 } : config);
 }
 
 /**
@@ -276,27 +372,29 @@ export type MaxCountEvidence = 'measured' | 'set' | 'none';
 export const MAX_COUNT_EVIDENCE_RANK: Readonly<Record<MaxCountEvidence, number>> = { none: 0, set: 1, measured: 2 };
 
 /**
- * A note split at its maxCount part: create-optimization appends it last, `; maxCount ...` (or the
- * note starts with it), running to the end. `rest`: what comes before, without the `; `.
+ * A note split at its threshold part (`field`: maxCount, or radixSort's decoupledMaxCount):
+ * create-optimization appends it last, `; maxCount ...` (or the note starts with it), running to
+ * the end. `rest`: what comes before, without the `; `.
  */
-export function splitMaxCountNote(note: string | undefined): { rest: string; maxCount?: string } {
+export function splitMaxCountNote(note: string | undefined, field: string = THRESHOLD_FIELDS.radixSortBlockSort): { rest: string; maxCount?: string } {
   const text = note ?? '';
-  const m = /(?:^|; )(maxCount\b[\s\S]*)$/.exec(text);
+  const m = new RegExp(`(?:^|; )(${field}\\b[\\s\\S]*)$`).exec(text);
   return m ? { rest: text.slice(0, m.index), maxCount: m[1]! } : { rest: text };
 }
 
-export function maxCountEvidence(note: string | undefined): MaxCountEvidence {
-  const part = splitMaxCountNote(note).maxCount;
+export function maxCountEvidence(note: string | undefined, field: string = THRESHOLD_FIELDS.radixSortBlockSort): MaxCountEvidence {
+  const part = splitMaxCountNote(note, field).maxCount;
   if (!part || /not a threshold/.test(part)) return 'none';
   if (/measured threshold/.test(part)) return 'measured';
   return /threshold/.test(part) ? 'set' : 'none';
 }
 
 /**
- * radixSortBlockSort: the row written for an old row `o` and a new row `n` of one (target, type
- * class) once the kernels are decided (`kernel`: `o` or `n`). apply-config-improvements: `n` if
- * accepted, else `o`; create-optimization's merge into an existing folder: always `n` (the fresh
- * row; `o` the existing one). The rule for maxCount:
+ * A threshold table's row (`a`: radixSortBlockSort, whose field is maxCount, or radixSort,
+ * decoupledMaxCount; the rule below says maxCount for either) written for an old row `o` and a new
+ * row `n` of one (target, type class) once the kernels are decided (`kernel`: `o` or `n`).
+ * apply-config-improvements: `n` if accepted, else `o`; create-optimization's merge into an
+ * existing folder: always `n` (the fresh row; `o` the existing one). The rule for maxCount:
  * - the row whose maxCount rests on more wins: measured (radix_sort_threshold) > set (a threshold
  *   stated by hand) > none (the config's own, e.g. the sweep's default); see `maxCountEvidence`.
  *   So a new measured threshold replaces the old maxCount even where the old kernels stay, and an
@@ -309,26 +407,26 @@ export function maxCountEvidence(note: string | undefined): MaxCountEvidence {
  * other row's kernels differ, the note says so and a warning asks for radix_sort_threshold again
  * (a threshold depends on the block-sort kernels it was measured with).
  */
-export function withThreshold(o: TunedEntry<unknown>, n: TunedEntry<unknown>, kernel: TunedEntry<unknown>, warnings: string[]): { entry: TunedEntry<unknown>; from: 'old' | 'new'; evidence: MaxCountEvidence } {
-  const eo = maxCountEvidence(o.evidence.note);
-  const en = maxCountEvidence(n.evidence.note);
+export function withThreshold(o: TunedEntry<unknown>, n: TunedEntry<unknown>, kernel: TunedEntry<unknown>, warnings: string[], a: ThresholdTable = 'radixSortBlockSort'): { entry: TunedEntry<unknown>; from: 'old' | 'new'; evidence: MaxCountEvidence } {
+  const field = THRESHOLD_FIELDS[a];
+  const eo = maxCountEvidence(o.evidence.note, field);
+  const en = maxCountEvidence(n.evidence.note, field);
   const ro = MAX_COUNT_EVIDENCE_RANK[eo];
   const rn = MAX_COUNT_EVIDENCE_RANK[en];
   const source = rn > ro || (rn === ro && rn > 0) ? n : ro > rn ? o : kernel;
   const from = source === n ? 'new' as const : 'old' as const;
   const evidence = source === n ? en : eo;
   if (source === kernel) return { entry: kernel, from, evidence };
-  const maxCount = (source.config as { maxCount: number }).maxCount;
-  const a = 'radixSortBlockSort';
+  const maxCount = (source.config as Record<string, number>)[field]!;
   const otherKernels = launchConfigKey(a, source.config) !== launchConfigKey(a, kernel.config);
-  let part = splitMaxCountNote(source.evidence.note).maxCount ?? `maxCount ${maxCount}`;
+  let part = splitMaxCountNote(source.evidence.note, field).maxCount ?? `${field} ${maxCount}`;
   if (otherKernels) {
     part += ` (taken from the ${from} table's row, whose kernels were ${configLabel(a, source.config)}, not this row's)`;
-    warnings.push(`${a} ${rowKey(kernel)}: maxCount ${maxCount} (${evidence}) is the ${from} table's, whose row has other kernels (${configLabel(a, source.config)}) than the one written (${configLabel(a, kernel.config)}): run radix_sort_threshold again`);
+    warnings.push(`${a} ${rowKey(kernel)}: ${field} ${maxCount} (${evidence}) is the ${from} table's, whose row has other kernels (${configLabel(a, source.config)}) than the one written (${configLabel(a, kernel.config)}): run radix_sort_threshold again`);
   }
-  const rest = splitMaxCountNote(kernel.evidence.note).rest;
+  const rest = splitMaxCountNote(kernel.evidence.note, field).rest;
   return {
-    entry: { ...kernel, config: { ...(kernel.config as object), maxCount }, evidence: { ...kernel.evidence, note: rest ? `${rest}; ${part}` : part } },
+    entry: { ...kernel, config: { ...(kernel.config as object), [field]: maxCount }, evidence: { ...kernel.evidence, note: rest ? `${rest}; ${part}` : part } },
     from, evidence,
   };
 }

@@ -2,6 +2,7 @@ import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
+import { hasForwardProgress } from '../../runtime/target.js';
 
 /**
  * Launch config of the LSD radix sort (rocPRIM's `radix_sort_onesweep`). Each digit pass ranks
@@ -29,6 +30,14 @@ export interface RadixSortConfig {
   /** Onesweep's histogram pass: invocations per workgroup and keys per invocation per tile. */
   readonly histogramWorkgroupSize: number;
   readonly histogramItemsPerThread: number;
+  /**
+   * With lookback `reduce-then-scan`: counts up to this take decoupled look-back instead (onesweep,
+   * same tile; needs the match rank and forward progress). Onesweep launches fewer kernels and
+   * reads the keys once less per pass, which wins below a device-specific size; 0: never. A
+   * threshold, set by the plan's `radix_sort_threshold` stage; tables written before it existed
+   * read as 0.
+   */
+  readonly decoupledMaxCount: number;
 }
 
 /** The tuning space and the edges tests walk. */
@@ -42,7 +51,17 @@ export const radixSortSpace = {
   lookback: ['decoupled', 'reduce-then-scan'],
   histogramWorkgroupSize: [128, 256, 512, 1024],
   histogramItemsPerThread: [4, 8, 16, 32],
+  // A threshold, not a launch parameter: sweeps time every config on its own lookback (0), the
+  // threshold stage measures where onesweep stops beating it.
+  decoupledMaxCount: [0],
 } as const;
+
+/**
+ * The heuristic's decoupledMaxCount where the vendor gives forward progress: onesweep below it,
+ * reduce-then-scan above (H200, 256 x 13 u32 keys: onesweep 8% faster at 2^24, 1.2x-2x at 2^18 ..
+ * 2^22, slower at 2^28: 9.78 against 8.38 ms).
+ */
+export const RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT = 2 ** 24;
 
 /** Most keys a onesweep pass can count: look-back words keep counts in 30 bits. */
 export const ONESWEEP_MAX_COUNT = 2 ** 30 - 1;
@@ -84,8 +103,9 @@ export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueB
     const sg = subgroupProblem(ctx, c.workgroupSize);
     if (sg) return `${c.rank === 'match' ? 'the match rank' : 'the subgroup scan'}: ${sg}`;
   }
-  if (c.lookback === 'decoupled') {
-    if (c.rank !== 'match') return 'lookback "decoupled" (onesweep) needs rank "match"';
+  if (!Number.isSafeInteger(c.decoupledMaxCount) || c.decoupledMaxCount < 0) return `decoupledMaxCount ${String(c.decoupledMaxCount)} is not a non-negative integer`;
+  if (c.lookback === 'decoupled' || c.decoupledMaxCount > 0) {
+    if (c.rank !== 'match') return `${c.lookback === 'decoupled' ? 'lookback "decoupled"' : `decoupledMaxCount ${c.decoupledMaxCount}`} (onesweep) needs rank "match"`;
     const hist = shapeProblem(ctx, 'histogram ', c.histogramWorkgroupSize, c.histogramItemsPerThread, false);
     if (hist) return hist;
     const histBytes = Math.ceil((key.bytes * 8) / c.radixBits) * (1 << c.radixBits) * 4;
@@ -113,9 +133,11 @@ export const RADIX_SORT_KEY_WORDS_PER_INVOCATION = 13;
 
 /**
  * The match rank with reduce-then-scan where the device has subgroups, else the split rank.
- * Not onesweep, even where the vendor gives forward progress: on the H200 its look-back costs
- * more than the upsweep and count scan it saves for keys (2^28 u32 keys, 256 x 13: 9.78 against
- * 8.44 ms; u64 256 x 10: 31.3 against 27.9); tuning picks it where it wins (pairs). 256
+ * Not onesweep at large counts, even where the vendor gives forward progress: on the H200 its
+ * look-back costs more than the upsweep and count scan it saves for keys (2^28 u32 keys, 256 x 13:
+ * 9.78 against 8.44 ms; u64 256 x 10: 31.3 against 27.9); tuning picks it where it wins (pairs).
+ * Below RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT it is onesweep where the vendor gives forward
+ * progress (decoupledMaxCount). 256
  * invocations, 8-bit digits, and the most items per thread whose keys take at most
  * RADIX_SORT_KEY_WORDS_PER_INVOCATION words and whose sort kernel stays within
  * RADIX_SORT_BYTES_PER_INVOCATION (u32 keys: 13; u64: 6); where none does, what fits the device.
@@ -127,6 +149,7 @@ export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes
   const shape = (workgroupSize: number, itemsPerThread: number): RadixSortConfig => ({
     workgroupSize, itemsPerThread, radixBits: 8, rank, workgroupScan: subgroups ? 'subgroup' : 'shared', lookback: 'reduce-then-scan',
     histogramWorkgroupSize: largest, histogramItemsPerThread: 16,
+    decoupledMaxCount: subgroups && hasForwardProgress(ctx.target) ? RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT : 0,
   });
   const runs = (c: RadixSortConfig): boolean => radixSortConfigProblem(ctx, key, valueBytes, c) === undefined;
   const keyWords = Math.max(1, key.bytes / 4);
@@ -144,5 +167,5 @@ export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes
       if (runs(c)) return c;
     }
   }
-  return { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4 };
+  return { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4, decoupledMaxCount: 0 };
 }

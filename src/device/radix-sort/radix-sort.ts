@@ -177,7 +177,11 @@ export async function recordRadixSort(
   }
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
-  const { config } = selectRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
+  const { config: selected } = selectRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
+  // Up to decoupledMaxCount, decoupled look-back (onesweep) with the same tile.
+  const config: RadixSortConfig = selected.lookback !== 'decoupled' && count <= Math.min(selected.decoupledMaxCount, ONESWEEP_MAX_COUNT)
+    ? { ...selected, lookback: 'decoupled' }
+    : selected;
   const { config: blockConfig } = selectRadixSortBlockSortConfig(ctx, blockSortTables, args.type, valueBytes, args.blockSortConfig);
   if (count === 0) return;
   const keyBytes = roundUp(count * t.bytes, 4);
