@@ -133,6 +133,24 @@ describe('radix sort paths: the threshold', () => {
     }
   });
 
+  it('a reduce-then-scan config runs with decoupled look-back (onesweep) up to decoupledMaxCount, reduce-then-scan above', async () => {
+    // lavapipe has subgroups (the match rank) and forward progress.
+    expect(prim.context.hasSubgroups).toBe(true);
+    const decoupledMaxCount = 3 * TILE + 10;
+    const config: Partial<RadixSortConfig> = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'match', lookback: 'reduce-then-scan', decoupledMaxCount };
+    for (const type of ['u32', 'i64'] as const) {
+      for (const n of [decoupledMaxCount - 1, decoupledMaxCount, decoupledMaxCount + 1, 2 * decoupledMaxCount + 3]) {
+        kernels = [];
+        await check(type, randomKeys(type, n, SEED + n), { config, blockSortConfig: { maxCount: 0 }, descending: type === 'i64' }, 'lookback threshold');
+        const decoupled = kernels.some((k) => k.includes('.onesweep.') || k.includes('.histogram.'));
+        const scanned = kernels.some((k) => k.includes('.sort.') || k.includes('.upsweep.'));
+        expect([decoupled, scanned], `${type} n=${n} decoupledMaxCount=${decoupledMaxCount}: ${kernels.join(', ')}`).toEqual([n <= decoupledMaxCount, n > decoupledMaxCount]);
+      }
+    }
+    await expect(prim.arrays.radixSortKeys(randomKeys('u32', 10, SEED), { config: { ...config, rank: 'split', itemsPerThread: 8, decoupledMaxCount: 100 }, blockSortConfig: { maxCount: 0 } }))
+      .rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/decoupledMaxCount 100 \(onesweep\) needs rank "match"/) });
+  });
+
   it('the default config: small counts sort by block sort, and the selection reports it', async () => {
     // Keys and pairs select separately: built-in rows are keys-only (valueBytes 0), so pairs take
     // a pairs row or the heuristic; a tuned row whose tile does not fit with values is skipped.

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrim, type Prim, type RadixSortConfig, type RadixSortKeyType, typeInfo, WgprimError } from '../src/index.js';
-import { ONESWEEP_MAX_COUNT, RADIX_SORT_BYTES_PER_INVOCATION, radixSortConfigProblem, radixSortHeuristic, radixSortWorkgroupBytes } from '../src/device/radix-sort/config.js';
+import { ONESWEEP_MAX_COUNT, RADIX_SORT_BYTES_PER_INVOCATION, RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT, radixSortConfigProblem, radixSortHeuristic, radixSortWorkgroupBytes } from '../src/device/radix-sort/config.js';
 import { onesweepSortKernel } from '../src/device/radix-sort/onesweep-kernel.js';
 import { SORT_GROUPS } from '../src/device/radix-sort/radix-sort.js';
 import { requestDevice } from '../src/node/index.js';
@@ -766,8 +766,24 @@ describe('radix sort: buffer level', () => {
         expect(bare.selectedRadixSortConfig(type, vb)).toEqual({ config: hb, source: 'heuristic' });
         expect(radixSortConfigProblem(bare.context, t, vb, hb), `${type} values ${vb} (nobody)`).toBeUndefined();
         if (prim.context.hasSubgroups) expect(hb).toMatchObject({ rank: 'match', lookback: 'reduce-then-scan' });
+        // Decoupled look-back below RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT only where the vendor gives forward progress.
+        expect(hb.decoupledMaxCount, `${type} values ${vb} (nobody)`).toBe(0);
+        const nv = createPrim(prim.device, { adapterInfo: { vendor: 'nvidia', architecture: '', device: 'none-such', description: '', subgroupMinSize, subgroupMaxSize } as GPUAdapterInfo });
+        expect(radixSortHeuristic(nv.context, t, vb).decoupledMaxCount).toBe(prim.context.hasSubgroups ? RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT : 0);
       }
     }
+  });
+
+  it('decoupledMaxCount: a non-negative integer, above 0 only with the match rank and a valid histogram shape', () => {
+    const t = typeInfo('u32');
+    const h = radixSortHeuristic(prim.context, t, 0);
+    const base: RadixSortConfig = { ...h, rank: 'match', lookback: 'reduce-then-scan', decoupledMaxCount: 0 };
+    expect(radixSortConfigProblem(prim.context, t, 0, { ...base, decoupledMaxCount: 2 ** 20 })).toBeUndefined();
+    expect(radixSortConfigProblem(prim.context, t, 0, { ...base, decoupledMaxCount: -1 })).toBe('decoupledMaxCount -1 is not a non-negative integer');
+    expect(radixSortConfigProblem(prim.context, t, 0, { ...base, decoupledMaxCount: 1.5 })).toBe('decoupledMaxCount 1.5 is not a non-negative integer');
+    expect(radixSortConfigProblem(prim.context, t, 0, { ...base, rank: 'split', itemsPerThread: 8, decoupledMaxCount: 100 })).toBe('decoupledMaxCount 100 (onesweep) needs rank "match"');
+    expect(radixSortConfigProblem(prim.context, t, 0, { ...base, rank: 'split', itemsPerThread: 8 })).toBeUndefined();
+    expect(radixSortConfigProblem(prim.context, t, 0, { ...base, decoupledMaxCount: 100, histogramWorkgroupSize: 48 })).toMatch(/^histogram workgroupSize 48 is not a multiple of 32/);
   });
 
   it('with 32-wide subgroups the heuristic takes 13 words of keys an invocation within 96 bytes of workgroup memory an invocation (u32 keys 256 x 13, u64 256 x 6)', () => {

@@ -563,4 +563,14 @@ describe('radixSort table', () => {
     const row = { target: { vendor: 'acme' }, typeClass: { float: false, bytes: 4 }, config: { ...RA, radixBits: 'eight' }, evidence: { itemsPerSecond: 1, cv: 0, size: 1, date: '', version: '' } };
     expect(() => createPrim(device, { tuned: { radixSort: [row as never] } })).toThrow(/radixSort\[0\]\.config\.radixBits: must be a non-negative integer/);
   });
+
+  it('a row written before decoupledMaxCount existed reads as 0 (its lookback at every count); a bad one is named', () => {
+    const { decoupledMaxCount: _, ...old } = RB;
+    const evidence = { itemsPerSecond: 1, cv: 0, size: 1, date: '', version: '' };
+    const row = { target: { vendor: 'acme', device: 'x1000' }, typeClass: { float: false, bytes: 4, valueBytes: 0 }, config: { ...old, rank: 'match', lookback: 'reduce-then-scan' }, evidence };
+    const p = createPrim(device, { adapterInfo: info(X1000), tuned: { format: 'wgprim-tuned-table', formatVersion: 1, algorithm: 'radixSort', entries: [row] } as never });
+    expect(p.selectedRadixSortConfig('u32', 0)).toMatchObject({ config: { ...row.config, decoupledMaxCount: 0 }, source: 'tuned:device' });
+    expect(row.config).not.toHaveProperty('decoupledMaxCount');
+    expect(() => createPrim(device, { tuned: { radixSort: [{ ...row, config: { ...row.config, decoupledMaxCount: -2 } } as never] } })).toThrow(/radixSort\[0\]\.config\.decoupledMaxCount: must be a non-negative integer/);
+  });
 });
