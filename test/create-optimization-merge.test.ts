@@ -134,7 +134,7 @@ describe('create-optimization --merge: radixSortBlockSort maxCount is a threshol
     const old = blockRows(existing)[0]!;
     const fresh = blockRows(createOptimization([file(sweep([[A, 6e8]]))]).fresh)[0]!;
     expect(mergeRows([old], [fresh]).rows).toEqual([fresh]);
-    expect(mergeRows([old], [fresh], 'radixSort').rows).toEqual([fresh]);
+    expect(mergeRows([old], [fresh], 'scan').rows).toEqual([fresh]);
     const warnings: string[] = [];
     const m = mergeRows([old], [fresh], 'radixSortBlockSort', warnings);
     expect(m).toMatchObject({ kept: 0, maxCountKept: 1 });

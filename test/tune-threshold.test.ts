@@ -143,6 +143,18 @@ describe('radix_sort_threshold: the rule', () => {
     const later = createOptimization([{ data: { context: CONTEXT, benchmarks: sweep }, label: 'y.json' }], { existing: r.tables });
     expect(later.tables.radixSort![0]!.config).toEqual({ ...RTS, decoupledMaxCount: 2 ** 14 });
     expect(launchConfigKey('radixSort', RTS)).toBe(launchConfigKey('radixSort', { ...RTS, decoupledMaxCount: 2 ** 20 }));
+    // A threshold run alone merged over a folder holding the sweep's row (the same kernels): the
+    // row's figures and note stay, the threshold arrives; the block-sort row likewise.
+    const blockSweep = [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', 'empty', BLOCK), n, 5e8));
+    const sweepOnly = createOptimization([{ data: { context: CONTEXT, benchmarks: [...sweep, ...blockSweep] }, label: 'y.json' }]);
+    const merged = createOptimization([{ data, label: 'x.json' }], { existing: sweepOnly.tables });
+    const m = merged.tables.radixSort![0]!;
+    expect(m.config).toEqual({ ...RTS, decoupledMaxCount: 2 ** 14 });
+    expect(m.evidence.itemsPerSecond).toBe(sweepOnly.tables.radixSort![0]!.evidence.itemsPerSecond);
+    expect(m.evidence.note).toMatch(/^geomean of items\/s over 2 points.*; decoupledMaxCount 2\^14: measured threshold/);
+    const b = merged.tables.radixSortBlockSort![0]!;
+    expect(b.config).toEqual({ ...BLOCK, maxCount: 2 ** 10 });
+    expect(b.evidence.itemsPerSecond).toBe(sweepOnly.tables.radixSortBlockSort![0]!.evidence.itemsPerSecond);
     // A decoupled row is left alone.
     const decRow = createOptimization([{ data: { ...data, benchmarks: [...[2 ** 20, 2 ** 24].map((n) => entry(radixSortName('u32', 'empty', ONESWEEP), n, 5e9)), ...data.benchmarks] }, label: 'x.json' }]);
     expect(decRow.fresh.radixSort![0]!.config).toEqual(ONESWEEP);

@@ -47,6 +47,9 @@
 //   maxCount brings its note's maxCount part along, and where the existing row's kernels differ
 //   from the fresh row's the note says so ("the old table's row": the folder's) and a warning
 //   asks for radix_sort_threshold again. radixSort's decoupledMaxCount is merged by the same rule.
+//   A fresh row that only the threshold stage produced (no sweep of its table in the data: its
+//   figures are the ladder's) over an existing row with the same kernels keeps the existing row,
+//   with the threshold the rule picks.
 import { type TargetMatch, type TunedEntry, type TuningEvidence } from '../config/types.js';
 import {
   configKey, rowKey, TABLE_SPECS, tableFile, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables,
@@ -112,6 +115,8 @@ export interface GroupResult {
   readonly entry?: TunedEntry<unknown>;
   /** radixSortBlockSort: the measured threshold that set the row's maxCount. */
   readonly threshold?: ThresholdResult;
+  /** The row is the config a threshold was measured with (no sweep of its table in the data). */
+  readonly fromThreshold?: boolean;
   /** Why there is no row. */
   readonly reason?: string;
 }
@@ -226,14 +231,20 @@ export function sortRows<C>(rows: readonly TunedEntry<C>[]): TunedEntry<C>[] {
  * above, `withThreshold`; its warnings go to `warnings`). `kept`: existing rows kept whole;
  * `maxCountKept`: fresh rows written with the existing row's maxCount.
  */
-export function mergeRows<C>(existing: readonly TunedEntry<C>[], fresh: readonly TunedEntry<C>[], algorithm?: TunedAlgorithm, warnings: string[] = []): { rows: TunedEntry<C>[]; kept: number; maxCountKept: number } {
+export function mergeRows<C>(
+  existing: readonly TunedEntry<C>[], fresh: readonly TunedEntry<C>[], algorithm?: TunedAlgorithm, warnings: string[] = [], thresholdOnly: ReadonlySet<string> = new Set(),
+): { rows: TunedEntry<C>[]; kept: number; maxCountKept: number } {
   const replaced = new Set(fresh.map(rowKey));
   const keptRows = existing.filter((e) => !replaced.has(rowKey(e)));
   let maxCountKept = 0;
   const written = algorithm === undefined || !isThresholdTable(algorithm) ? fresh : fresh.map((n) => {
     const o = existing.find((e) => rowKey(e) === rowKey(n));
     if (!o) return n;
-    const t = withThreshold(o as TunedEntry<unknown>, n as TunedEntry<unknown>, n as TunedEntry<unknown>, warnings, algorithm);
+    // A row the threshold stage alone produced (`thresholdOnly`: no sweep of the table in the
+    // data) carries the threshold ladder's figures, not its kernels' tuning evidence: where the
+    // existing row has the same kernels, that row stays and only the threshold moves.
+    const kernel = thresholdOnly.has(rowKey(n)) && launchConfigKey(algorithm, o.config) === launchConfigKey(algorithm, n.config) ? o : n;
+    const t = withThreshold(o as TunedEntry<unknown>, n as TunedEntry<unknown>, kernel as TunedEntry<unknown>, warnings, algorithm);
     if (t.from === 'old') maxCountKept++;
     return t.entry as TunedEntry<C>;
   });
@@ -357,7 +368,7 @@ export function applyThresholds(groups: readonly GroupResult[], thresholds: read
     };
     const row: GroupResult = {
       level: 'target', algorithm: 'radixSortBlockSort', target: t.target, targetKey: t.targetKey, typeClass: t.typeClass,
-      points: sizes.map((n) => `path=block_sort@${n}`), sizes, candidates: [candidate], winner: candidate, entry, threshold: t,
+      points: sizes.map((n) => `path=block_sort@${n}`), sizes, candidates: [candidate], winner: candidate, entry, threshold: t, fromThreshold: true,
     };
     if (i >= 0) out[i] = row;
     else out.push(row);
@@ -432,7 +443,7 @@ export function applyLookbackThresholds(groups: readonly GroupResult[], threshol
     };
     const row: GroupResult = {
       level: 'target', algorithm: a, target: t.target, targetKey: t.targetKey, typeClass: t.typeClass,
-      points: sizes.map((s) => `path=onesweep@${s}`), sizes, candidates: [candidate], winner: candidate, entry,
+      points: sizes.map((s) => `path=onesweep@${s}`), sizes, candidates: [candidate], winner: candidate, entry, fromThreshold: true,
     };
     if (i >= 0) out[i] = row;
     else out.push(row);
@@ -468,7 +479,8 @@ export function createOptimization(inputs: readonly BenchInput[], options: Creat
     const rows = (fresh as Record<string, readonly TunedEntry<unknown>[] | undefined>)[a];
     if (!rows) continue;
     const existing = ((options.existing ?? {}) as Record<string, readonly TunedEntry<unknown>[] | undefined>)[a] ?? [];
-    const merged = mergeRows(existing, rows, a, warnings);
+    const thresholdOnly = new Set(groups.filter((g) => g.algorithm === a && g.fromThreshold && g.entry).map((g) => rowKey(g.entry!)));
+    const merged = mergeRows(existing, rows, a, warnings, thresholdOnly);
     tables[a] = merged.rows;
     kept[a] = merged.kept;
     maxCountKept += merged.maxCountKept;
