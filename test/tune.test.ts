@@ -161,8 +161,8 @@ describe('strategies', () => {
 
 describe('summary', () => {
   const rs = (workgroupSize: number, itemsPerThread: number): RadixSortConfig => ({
-    workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16,
-  } as RadixSortConfig);
+    workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0,
+  });
   const KEYS = rs(128, 16); // today's keys row: too large with values
   const PAIRS = rs(128, 8); // today's pairs row
   const OTHER = rs(64, 8);

@@ -69,6 +69,12 @@ export interface TunableAlgorithm {
   readonly space: ParamSpace;
   /** A small space for CPU adapters (lavapipe, SwiftShader): a few minutes for the whole campaign. */
   readonly smallSpace: ParamSpace;
+  /**
+   * Fields a space that leaves them out sets to these values, not to the heuristic's: thresholds
+   * another stage measures (radix_sort_onesweep's decoupledMaxCount: configs are timed on their
+   * own lookback at every size).
+   */
+  readonly fixed?: Readonly<Record<string, ParamValue>>;
   /** Sizes for CPU adapters where the common ones (2^16, 2^20) would take too long. */
   readonly smallSizes?: readonly number[];
   /** Types for CPU adapters where the representative types would take too long. */
@@ -305,6 +311,7 @@ registerTunable({
   space: radixSortSpace,
   // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
+  fixed: { decoupledMaxCount: 0 },
   smallSizes: [2 ** 14, 2 ** 16],
   smallTypes: ['u32'],
   ...radixValueHooks<RadixSortConfig>({

@@ -13,7 +13,7 @@ export type BaselineRole = 'selected' | 'heuristic';
 export interface Variant {
   readonly algorithm: string;
   readonly type: ElementType;
-  /** A complete config (fields the space leaves out keep the heuristic's value). */
+  /** A complete config (fields the space leaves out keep the heuristic's value, or the tunable's `fixed` one). */
   readonly config: ConfigObject;
   /** `algorithm|type|config`: unique and stable. */
   readonly key: string;
@@ -41,7 +41,7 @@ export interface ValueClassDefaults {
 export interface VariantGroup {
   readonly algorithm: string;
   readonly type: ElementType;
-  /** The space as enumerated: the settings' values, plus the heuristic's value for fields it leaves out. */
+  /** The space as enumerated: the settings' values, plus the heuristic's (or `fixed`) value for fields it leaves out. */
   readonly space: ParamSpace;
   /** Kept space variants, in enumeration order (a baseline that lies in the space is among them too). */
   readonly variants: readonly Variant[];
@@ -118,9 +118,9 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
     for (const type of ra.types) {
       // The heuristic and the selection of calls like this group's benchmarks (radix sorts: their value class).
       const heuristic = alg.heuristic(ctx, type, ra.benchmarks);
-      // Fields the settings leave out keep the heuristic's value.
+      // Fields the settings leave out keep the heuristic's value (thresholds: the tunable's `fixed` one).
       const space: Record<string, readonly ParamValue[]> = {};
-      for (const k of Object.keys(heuristic)) space[k] = ra.space[k] ?? [heuristic[k]!];
+      for (const k of Object.keys(heuristic)) space[k] = ra.space[k] ?? [alg.fixed?.[k] ?? heuristic[k]!];
       for (const k of Object.keys(ra.space)) if (!(k in space)) space[k] = ra.space[k]!;
       const seen = new Set<string>();
       const variants: Variant[] = [];
