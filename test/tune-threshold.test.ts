@@ -56,29 +56,6 @@ function expectedThresholds(file: { benchmarks: readonly unknown[] }, keyType: s
   return { maxCount, decoupledMaxCount };
 }
 
-/** What the measurements imply, computed here from the JSON alone: the largest size where block sort beats onesweep beyond max(P, 1.96*sqrt(cv_o^2+cv_b^2)*100)%. */
-function expectedMaxCount(file: { benchmarks: readonly unknown[] }, keyType: string, valueType = 'empty'): number {
-  const at = new Map<number, Partial<Record<string, { ips: number; cv: number }>>>();
-  for (const e of file.benchmarks as { name: string; size: number; items_per_second?: number; cv?: number; error_occurred?: boolean }[]) {
-    if (e.error_occurred) continue;
-    const f = parseName(e.name);
-    if (f.algo !== 'radix_sort_threshold' || f.key_type !== keyType || f.value_type !== valueType) continue;
-    const m = at.get(e.size) ?? {};
-    m[String(f.path)] = { ips: e.items_per_second!, cv: e.cv! };
-    at.set(e.size, m);
-  }
-  let max = 0;
-  for (const [size, m] of at) {
-    const b = m.block_sort;
-    const o = m.onesweep;
-    if (!b || !o) continue;
-    const change = ((b.ips - o.ips) / o.ips) * 100;
-    const bound = Math.max(THRESHOLD_MIN_IMPROVEMENT_PERCENT, 1.96 * Math.sqrt(b.cv ** 2 + o.cv ** 2) * 100);
-    if (change > bound) max = Math.max(max, size);
-  }
-  return max;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The rule on made-up figures (no device)
 
@@ -348,7 +325,7 @@ describe('radix_sort_threshold on a device', () => {
       expect(measured.length).toBeGreaterThanOrEqual(2);
       for (const n of measured.slice(-2)) expect(beats(figures('block_sort', n), figures('onesweep', n))).toBe(false);
     }
-    const want = expectedMaxCount(file, 'u32');
+    const want = expectedThresholds(file, 'u32').maxCount;
     expect(r.thresholds).toHaveLength(1);
     expect(r.thresholds[0]!.maxCount).toBe(want);
     const out = createOptimization([{ data: file, label: 'tune-results.json' }]);
@@ -405,7 +382,7 @@ describe('radix_sort_threshold on a device', () => {
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     const file = JSON.parse(fs.readFileSync(out, 'utf8')) as TuneFile;
     expect(file.benchmarks).toHaveLength(4);
-    const want = expectedMaxCount(file, 'u32');
+    const want = expectedThresholds(file, 'u32').maxCount;
     expect(String(r.stdout)).toMatch(new RegExp(`int32/empty: maxCount ${want} \\(`));
     const table = JSON.parse(fs.readFileSync(path.join(tables, 'radix-sort-block-sort.json'), 'utf8')) as { rows?: unknown[]; entries?: unknown[] };
     const rows = (table.rows ?? table.entries ?? []) as { config: RadixSortBlockSortConfig; evidence: { note: string } }[];

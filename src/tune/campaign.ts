@@ -14,8 +14,7 @@ import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strate
 import { planOrder } from './plan.js';
 import { analyze } from './create-optimization.js';
 import { readMeasurements, valueClassLabel } from './measurements.js';
-import { classifyImprovement } from './apply-improvements.js';
-import { decoupledVariant, measureRadixSortThreshold, pathDone, radixSortThresholdName, readThresholds, THRESHOLD_MIN_IMPROVEMENT_PERCENT, THRESHOLD_PATHS, type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
+import { compareFigures, decoupledVariant, measureRadixSortThreshold, pathDone, type PathFigures, radixSortThresholdName, readThresholds, THRESHOLD_PATHS, type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, checkSameCacheState, existingEntries, isErrorEntry, entryKey } from './results.js';
@@ -421,16 +420,15 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     const label = { algorithm: stage, type: valueBytes ? `${type} pairs` : type };
     const configOf = (path: ThresholdPath): RadixSortBlockSortConfig | RadixSortConfig => (path === 'block_sort' ? block : path === 'decoupled' ? decoupled! : onesweep);
     const nameOf = (path: ThresholdPath): string => radixSortThresholdName(path, type, configOf(path), valueBytes);
-    const itemsPerSecond = (path: ThresholdPath, size: number): { ips: number; cv: number } | undefined => {
+    const figures = (path: ThresholdPath, size: number): PathFigures | undefined => {
       const e = store.get(nameOf(path), size);
-      return e && !isErrorEntry(e) && e.items_per_second > 0 ? { ips: e.items_per_second, cv: Number.isFinite(e.cv) ? e.cv : 0 } : undefined;
+      return e && !isErrorEntry(e) && e.items_per_second > 0 ? { itemsPerSecond: e.items_per_second, cv: Number.isFinite(e.cv) ? e.cv : 0 } : undefined;
     };
     // Whether block sort (against the LSD path as it would run: the faster lookback) and the
     // decoupled path (against onesweep) won at each size so far; one that lost THRESHOLD_LOSSES_TO_STOP
     // sizes in a row is not measured further, nor is onesweep once neither is.
     const wins: Record<'block_sort' | 'decoupled', boolean[]> = { block_sort: [], decoupled: [] };
-    const beats = (a?: { ips: number; cv: number }, b?: { ips: number; cv: number }): boolean =>
-      !!a && (!b || classifyImprovement(b.ips, a.ips, b.cv, a.cv, THRESHOLD_MIN_IMPROVEMENT_PERCENT).status === 'accepted');
+    const beats = (a?: PathFigures, b?: PathFigures): boolean => !!a && (!b || compareFigures(a, b).faster);
     for (const size of sizes) {
       const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
       const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(wins.decoupled) : path === 'block_sort' ? !pathDone(wins.block_sort) : true));
@@ -482,11 +480,11 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           // The first measurement stands.
         }
       }
-      const lsd = itemsPerSecond('onesweep', size);
-      const dec = active.includes('decoupled') ? itemsPerSecond('decoupled', size) : undefined;
+      const lsd = figures('onesweep', size);
+      const dec = active.includes('decoupled') ? figures('decoupled', size) : undefined;
       if (active.includes('decoupled')) wins.decoupled.push(beats(dec, lsd));
       const asRuns = wins.decoupled.at(-1) && active.includes('decoupled') ? dec : lsd;
-      if (active.includes('block_sort')) wins.block_sort.push(beats(itemsPerSecond('block_sort', size), asRuns));
+      if (active.includes('block_sort')) wins.block_sort.push(beats(figures('block_sort', size), asRuns));
     }
     const ti = typeInfo(type);
     const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === ti.isFloat && r.typeClass.bytes === ti.bytes && r.typeClass.valueBytes === valueBytes);

@@ -127,21 +127,33 @@ export interface PathFigures {
   readonly cv: number;
 }
 
-export interface ThresholdPoint {
+/** A path against another at one size. */
+export interface NoiseComparison {
+  /** (candidate - other) / other * 100. */
+  readonly changePercent: number;
+  /** What the change must exceed to count: max(P, 1.96 * sqrt(cv_a^2 + cv_b^2) * 100). */
+  readonly boundPercent: number;
+}
+
+/** Whether `candidate` beats `other` beyond the noise rule (apply-config-improvements' acceptance, `other` as the old). */
+export function compareFigures(candidate: PathFigures, other: PathFigures, thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): NoiseComparison & { readonly faster: boolean } {
+  const c = classifyImprovement(other.itemsPerSecond, candidate.itemsPerSecond, other.cv, candidate.cv, thresholdPercent);
+  return { faster: c.status === 'accepted', changePercent: c.changePercent, boundPercent: c.boundPercent };
+}
+
+export interface ThresholdPoint extends NoiseComparison {
   readonly size: number;
   readonly blockSort: PathFigures;
+  /** The LSD path as it runs at this size. */
   readonly onesweep: PathFigures;
   /** The block-sort path is faster here beyond the noise rule. */
   readonly blockSortFaster: boolean;
-  /** (block - onesweep) / onesweep * 100. */
-  readonly changePercent: number;
-  readonly boundPercent: number;
 }
 
 /** One size compared under the noise rule. */
 export function comparePaths(size: number, blockSort: PathFigures, onesweep: PathFigures, thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): ThresholdPoint {
-  const c = classifyImprovement(onesweep.itemsPerSecond, blockSort.itemsPerSecond, onesweep.cv, blockSort.cv, thresholdPercent);
-  return { size, blockSort, onesweep, blockSortFaster: c.status === 'accepted', changePercent: c.changePercent, boundPercent: c.boundPercent };
+  const { faster, ...c } = compareFigures(blockSort, onesweep, thresholdPercent);
+  return { size, blockSort, onesweep, blockSortFaster: faster, ...c };
 }
 
 /** maxCount: the largest measured size where the block-sort path is faster; 0 where it never is. */
@@ -150,19 +162,12 @@ export function thresholdOf(points: readonly ThresholdPoint[]): number {
 }
 
 /** One size of the LSD path's own threshold: decoupled look-back against the config's reduce-then-scan. */
-export interface LookbackPoint {
+export interface LookbackPoint extends NoiseComparison {
   readonly size: number;
   readonly decoupled: PathFigures;
   readonly onesweep: PathFigures;
   /** Decoupled look-back is faster here beyond the noise rule. */
   readonly decoupledFaster: boolean;
-  readonly changePercent: number;
-  readonly boundPercent: number;
-}
-
-export function compareLookbacks(size: number, decoupled: PathFigures, onesweep: PathFigures, thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): LookbackPoint {
-  const c = classifyImprovement(onesweep.itemsPerSecond, decoupled.itemsPerSecond, onesweep.cv, decoupled.cv, thresholdPercent);
-  return { size, decoupled, onesweep, decoupledFaster: c.status === 'accepted', changePercent: c.changePercent, boundPercent: c.boundPercent };
 }
 
 /**
@@ -298,7 +303,12 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       if (mismatch) warnings.push(`${label}: the decoupled path was measured with another tile than the onesweep path's: no decoupledMaxCount`);
       else if ((onesweep.config as RadixSortConfig).lookback === 'decoupled') warnings.push(`${label}: the onesweep path is already decoupled: no decoupledMaxCount`);
       else if (lookbackSizes.length) {
-        const points = lookbackSizes.map((s) => compareLookbacks(s, decoupled.bySize.get(s)!, onesweep.bySize.get(s)!, thresholdPercent));
+        const points = lookbackSizes.map((s): LookbackPoint => {
+          const d = decoupled.bySize.get(s)!;
+          const o = onesweep.bySize.get(s)!;
+          const { faster, ...c } = compareFigures(d, o, thresholdPercent);
+          return { size: s, decoupled: d, onesweep: o, decoupledFaster: faster, ...c };
+        });
         lookback = { points, decoupledMaxCount: Math.max(0, ...points.filter((p) => p.decoupledFaster).map((p) => p.size)) };
       }
     }
