@@ -82,6 +82,21 @@ describe('settings', () => {
     expect(r!.skipped.join('\n')).toMatch(/type f16: the device has no "shader-f16"/);
     expect(r!.skipped.filter((x) => x.startsWith('size'))).toHaveLength(2);
   });
+
+  it('keeps the radix sort sizes whose arrays its LSD passes bind as two ranges (up to twice the binding limit)', () => {
+    const limits = { maxStorageBufferBindingSize: 1 << 20, maxBufferSize: 1 << 30, minStorageBufferOffsetAlignment: 256 };
+    const ctx = { features: new Set<string>(), limits } as unknown as DeviceContext;
+    const sizes = [1 << 16, 1 << 17, 1 << 18, 1 << 19];
+    const settings = mergeSettings(defaultSettings('gpu'), { algorithms: { radix_sort_onesweep: { types: ['u64'], sizes }, transform: { types: ['u64'], sizes } } });
+    const [radix, transform] = resolveSettings(settings, ctx, ['radix_sort_onesweep', 'transform']);
+    // 2^18 u64 = 2 MiB: two bindings for the sort (1 MiB each), over one for transform; 2^19 is over both.
+    expect(radix!.sizes).toEqual([1 << 16, 1 << 17, 1 << 18]);
+    expect(radix!.skipped).toEqual([`size ${1 << 19}: ${8 << 19} bytes of u64 exceed the ${2 * (1 << 20)} bytes one array may take (two storage bindings)`]);
+    expect(transform!.sizes).toEqual([1 << 16, 1 << 17]);
+    expect(transform!.skipped).toEqual([18, 19].map((l) => `size ${1 << l}: ${8 << l} bytes of u64 exceed maxStorageBufferBindingSize ${1 << 20}`));
+    const small = resolveSettings(settings, { ...ctx, limits: { ...limits, maxBufferSize: 1 << 20 } } as unknown as DeviceContext, ['radix_sort_onesweep']);
+    expect(small[0]!.skipped).toEqual([18, 19].map((l) => `size ${1 << l}: ${8 << l} bytes of u64 exceed maxBufferSize ${1 << 20}`));
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

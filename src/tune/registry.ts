@@ -11,7 +11,7 @@ import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from '..
 import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from '../device/reduce/config.js';
 import { type TransformConfig, transformConfigProblem, transformHeuristic, transformSpace } from '../device/transform/config.js';
 import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace } from '../device/radix-sort/config.js';
-import { radixKeyInfo, type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
+import { radixKeyInfo, radixMaxArrayBytes, type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
 import { benchmarkRadixSortBlockSort, ONESWEEP_ONLY, radixSortBlockSortName } from '../bench/run.js';
 import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixValueBytes, reduceName, scanName, transformExpression, transformName, type SingleAlgorithm } from '../bench/run.js';
@@ -75,6 +75,8 @@ export interface TunableAlgorithm {
    * own lookback at every size).
    */
   readonly fixed?: Readonly<Record<string, ParamValue>>;
+  /** The most bytes of one array its calls take (default maxStorageBufferBindingSize: one binding). */
+  readonly maxArrayBytes?: (limits: GPUSupportedLimits) => number;
   /** Sizes for CPU adapters where the common ones (2^16, 2^20) would take too long. */
   readonly smallSizes?: readonly number[];
   /** Types for CPU adapters where the representative types would take too long. */
@@ -312,6 +314,8 @@ registerTunable({
   // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
   fixed: { decoupledMaxCount: 0 },
+  // The LSD passes bind a key or value array past one binding as two ranges.
+  maxArrayBytes: radixMaxArrayBytes,
   smallSizes: [2 ** 14, 2 ** 16],
   smallTypes: ['u32'],
   ...radixValueHooks<RadixSortConfig>({

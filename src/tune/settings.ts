@@ -310,7 +310,8 @@ export interface ResolvedAlgorithm {
 /**
  * The settings of the chosen algorithms (default: every one in the settings) as this device
  * can run them: types whose feature is missing and sizes over maxStorageBufferBindingSize
- * are left out, with the reason.
+ * (or what the tunable's `maxArrayBytes` says its calls take, within maxBufferSize) are left
+ * out, with the reason.
  */
 export function resolveSettings(settings: TuneSettings, ctx: DeviceContext, algorithms?: readonly string[]): ResolvedAlgorithm[] {
   const names = algorithms ?? Object.keys(settings.algorithms);
@@ -326,11 +327,14 @@ export function resolveSettings(settings: TuneSettings, ctx: DeviceContext, algo
       }
       return true;
     });
-    const maxBytes = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+    const arrayBytes = isTunable(name) ? tunable(name).maxArrayBytes?.(ctx.limits) : undefined;
+    const bindable = arrayBytes ?? ctx.limits.maxStorageBufferBindingSize;
+    const maxBytes = Math.min(bindable, ctx.limits.maxBufferSize);
+    const limit = maxBytes < bindable ? `maxBufferSize ${maxBytes}` : arrayBytes === undefined ? `maxStorageBufferBindingSize ${maxBytes}` : `the ${maxBytes} bytes one array may take (two storage bindings)`;
     const largest = Math.max(...types.map((t) => typeInfo(t).bytes), 1);
     const sizes = [...new Set(a.sizes)].sort((x, y) => x - y).filter((n) => {
       if (n * largest > maxBytes) {
-        skipped.push(`size ${n}: ${n * largest} bytes of ${types.find((t) => typeInfo(t).bytes === largest)} exceed maxStorageBufferBindingSize ${maxBytes}`);
+        skipped.push(`size ${n}: ${n * largest} bytes of ${types.find((t) => typeInfo(t).bytes === largest)} exceed ${limit}`);
         return false;
       }
       return true;
