@@ -480,11 +480,15 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           // The first measurement stands.
         }
       }
-      const lsd = figures('onesweep', size);
-      const dec = active.includes('decoupled') ? figures('decoupled', size) : undefined;
-      if (active.includes('decoupled')) wins.decoupled.push(beats(dec, lsd));
-      const asRuns = wins.decoupled.at(-1) && active.includes('decoupled') ? dec : lsd;
-      if (active.includes('block_sort')) wins.block_sort.push(beats(figures('block_sort', size), asRuns));
+      // Block sort is judged against the LSD path as it would run here: decoupled where it won.
+      let lsd = figures('onesweep', size);
+      if (active.includes('decoupled')) {
+        const dec = figures('decoupled', size);
+        const won = beats(dec, lsd);
+        wins.decoupled.push(won);
+        if (won) lsd = dec;
+      }
+      if (active.includes('block_sort')) wins.block_sort.push(beats(figures('block_sort', size), lsd));
     }
     const ti = typeInfo(type);
     const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === ti.isFloat && r.typeClass.bytes === ti.bytes && r.typeClass.valueBytes === valueBytes);
