@@ -41,13 +41,14 @@ describe('benchmark names (rocPRIM grammar)', () => {
     expect(configFromName('reduce', parseName(reduceName('f32', reduce)).cfg as never)).toEqual(reduce);
     expect(parseName(transformName('u64', { workgroupSize: 64, itemsPerThread: 4 }))).toEqual({ lvl: 'device', algo: 'transform', value_type: 'u64', cfg: { bs: 64, ipt: 4 } });
     const radix = {
-      workgroupSize: 256, itemsPerThread: 15, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 512, histogramItemsPerThread: 16, decoupledMaxCount: 0,
+      workgroupSize: 256, itemsPerThread: 15, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 512, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized',
     } as const;
     const rName = radixSortName('u32', 'empty', radix);
     expect(rName).toBe('{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:empty,cfg:{bs:256,ipt:15,bits:8,rank:match,method:subgroup,lookback:decoupled,hist_bs:512,hist_ipt:16}}');
     expect(configFromName('radix_sort_onesweep', parseName(rName).cfg as never)).toEqual(radix);
-    const split = { ...radix, itemsPerThread: 8, radixBits: 4, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan' } as const;
-    expect(parseName(radixSortName('i64', 'empty', split)).cfg).toMatchObject({ rank: 'split', method: 'shared', lookback: 'reduce_then_scan' });
+    // Shared pass kernels are named (pk); specialized ones, the default, are not.
+    const split = { ...radix, itemsPerThread: 8, radixBits: 4, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', passKernels: 'shared' } as const;
+    expect(parseName(radixSortName('i64', 'empty', split)).cfg).toMatchObject({ rank: 'split', method: 'shared', lookback: 'reduce_then_scan', pk: 'shared' });
     expect(configFromName('radix_sort_onesweep', parseName(radixSortName('i64', 'empty', split)).cfg as never)).toEqual(split);
     expect(() => configFromName('radix_sort', parseName(rName).cfg as never)).toThrow(/no config mapping/);
     expect(parseName(radixSortName('f32', 'u32', radix)).value_type).toBe('u32');
@@ -145,7 +146,7 @@ describe('on a device', () => {
     ];
     expect(records.map((r) => r.algorithm)).toEqual(['radix_sort_keys', 'radix_sort_pairs']);
     expect(records.map((r) => r.bytesPerCall)).toEqual([40000, 80000]);
-    expect(records[0]!.name).toBe('{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:empty,cfg:{bs:64,ipt:4,bits:8,rank:split,method:shared,lookback:reduce_then_scan,hist_bs:64,hist_ipt:4}}');
+    expect(records[0]!.name).toBe('{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:empty,cfg:{bs:64,ipt:4,bits:8,rank:split,method:shared,lookback:reduce_then_scan,hist_bs:64,hist_ipt:4,pk:shared}}');
     expect(parseName(records[1]!.name)).toMatchObject({ algo: 'radix_sort_onesweep', key_type: 'u32', value_type: 'u32' });
     expect(records[1]!.config).toEqual(prim.selectedRadixSortConfig('u32', 4).config);
     const anchors = [

@@ -19,7 +19,7 @@ const SWEEP_MAX = 2 ** 17;
 const A: RadixSortBlockSortConfig = { workgroupSize: 256, itemsPerThread: 8, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: SWEEP_MAX };
 /** Other kernels, the same tile. */
 const B: RadixSortBlockSortConfig = { ...A, radixBits: 8, mergeItemsPerThread: 16 };
-const ONESWEEP: RadixSortConfig = { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0 };
+const ONESWEEP: RadixSortConfig = { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' };
 const ROW_KEY = 'nvidia/hopper/h200|int4/v0';
 
 const entry = (name: string, size: number, ips: number): Record<string, unknown> => ({ name: `${name}/manual_time`, run_type: 'iteration', size, items_per_second: ips, cv: 0.01 });

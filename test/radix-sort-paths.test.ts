@@ -13,12 +13,15 @@ import { bufferIo, firstBad, KEY_TYPES, type KeyArray, randomKeys, referenceOrde
 let prim: Prim;
 /** Labels of the kernels whose pipelines the last calls asked for (the path taken). */
 let kernels: string[] = [];
+/** Pipeline keys of the same (which variant of a kernel). */
+let kernelKeys: string[] = [];
 beforeAll(async () => {
   prim = await testPrim();
   const ctx = prim.context;
   const pipeline = ctx.pipeline.bind(ctx);
   ctx.pipeline = (k: Kernel): Promise<GPUComputePipeline> => {
     kernels.push(k.label);
+    kernelKeys.push(k.key);
     return pipeline(k);
   };
 });
@@ -149,6 +152,37 @@ describe('radix sort paths: the threshold', () => {
     }
     await expect(prim.arrays.radixSortKeys(randomKeys('u32', 10, SEED), { config: { ...config, rank: 'split', itemsPerThread: 8, decoupledMaxCount: 100 }, blockSortConfig: { maxCount: 0 } }))
       .rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/decoupledMaxCount 100 \(onesweep\) needs rank "match"/) });
+  });
+
+  it('passKernels: specialized passes by place (raw keys in first, out last) and 8-byte keys by digit word; shared: one kernel; both right', async () => {
+    // The ends of each sort kernel's key (raw in, raw out) and the digit's word, per distinct variant.
+    const variants = (): string[] => [...new Set(kernelKeys.filter((k) => k.startsWith('radix-onesweep:') || k.startsWith('radix-upsweep:')).map((k) => `${k.split(':')[0]}${k.match(/(:e\d\d)?(:w\d)?$/)![0]}`))].sort();
+    const cases: [RadixSortKeyType, number?, number?][] = [['u32'], ['f32'], ['i64'], ['u64', 20, 50], ['f16'], ['i32', 4, 20]];
+    for (const lookback of ['decoupled', 'reduce-then-scan'] as const) {
+      for (const passKernels of ['specialized', 'shared'] as const) {
+        const config: Partial<RadixSortConfig> = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'match', lookback, decoupledMaxCount: 0, passKernels };
+        for (const [type, beginBit, endBit] of cases) {
+          const n = 2 * 256 + 3;
+          kernelKeys = [];
+          await check(type, randomKeys(type, n, SEED + n + (beginBit ?? 0)), { config, blockSortConfig: { maxCount: 0 }, beginBit, endBit, descending: type === 'f32' || type === 'i64' }, `passKernels ${passKernels}`, false);
+          const got = variants().filter((v) => v.startsWith(lookback === 'decoupled' ? 'radix-onesweep' : 'radix-')).join(' ');
+          const sort = (v: string[]): string => v.map((x) => `radix-onesweep${x}`).join(' ');
+          const up = (v: string[]): string => v.map((x) => `radix-upsweep${x}`).join(' ');
+          // Specialized: first (:e10), between (:e00; f16 and i32 [4, 20) have two passes), last (:e01).
+          // u64 [20, 50): digits [20, 28) low word, [28, 36) across both, [36, 44) and [44, 50) high; i64: 8 passes, 4 low then 4 high.
+          // The upsweep only loads: it is compiled as storing raw keys (its first pass: raw at both ends).
+          const expected = passKernels === 'shared'
+            ? [sort(['']), up([''])]
+            : type === 'u64'
+              ? [sort([':e00', ':e00:w1', ':e01:w1', ':e10:w0']), up([':e01', ':e01:w1', ':w0'])]
+              : type === 'i64'
+                ? [sort([':e00:w0', ':e00:w1', ':e01:w1', ':e10:w0']), up([':e01:w0', ':e01:w1', ':w0'])]
+                : [sort([...(type === 'f16' || type === 'i32' ? [] : [':e00']), ':e01', ':e10']), up(['', ':e01'])];
+          const want = (lookback === 'decoupled' ? expected[0]! : `${expected[0]} ${expected[1]}`).split(' ').filter((x) => x).sort().join(' ');
+          expect(got.split(' ').sort().join(' '), `${type} [${beginBit ?? 0}, ${endBit ?? 'all'}) ${lookback} ${passKernels}`).toBe(want);
+        }
+      }
+    }
   });
 
   it('the default config: small counts sort by block sort, and the selection reports it', async () => {

@@ -165,7 +165,7 @@ describe('radix sort: bit ranges and configs', () => {
 /** Onesweep: match rank, decoupled look-back per digit, a histogram pass. */
 const ONESWEEP: RadixSortConfig = {
   workgroupSize: 32, itemsPerThread: 4, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled',
-  histogramWorkgroupSize: 32, histogramItemsPerThread: 4, decoupledMaxCount: 0,
+  histogramWorkgroupSize: 32, histogramItemsPerThread: 4, decoupledMaxCount: 0, passKernels: 'specialized',
 };
 /** The match rank with an upsweep and a scan of per-tile counts. */
 const MATCH_RTS: RadixSortConfig = { ...ONESWEEP, lookback: 'reduce-then-scan' };
@@ -770,6 +770,8 @@ describe('radix sort: buffer level', () => {
         expect(hb.decoupledMaxCount, `${type} values ${vb} (nobody)`).toBe(0);
         const nv = createPrim(prim.device, { adapterInfo: { vendor: 'nvidia', architecture: '', device: 'none-such', description: '', subgroupMinSize, subgroupMaxSize } as GPUAdapterInfo });
         expect(radixSortHeuristic(nv.context, t, vb).decoupledMaxCount).toBe(prim.context.hasSubgroups ? RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT : 0);
+        // Kernels by pass on GPUs; one for every pass on CPU adapters (this one: lavapipe), where compiling costs more.
+        expect([hb.passKernels, radixSortHeuristic(nv.context, t, vb).passKernels, h.passKernels], `${type} values ${vb}`).toEqual(['specialized', 'specialized', 'shared']);
       }
     }
   });
@@ -784,6 +786,15 @@ describe('radix sort: buffer level', () => {
     expect(radixSortConfigProblem(prim.context, t, 0, { ...base, rank: 'split', itemsPerThread: 8, decoupledMaxCount: 100 })).toBe('decoupledMaxCount 100 (onesweep) needs rank "match"');
     expect(radixSortConfigProblem(prim.context, t, 0, { ...base, rank: 'split', itemsPerThread: 8 })).toBeUndefined();
     expect(radixSortConfigProblem(prim.context, t, 0, { ...base, decoupledMaxCount: 100, histogramWorkgroupSize: 48 })).toMatch(/^histogram workgroupSize 48 is not a multiple of 32/);
+  });
+
+  it("passKernels: 'specialized' or 'shared', else 'invalid-config' before anything is recorded", async () => {
+    const t = typeInfo('u32');
+    const h = radixSortHeuristic(prim.context, t, 0);
+    for (const passKernels of ['specialized', 'shared'] as const) expect(radixSortConfigProblem(prim.context, t, 0, { ...h, passKernels })).toBeUndefined();
+    expect(radixSortConfigProblem(prim.context, t, 0, { ...h, passKernels: 'per-pass' as never })).toBe('unknown passKernels "per-pass" (specialized or shared)');
+    await expect(prim.arrays.radixSortKeys(randomKeys('u32', 10, SEED), { config: { passKernels: 'bogus' as never }, blockSortConfig: LSD_ONLY }))
+      .rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/unknown passKernels "bogus"/) });
   });
 
   it('with 32-wide subgroups the heuristic takes 13 words of keys an invocation within 96 bytes of workgroup memory an invocation (u32 keys 256 x 13, u64 256 x 6)', () => {
@@ -806,7 +817,7 @@ describe('radix sort: buffer level', () => {
       for (const vb of [0, 4, 8] as const) {
         for (const offsets of ['scanned', 'lookback'] as const) {
           for (const [workgroupSize, itemsPerThread, subgroupMinSize, subgroupMaxSize] of [[256, 13, 32, 32], [128, 7, 8, 64]]) {
-            const config: RadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: offsets === 'lookback' ? 'decoupled' : 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0 };
+            const config: RadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: offsets === 'lookback' ? 'decoupled' : 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' };
             const t = typeInfo(type);
             const { code } = onesweepSortKernel({ key: t, valueBytes: vb, config, offsets, subgroupMinSize, subgroupMaxSize });
             const consts = Object.fromEntries([...code.matchAll(/const (\w+) = (\d+)u;/g)].map((m) => [m[1], Number(m[2])]));

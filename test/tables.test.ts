@@ -416,8 +416,8 @@ describe('apply-config-improvements', () => {
 // The radixSort table: keyed by the key type's class and the value class (typeClass.valueBytes).
 
 describe('radixSort table', () => {
-  const RA = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4, decoupledMaxCount: 0 } as const;
-  const RB = { workgroupSize: 128, itemsPerThread: 7, radixBits: 6, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0 } as const;
+  const RA = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4, decoupledMaxCount: 0, passKernels: 'specialized' } as const;
+  const RB = { workgroupSize: 128, itemsPerThread: 7, radixBits: 6, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' } as const;
   const runs = (c: typeof RA | typeof RB, gips: number, values: readonly string[] = ['empty', 'u32']): Run[] => values.flatMap((v) => [S1, S2].map((size) => ({ name: radixSortName('u32', v, c), size, gips })));
   const file = gbench(X1000, [...runs(RA, 2), ...runs(RB, 3)]);
   // Keys only: RB is faster; pairs: RA is.
@@ -434,7 +434,7 @@ describe('radixSort table', () => {
     const ts = res.outputs.find((o) => o.name === 'radix-sort.ts')!.text;
     expect(ts.startsWith(GENERATED_HEADER)).toBe(true);
     expect(ts).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
-    expect(ts).toContain("config: { workgroupSize: 128, itemsPerThread: 7, radixBits: 6, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0 },");
+    expect(ts).toContain("config: { workgroupSize: 128, itemsPerThread: 7, radixBits: 6, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' },");
     expect(ts).toContain('typeClass: { float: false, bytes: 4, valueBytes: 0 },');
     expect(ts).toContain('typeClass: { float: false, bytes: 4, valueBytes: 4 },');
     const json = JSON.parse(res.outputs.find((o) => o.name === 'radix-sort.json')!.text);
@@ -572,5 +572,15 @@ describe('radixSort table', () => {
     expect(p.selectedRadixSortConfig('u32', 0)).toMatchObject({ config: { ...row.config, decoupledMaxCount: 0 }, source: 'tuned:device' });
     expect(row.config).not.toHaveProperty('decoupledMaxCount');
     expect(() => createPrim(device, { tuned: { radixSort: [{ ...row, config: { ...row.config, decoupledMaxCount: -2 } } as never] } })).toThrow(/radixSort\[0\]\.config\.decoupledMaxCount: must be a non-negative integer/);
+  });
+
+  it("a row written before passKernels existed reads as 'specialized'; 'shared' stays; another value is named", () => {
+    const { passKernels: _, ...old } = RB;
+    const evidence = { itemsPerSecond: 1, cv: 0, size: 1, date: '', version: '' };
+    const row = { target: { vendor: 'acme', device: 'x1000' }, typeClass: { float: false, bytes: 4, valueBytes: 0 }, config: old, evidence };
+    const load = (config: object) => createPrim(device, { adapterInfo: info(X1000), tuned: { radixSort: [{ ...row, config } as never] } });
+    expect(load(old).selectedRadixSortConfig('u32', 0).config.passKernels).toBe('specialized');
+    expect(load({ ...old, passKernels: 'shared' }).selectedRadixSortConfig('u32', 0).config.passKernels).toBe('shared');
+    expect(() => load({ ...old, passKernels: 'all' })).toThrow(/radixSort\[0\]\.config\.passKernels: must be one of "specialized", "shared", got "all"/);
   });
 });

@@ -176,7 +176,7 @@ describe('strategies', () => {
 
 describe('summary', () => {
   const rs = (workgroupSize: number, itemsPerThread: number): RadixSortConfig => ({
-    workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0,
+    workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized',
   });
   const KEYS = rs(128, 16); // today's keys row: too large with values
   const PAIRS = rs(128, 8); // today's pairs row
@@ -431,7 +431,7 @@ describe('campaign on a device', () => {
   it('takes a radix sort group\'s default and heuristic from its benchmarks\' value class: a pairs campaign compares against the pairs selection', async () => {
     const target = { vendor: adapterInfo.vendor, architecture: adapterInfo.architecture, device: adapterInfo.device };
     const evidence = { itemsPerSecond: 1e8, cv: 0.01, size: 4096, date: '2026-12-01', version: 'test' };
-    const PAIRS: RadixSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4, decoupledMaxCount: 0 };
+    const PAIRS: RadixSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', histogramWorkgroupSize: 64, histogramItemsPerThread: 4, decoupledMaxCount: 0, passKernels: 'specialized' };
     const BLOCK_PAIRS: RadixSortBlockSortConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 4, rank: 'split', mergeWorkgroupSize: 64, mergeItemsPerThread: 4, maxCount: 2 ** 12 };
     const pairsClass = { float: false, bytes: 4, valueBytes: 4 };
     // A user table with pairs rows (valueBytes 4) only: keys calls select something else.

@@ -91,6 +91,7 @@ export function radixSortName(keyType: string, valueType: string, c: RadixSortCo
       bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, method: c.workgroupScan, lookback: c.lookback.replace(/-/g, '_'), hist_bs: c.histogramWorkgroupSize, hist_ipt: c.histogramItemsPerThread,
       // Only where set, so names of configs without the threshold read as they did before it.
       ...(c.decoupledMaxCount ? { dec_max: c.decoupledMaxCount } : {}),
+      ...(c.passKernels === 'shared' ? { pk: 'shared' } : {}),
     },
   });
 }
@@ -135,6 +136,7 @@ export function configFromName(algo: string, cfg: NameFields): AnyConfig | Radix
         workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortConfig['rank'],
         workgroupScan: str('method') as RadixSortConfig['workgroupScan'], lookback: str('lookback').replace(/_/g, '-') as RadixSortConfig['lookback'],
         histogramWorkgroupSize: num('hist_bs'), histogramItemsPerThread: num('hist_ipt'), decoupledMaxCount: cfg.dec_max === undefined ? 0 : num('dec_max'),
+        passKernels: cfg.pk === undefined ? 'specialized' : str('pk') as RadixSortConfig['passKernels'],
       };
     case 'radix_sort_block_sort':
       return {

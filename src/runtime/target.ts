@@ -44,6 +44,12 @@ export function hasForwardProgress(t: Target): boolean {
   return FORWARD_PROGRESS_VENDORS.has(t.vendor);
 }
 
+/** CPU adapters (lavapipe, SwiftShader, WARP): compiling a pipeline can cost more than running it. */
+export function isSoftwareAdapter(t: Target): boolean {
+  return t.architecture === 'software' || t.architecture === 'swiftshader' ||
+    /llvmpipe|lavapipe|swiftshader|warp/i.test(`${t.device} ${t.description}`);
+}
+
 export function describeTarget(t: Target): string {
   return [t.vendor || '?', t.architecture || '-', t.device || '-'].join('/') + ` (subgroups ${t.subgroupMinSize}..${t.subgroupMaxSize})`;
 }

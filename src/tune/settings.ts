@@ -4,7 +4,7 @@
 // .js/.mjs settings module can carry. Browser-safe.
 import { type DeviceContext } from '../runtime/context.js';
 import { WgprimError } from '../runtime/errors.js';
-import { type Target } from '../runtime/target.js';
+import { isSoftwareAdapter, type Target } from '../runtime/target.js';
 import { ELEMENT_TYPES, type ElementType, typeInfo } from '../wgsl/types.js';
 import { type ConfigObject, type ParamSpace, type ParamValue, isThresholdStage, isTunable, THRESHOLD_STAGES, tunable, tunableAlgorithms } from './registry.js';
 import { defaultThresholdSizes } from './threshold.js';
@@ -93,9 +93,7 @@ export const THRESHOLD_DEFAULT_BENCHMARKS: readonly string[] = ['radix_sort_keys
 
 /** CPU adapters (lavapipe, SwiftShader, WARP) get the small default space and sizes. */
 export function deviceKindOf(t: Target): DeviceKind {
-  const soft = t.architecture === 'software' || t.architecture === 'swiftshader' ||
-    /llvmpipe|lavapipe|swiftshader|warp/i.test(`${t.device} ${t.description}`);
-  return soft ? 'cpu' : 'gpu';
+  return isSoftwareAdapter(t) ? 'cpu' : 'gpu';
 }
 
 /**

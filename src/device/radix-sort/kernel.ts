@@ -20,10 +20,38 @@ export interface RadixSortKernelOptions {
   readonly config: RadixSortConfig;
   /** Keys (values) bound as two ranges, split at these element indices: arrays past one storage binding. */
   readonly split?: RadixSplit;
+  /** The pass the kernels are for; default any pass. */
+  readonly pass?: LsdPass;
 }
 
 /** WGSL type holding a key's raw bits: one word, or two (x = low word) for 64-bit keys. */
 export const rawType = (t: TypeInfo): string => (t.bytes === 8 ? 'vec2<u32>' : 'u32');
+
+/**
+ * What an LSD pass's kernels are compiled for. `rawIn` / `rawOut`: whether the pass loads
+ * (stores) the caller's raw key bits: the first pass loads them and the last stores them; the
+ * passes between move ordered bits as they are, so only two of a sort's passes pay for the key
+ * transform. `word` (8-byte keys): the one word that holds the pass's digit (0 low, 1 high),
+ * so the digit takes no test of which word it lies in; absent: any, a digit may straddle them.
+ * Both cut instructions from kernels whose time is their instruction count (H200, 2^28 keys:
+ * docs/performance.md, seventh session).
+ */
+export interface LsdPass {
+  readonly rawIn: boolean;
+  readonly rawOut: boolean;
+  readonly word?: 0 | 1;
+}
+/** A kernel for any pass: raw keys in and out, a digit anywhere. */
+export const ANY_PASS: LsdPass = { rawIn: true, rawOut: true };
+/** Pipeline key part of a pass ('' for ANY_PASS). */
+export const lsdPassKey = (p: LsdPass): string =>
+  (p.rawIn && p.rawOut ? '' : `:e${Number(p.rawIn)}${Number(p.rawOut)}`) + (p.word === undefined ? '' : `:w${p.word}`);
+
+/** The kernels' pass for digit bits [shift, shift + bits) of pass `index` of `count`. */
+export function lsdPass(t: TypeInfo, index: number, count: number, shift: number, bits: number): LsdPass {
+  const word = t.bytes !== 8 ? undefined : shift + bits <= 32 ? 0 : shift >= 32 ? 1 : undefined;
+  return { rawIn: index === 0, rawOut: index === count - 1, ...(word === undefined ? {} : { word }) };
+}
 
 /**
  * `to_ordered(x)` maps a key's raw bits to bits whose unsigned order is the sort order
@@ -31,7 +59,7 @@ export const rawType = (t: TypeInfo): string => (t.bytes === 8 ? 'vec2<u32>' : '
  * ordered bits and `bit_at(y, s)` one bit. Floats: negative keys have every bit flipped,
  * others the sign bit, which gives -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.
  */
-export function keyFunctions(t: TypeInfo, withParams = true): string {
+export function keyFunctions(t: TypeInfo, withParams = true, pass: LsdPass = ANY_PASS): string {
   const K = rawType(t);
   const wide = t.bytes === 8;
   let to: string;
@@ -67,10 +95,14 @@ fn bit_at(y: vec2<u32>, s: u32) -> u32 {
     : `fn digit_at(y: u32, shift: u32, bits: u32) -> u32 { return (y >> shift) & ((1u << bits) - 1u); }
 fn bit_at(y: u32, s: u32) -> u32 { return (y >> s) & 1u; }`;
   const flip = withParams ? 'P.flip' : 'flip';
-  return `fn to_ordered(x: ${K}) -> ${K} { return (${to}) ^ ${K}(${flip}); }
-fn from_ordered(y0: ${K}) -> ${K} { let y = y0 ^ ${K}(${flip}); return ${from}; }
+  // Between passes the keys stay ordered: only the first pass transforms what it loads and
+  // only the last what it stores (16-bit keys: the stored half alone).
+  const toBody = pass.rawIn ? `(${to}) ^ ${K}(${flip})` : 'x';
+  const fromBody = pass.rawOut ? `let y = y0 ^ ${K}(${flip}); return ${from};` : `return y0${t.bytes === 2 ? ' & 0xffffu' : ''};`;
+  return `fn to_ordered(x: ${K}) -> ${K} { return ${toBody}; }
+fn from_ordered(y0: ${K}) -> ${K} { ${fromBody} }
 ${digit}
-${withParams ? 'fn digit(y: ' + K + ') -> u32 { return digit_at(y, P.shift, P.pass_bits); }' : ''}
+${withParams ? `fn digit(y: ${K}) -> u32 { return ${pass.word === undefined ? 'digit_at(y, P.shift, P.pass_bits)' : `(y.${pass.word === 0 ? 'x >> P.shift' : 'y >> (P.shift - 32u)'}) & ((1u << P.pass_bits) - 1u)`}; }` : ''}
 const SENTINEL = ${K}(${wide ? '0xffffffffu, 0xffffffffu' : '0xffffffffu'});`;
 }
 
@@ -231,8 +263,8 @@ const TILE = ${c.workgroupSize * c.itemsPerThread}u;
 const RADIX = ${1 << c.radixBits}u;`;
 }
 
-const keyOf = (o: RadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.workgroupScan].join(':') + splitKey(o.split);
+const keyOf = (o: RadixSortKernelOptions, pass: LsdPass): string =>
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.workgroupScan].join(':') + splitKey(o.split) + lsdPassKey(pass);
 
 /**
  * Upsweep: workgroup `group` counts the digits of its run of tiles (tiles_per_group from
@@ -240,12 +272,14 @@ const keyOf = (o: RadixSortKernelOptions): string =>
  * so that an exclusive scan of `counts` gives each (digit, group) its first output position.
  */
 export function radixUpsweepKernel(o: RadixSortKernelOptions): Kernel {
+  // It only loads keys: one pipeline whatever the pass stores.
+  const pass: LsdPass = { ...(o.pass ?? ANY_PASS), rawOut: true };
   const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage'];
   const hi = splitSlots(bindings, o.split, false, false);
   const code = `${header(o)}
 ${keyAccess(o.key, false, hi.keys)}
 @group(0) @binding(2) var<storage, read_write> counts: array<u32>;
-${keyFunctions(o.key)}
+${keyFunctions(o.key, true, pass)}
 var<workgroup> hist: array<atomic<u32>, RADIX>;
 
 @compute @workgroup_size(WG)
@@ -266,7 +300,7 @@ ${unroll(o.config.itemsPerThread, 'j', `    if (ds[j] < RADIX) { atomicAdd(&hist
   for (var d = lid; d < RADIX; d += WG) { counts[d * P.num_groups + group] = atomicLoad(&hist[d]); }
 }
 `;
-  return { key: `radix-upsweep:${keyOf(o)}`, label: `wgprim.radixSort.upsweep.${o.key.name}`, code, bindings, workgroupSize: o.config.workgroupSize };
+  return { key: `radix-upsweep:${keyOf(o, pass)}`, label: `wgprim.radixSort.upsweep.${o.key.name}`, code, bindings, workgroupSize: o.config.workgroupSize };
 }
 
 /**
@@ -279,6 +313,7 @@ ${unroll(o.config.itemsPerThread, 'j', `    if (ds[j] < RADIX) { atomicAdd(&hist
  */
 export function radixScatterKernel(o: RadixSortKernelOptions): Kernel {
   const K = rawType(o.key);
+  const pass = o.pass ?? ANY_PASS;
   const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
   const pairs = o.valueBytes !== 0;
   const sub = o.config.workgroupScan === 'subgroup';
@@ -291,7 +326,7 @@ export function radixScatterKernel(o: RadixSortKernelOptions): Kernel {
 ${keyAccess(o.key, true, hi.keys)}
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 ${v(vals.code)}
-${keyFunctions(o.key)}
+${keyFunctions(o.key, true, pass)}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
 var<workgroup> s_scan: array<u32, WG>;
@@ -334,5 +369,5 @@ ${splitByBit(o.config.itemsPerThread, pairs, sub ? 'subgroup' : 'shared')}
   }
 }
 `;
-  return { key: `radix-scatter:${keyOf(o)}`, label: `wgprim.radixSort.scatter.${o.key.name}`, code, bindings, workgroupSize: o.config.workgroupSize };
+  return { key: `radix-scatter:${keyOf(o, pass)}`, label: `wgprim.radixSort.scatter.${o.key.name}`, code, bindings, workgroupSize: o.config.workgroupSize };
 }

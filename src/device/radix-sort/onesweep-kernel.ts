@@ -4,7 +4,7 @@ import { radixRankDecls, radixRankKey, rankClear, rankCounts, rankMatch } from '
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
-import { keyAccess, keyFunctions, type RadixSplit, rawType, splitKey, splitLoads, splitSlots, valueAccess } from './kernel.js';
+import { ANY_PASS, keyAccess, keyFunctions, type LsdPass, lsdPassKey, type RadixSplit, rawType, splitKey, splitLoads, splitSlots, valueAccess } from './kernel.js';
 import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
 
 /**
@@ -48,6 +48,8 @@ export interface OnesweepKernelOptions {
   readonly subgroupMaxSize: number;
   /** Keys (values) bound as two ranges, split at these element indices: arrays past one storage binding. */
   readonly split?: RadixSplit;
+  /** The pass the kernel is for; default any pass. */
+  readonly pass?: LsdPass;
 }
 
 function rankOptions(o: OnesweepKernelOptions) {
@@ -191,7 +193,7 @@ ${keyAccess(o.key, true, hi.keys)}
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 ${lookback ? '@group(0) @binding(4) var<storage, read_write> state: array<atomic<u32>>;' : ''}
 ${v(vals.code)}
-${keyFunctions(o.key)}
+${keyFunctions(o.key, true, o.pass ?? ANY_PASS)}
 const WG = ${c.workgroupSize}u;
 const IPT = ${IPT}u;
 const TILE = ${c.workgroupSize * IPT}u;
@@ -241,7 +243,7 @@ ${tileBody}
   }`}
 }
 `;
-  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':') + splitKey(o.split);
+  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':') + splitKey(o.split) + lsdPassKey(o.pass ?? ANY_PASS);
   return { key, label: `wgprim.radixSort.${lookback ? 'onesweep' : 'sort'}.${o.key.name}`, code, bindings, workgroupSize: c.workgroupSize };
 }
 

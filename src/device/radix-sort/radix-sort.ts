@@ -8,7 +8,7 @@ import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
-import { f16ClearBytes, type RadixSplit, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
+import { ANY_PASS, f16ClearBytes, lsdPass, type RadixSplit, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
 import { type Kernel } from '../../runtime/kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
@@ -234,21 +234,28 @@ export async function recordRadixSort(
     ? undefined
     : { keys: keySplitBytes === undefined ? undefined : keySplitBytes / t.bytes, values: valSplitBytes === undefined ? undefined : valSplitBytes / valueBytes };
   const kernelOptions = { key: t, valueBytes, config, split };
-  const sortKernel = config.rank === 'split'
-    ? radixScatterKernel(kernelOptions)
-    : onesweepSortKernel({ ...kernelOptions, ...sub, offsets: onesweep ? 'lookback' : 'scanned' });
-  const upsweep = onesweep ? undefined : radixUpsweepKernel(kernelOptions);
+  // Specialized: kernels by the pass's place (the first loads raw keys and the last stores
+  // them; between, keys stay ordered), and for 8-byte keys by the word that holds the digit.
+  const passKernels = passes.map((pass, i) => {
+    const o = { ...kernelOptions, pass: config.passKernels === 'specialized' ? lsdPass(t, i, passes.length, pass.shift, pass.bits) : ANY_PASS };
+    return {
+      sort: config.rank === 'split' ? radixScatterKernel(o) : onesweepSortKernel({ ...o, ...sub, offsets: onesweep ? 'lookback' : 'scanned' }),
+      upsweep: onesweep ? undefined : radixUpsweepKernel(o),
+    };
+  });
   const histogram = onesweep ? onesweepHistogramKernel(kernelOptions) : undefined;
-  checkStorageBindings(ctx, name, [sortKernel, upsweep, histogram]);
+  checkStorageBindings(ctx, name, [...passKernels.flatMap((k) => [k.sort, k.upsweep]), histogram]);
   const rowScan = onesweep ? onesweepRowScanKernel(config.radixBits) : undefined;
   // 16-bit keys: each pass's destination has its whole words cleared before the pass (its
   // stores are one atomicOr); clearBuffer where the buffer allows copies, else a zeroing kernel.
   const clearBytes = t.bytes === 2 ? f16ClearBytes(count) : 0;
   const zeroWords = clearBytes > 0 && !(keysOut.usage & GPUBufferUsage.COPY_DST) ? zeroWordsKernel() : undefined;
   // Every pipeline exists before anything is recorded.
-  const [sortPipeline, upPipeline, histPipeline, rowScanPipeline, zeroPipeline] = await Promise.all(
-    [sortKernel, upsweep, histogram, rowScan, zeroWords].map((k) => (k ? ctx.pipeline(k) : undefined)),
-  );
+  const pipelineOf = (k: Kernel | undefined): Promise<GPUComputePipeline | undefined> => (k ? ctx.pipeline(k) : Promise.resolve(undefined));
+  const [passPipelines, [histPipeline, rowScanPipeline, zeroPipeline]] = await Promise.all([
+    Promise.all(passKernels.map(async (k) => ({ sort: (await pipelineOf(k.sort))!, upsweep: await pipelineOf(k.upsweep) }))),
+    Promise.all([histogram, rowScan, zeroWords].map(pipelineOf)),
+  ]);
   const counts = ctx.scratch(onesweep ? 'radixSort.lookback' : 'radixSort.counts', countsLength * 4);
   const recordCountScan = onesweep
     ? undefined
@@ -293,6 +300,8 @@ export async function recordRadixSort(
   const region = (r: number): number => ONESWEEP_COUNTER_WORDS + r * radix * numTiles;
   for (let i = 0; i < passes.length; i++) {
     const pass = passes[i]!;
+    const { sort: sortKernel, upsweep } = passKernels[i]!;
+    const { sort: sortPipeline, upsweep: upPipeline } = passPipelines[i]!;
     const keySrc = i === 0 ? args.keys : keyDst[i - 1]!;
     const valSrc = i === 0 ? p.values : valDst[i - 1];
     const values = pairs ? [lo(valSrc!, valBytes, valSplitBytes), lo(valDst[i]!, valBytes, valSplitBytes)] : [];
@@ -322,6 +331,6 @@ export async function recordRadixSort(
         ? [params, ...keyIo, countsBinding, ...values, ...highs]
         : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, NO_REGION, tilesPerGroup, numGroups])) }, ...keyIo, countsBinding, ...values, ...highs];
     }
-    ctx.dispatch(encoder, sortKernel.label, sortPipeline!, ctx.bindGroup(sortPipeline!, sortKernel.key, entries), onesweep ? numTiles : numGroups);
+    ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), onesweep ? numTiles : numGroups);
   }
 }
