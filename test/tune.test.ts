@@ -69,8 +69,13 @@ describe('settings', () => {
     expect(err).toBeInstanceOf(WgprimError);
     const text = (err as Error).message;
     for (const bit of ['batches must be an integer >= 1', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort_pairs"']) expect(text).toContain(bit);
-    const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, unknown> } } };
+    const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, { properties: { space: { properties: Record<string, unknown> } } }> } } };
     expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform', 'radix_sort_onesweep']));
+    // passKernels is not in the default spaces (its trade is compile time, which is not timed) but a space may name it.
+    const onesweep = schema.properties.algorithms.properties.radix_sort_onesweep!.properties.space.properties;
+    expect(onesweep.passKernels).toEqual({ type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['specialized', 'shared'] } });
+    expect(base.algorithms.radix_sort_onesweep!.space).not.toHaveProperty('passKernels');
+    expect(mergeSettings(base, { algorithms: { radix_sort_onesweep: { space: { passKernels: ['shared'] } } } }).algorithms.radix_sort_onesweep!.space.passKernels).toEqual(['shared']);
   });
 
   it('leaves out types whose feature the device lacks and sizes over its binding limit, saying why', () => {
@@ -511,7 +516,8 @@ describe('campaign on a device', () => {
     expect(names.filter((n) => n.value_type === 'empty')).toHaveLength(names.length / 2);
     expect(names).toContainEqual({
       lvl: 'device', algo: 'radix_sort_onesweep', key_type: 'u32', value_type: 'u32',
-      cfg: { bs: 64, ipt: 4, bits: 8, rank: 'split', method: 'shared', lookback: 'reduce_then_scan', hist_bs: 64, hist_ipt: 4 },
+      // pk: lavapipe's heuristic passKernels (CPU adapters: shared), which sweeps keep.
+      cfg: { bs: 64, ipt: 4, bits: 8, rank: 'split', method: 'shared', lookback: 'reduce_then_scan', hist_bs: 64, hist_ipt: 4, pk: 'shared' },
     });
     // The campaign always measures the heuristic config and the selected one (on lavapipe its
     // built-in tuned row) for keys only (the group's reported default: keys and pairs together),

@@ -10,7 +10,7 @@ import { type Prim } from '../prim.js';
 import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from '../device/scan/config.js';
 import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from '../device/reduce/config.js';
 import { type TransformConfig, transformConfigProblem, transformHeuristic, transformSpace } from '../device/transform/config.js';
-import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace } from '../device/radix-sort/config.js';
+import { RADIX_SORT_PASS_KERNELS, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace } from '../device/radix-sort/config.js';
 import { radixKeyInfo, radixMaxArrayBytes, type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
 import { benchmarkRadixSortBlockSort, ONESWEEP_ONLY, radixSortBlockSortName } from '../bench/run.js';
@@ -75,6 +75,12 @@ export interface TunableAlgorithm {
    * own lookback at every size).
    */
   readonly fixed?: Readonly<Record<string, ParamValue>>;
+  /**
+   * Config fields a settings space may name that the default spaces leave out (each keeps the
+   * heuristic's value): what they trade is not what a benchmark times (radix_sort_onesweep's
+   * passKernels: compile time against run time).
+   */
+  readonly untimed?: ParamSpace;
   /** The most bytes of one array its calls take (default maxStorageBufferBindingSize: one binding). */
   readonly maxArrayBytes?: (limits: GPUSupportedLimits) => number;
   /** Sizes for CPU adapters where the common ones (2^16, 2^20) would take too long. */
@@ -314,6 +320,7 @@ registerTunable({
   // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
   fixed: { decoupledMaxCount: 0 },
+  untimed: { passKernels: RADIX_SORT_PASS_KERNELS },
   // The LSD passes bind a key or value array past one binding as two ranges.
   maxArrayBytes: radixMaxArrayBytes,
   smallSizes: [2 ** 14, 2 ** 16],

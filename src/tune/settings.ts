@@ -204,7 +204,8 @@ export function settingsProblems(s: TuneSettings): string[] {
     if (!isObject(a.space)) p.push(`${at}.space must be an object of value lists`);
     else {
       for (const [param, values] of Object.entries(a.space)) {
-        if (!(param in alg.space)) p.push(`${at}.space.${param}: not a ${name} config field (fields: ${Object.keys(alg.space).join(', ')})`);
+        const fields = { ...alg.space, ...alg.untimed };
+        if (!(param in fields)) p.push(`${at}.space.${param}: not a ${name} config field (fields: ${Object.keys(fields).join(', ')})`);
         else if (!Array.isArray(values) || values.length === 0) p.push(`${at}.space.${param} must be a non-empty list`);
         else if (values.some((v) => !['number', 'string', 'boolean'].includes(typeof v))) p.push(`${at}.space.${param}: values must be numbers, strings or booleans`);
         else if (new Set(values).size !== values.length) p.push(`${at}.space.${param} lists a value twice`);
@@ -358,7 +359,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
   const algorithms: Record<string, unknown> = {};
   for (const a of tunableAlgorithms()) {
     const space: Record<string, unknown> = {};
-    for (const [k, values] of Object.entries(a.space)) {
+    for (const [k, values] of Object.entries({ ...a.space, ...a.untimed })) {
       space[k] = { type: 'array', minItems: 1, uniqueItems: true, items: typeof values[0] === 'number' ? { type: 'integer', minimum: values.includes(0) ? 0 : 1 } : { enum: [...values] } };
     }
     algorithms[a.name] = {
