@@ -8,7 +8,7 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix-threshold-s6.json (radix_sort_threshold)
+//   tune-h200-radix-threshold-s7.json (radix_sort_threshold)
 // 3 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
@@ -47,25 +47,25 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     config: { workgroupSize: 256, itemsPerThread: 10, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 8388608, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 9.229e9, cv: 0.0078, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x6 8 match subgroup reduce-then-scan 256 16 at 0.972x; decoupledMaxCount 2^23: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x6 8 match subgroup reduce-then-scan 256 16 at 0.972x; decoupledMaxCount 2^23: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25; decoupled faster at 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 10, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 10, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 8388608, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 7.915e9, cv: 0.00987, size: [16777216, 134217728], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x10 8 match subgroup decoupled 256 16 at 0.989x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^27 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x10 8 match subgroup decoupled 256 16 at 0.989x; decoupledMaxCount 2^23: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25; decoupled faster at 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 33554432, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 2.571e10, cv: 0.0175, size: [16777216, 268435456], date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x13 8 match subgroup decoupled 256 16 at 0.998x; decoupledMaxCount 2^25: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x13 8 match subgroup decoupled 256 16 at 0.998x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
     },
   },
   {
