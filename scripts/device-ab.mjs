@@ -1,4 +1,7 @@
-// A/B of two builds in one process (one device): node abd.mjs DIST_A DIST_B "log2,..." JSON[[algorithm, type, config|null]] [rounds]
+// Developer tool for the H200 (see ../shared/device/README.md): times two builds of wgprim in one
+// process on one device, alternating them, so that their ratio is not a cross-process one.
+//   node scripts/device-ab.mjs DIST_A DIST_B "log2,..." '[[algorithm, type, config|null], ...]' [rounds]
+// config null: the build's own selection (tuned rows). Prints each variant's medians and B/A (the faster of each).
 const [distA, distB, sizesArg, variantsArg, roundsArg] = process.argv.slice(2);
 const { requestDevice } = await import(`${distA}/node/index.js`);
 const mods = [await import(`${distA}/index.js`), await import(`${distB}/index.js`)];
