@@ -154,36 +154,39 @@ describe('radix sort paths: the threshold', () => {
       .rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/decoupledMaxCount 100 \(onesweep\) needs rank "match"/) });
   });
 
-  it('passKernels: specialized passes by place (raw keys in first, out last) and 8-byte keys by digit word; shared: one kernel; both right', async () => {
-    // The ends of each sort kernel's key (raw in, raw out) and the digit's word, per distinct variant.
-    const variants = (): string[] => [...new Set(kernelKeys.filter((k) => k.startsWith('radix-onesweep:') || k.startsWith('radix-upsweep:')).map((k) => `${k.split(':')[0]}${k.match(/(:e\d\d)?(:w\d)?$/)![0]}`))].sort();
-    const cases: [RadixSortKeyType, number?, number?][] = [['u32'], ['f32'], ['i64'], ['u64', 20, 50], ['f16'], ['i32', 4, 20]];
-    for (const lookback of ['decoupled', 'reduce-then-scan'] as const) {
+  // One test per offset method (each compiles its kernels for six key types, twice). The split
+  // rank's scatter takes its pass the same way (its kernels' keys start radix-scatter).
+  for (const method of ['decoupled', 'reduce-then-scan', 'split'] as const) {
+    it(`passKernels, ${method === 'split' ? 'the split rank' : method}: specialized passes by place (raw keys in first, out last), 8-byte keys by digit word; shared: one kernel; both right`, async () => {
+      // Distinct sort and upsweep kernels by their keys' pass part (raw in, raw out; the digit's word).
+      const variants = (): string[] => [...new Set(kernelKeys.filter((k) => /^radix-(onesweep|scatter|upsweep):/.test(k)).map((k) => `${k.split(':')[0]}${k.match(/(:e\d\d)?(:w\d)?$/)![0]}`))];
+      const cases: [RadixSortKeyType, number?, number?][] = [['u32'], ['f32'], ['i64'], ['u64', 20, 50], ['f16'], ['i32', 4, 20]];
+      const sortName = method === 'split' ? 'radix-scatter' : 'radix-onesweep';
+      const names = (kernel: string, parts: string[]): string[] => parts.map((x) => `${kernel}${x}`);
       for (const passKernels of ['specialized', 'shared'] as const) {
-        const config: Partial<RadixSortConfig> = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'match', lookback, decoupledMaxCount: 0, passKernels };
+        const config: Partial<RadixSortConfig> = method === 'split'
+          ? { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'split', workgroupScan: 'shared', lookback: 'reduce-then-scan', decoupledMaxCount: 0, passKernels }
+          : { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, rank: 'match', lookback: method, decoupledMaxCount: 0, passKernels };
         for (const [type, beginBit, endBit] of cases) {
           const n = 2 * 256 + 3;
           kernelKeys = [];
           await check(type, randomKeys(type, n, SEED + n + (beginBit ?? 0)), { config, blockSortConfig: { maxCount: 0 }, beginBit, endBit, descending: type === 'f32' || type === 'i64' }, `passKernels ${passKernels}`, false);
-          const got = variants().filter((v) => v.startsWith(lookback === 'decoupled' ? 'radix-onesweep' : 'radix-')).join(' ');
-          const sort = (v: string[]): string => v.map((x) => `radix-onesweep${x}`).join(' ');
-          const up = (v: string[]): string => v.map((x) => `radix-upsweep${x}`).join(' ');
           // Specialized: first (:e10), between (:e00; f16 and i32 [4, 20) have two passes), last (:e01).
           // u64 [20, 50): digits [20, 28) low word, [28, 36) across both, [36, 44) and [44, 50) high; i64: 8 passes, 4 low then 4 high.
           // The upsweep only loads: it is compiled as storing raw keys (its first pass: raw at both ends).
-          const expected = passKernels === 'shared'
-            ? [sort(['']), up([''])]
+          const [sort, up] = passKernels === 'shared'
+            ? [[''], ['']]
             : type === 'u64'
-              ? [sort([':e00', ':e00:w1', ':e01:w1', ':e10:w0']), up([':e01', ':e01:w1', ':w0'])]
+              ? [[':e00', ':e00:w1', ':e01:w1', ':e10:w0'], [':e01', ':e01:w1', ':w0']]
               : type === 'i64'
-                ? [sort([':e00:w0', ':e00:w1', ':e01:w1', ':e10:w0']), up([':e01:w0', ':e01:w1', ':w0'])]
-                : [sort([...(type === 'f16' || type === 'i32' ? [] : [':e00']), ':e01', ':e10']), up(['', ':e01'])];
-          const want = (lookback === 'decoupled' ? expected[0]! : `${expected[0]} ${expected[1]}`).split(' ').filter((x) => x).sort().join(' ');
-          expect(got.split(' ').sort().join(' '), `${type} [${beginBit ?? 0}, ${endBit ?? 'all'}) ${lookback} ${passKernels}`).toBe(want);
+                ? [[':e00:w0', ':e00:w1', ':e01:w1', ':e10:w0'], [':e01:w0', ':e01:w1', ':w0']]
+                : [[...(type === 'f16' || type === 'i32' ? [] : [':e00']), ':e01', ':e10'], ['', ':e01']];
+          const want = [...names(sortName, sort), ...(method === 'decoupled' ? [] : names('radix-upsweep', up))].sort();
+          expect(variants().sort(), `${type} [${beginBit ?? 0}, ${endBit ?? 'all'}) ${method} ${passKernels}`).toEqual(want);
         }
       }
-    }
-  });
+    });
+  }
 
   it('the default config: small counts sort by block sort, and the selection reports it', async () => {
     // Keys and pairs select separately: built-in rows are keys-only (valueBytes 0), so pairs take
