@@ -33,7 +33,7 @@ export const rawType = (t: TypeInfo): string => (t.bytes === 8 ? 'vec2<u32>' : '
  * passes between move ordered bits as they are, so only two of a sort's passes pay for the key
  * transform. `word` (8-byte keys): the one word that holds the pass's digit (0 low, 1 high),
  * so the digit takes no test of which word it lies in; absent: any, a digit may straddle them.
- * Both cut instructions from kernels whose time is their instruction count (H200, 2^28 keys:
+ * Both cut per-key instructions, which the sort kernel pays for out of proportion (H200, 2^28:
  * docs/performance.md, seventh session).
  */
 export interface LsdPass {
