@@ -255,28 +255,33 @@ describe('radix sort: each rank and look-back forced by config', () => {
     expect(firstBad(keys, got, referenceOrder('u32', keys, false, 8, 24))).toBeUndefined();
   });
 
-  it('every key type with keys only, 4-byte and 8-byte values under onesweep (small tile, and the default shape)', async () => {
-    const sortOne = async (type: RadixSortKeyType, vb: 0 | 4 | 8, n: number, config: Partial<RadixSortConfig>, descending: boolean): Promise<void> => {
-      const keys = randomKeys(type, n, SEED + n + vb, descending ? 300 : undefined);
-      const order = referenceOrder(type, keys, descending, 0, widthOf(type));
-      const label = `${type} n=${n} values ${vb} ${JSON.stringify(config)}`;
-      const opts = { config, blockSortConfig: LSD_ONLY, descending, ...(type === 'f16' ? { type: 'f16' as const } : {}) };
-      if (vb === 0) {
-        expect(firstBad(keys, await prim.arrays.radixSortKeys(keys, opts), order), label).toBeUndefined();
-      } else if (vb === 4) {
-        const values = Uint32Array.from({ length: n }, (_, i) => i);
-        const got = await prim.arrays.radixSortPairs(keys, values, opts);
-        expect(firstBad(keys, got.keys, order, got.values), label).toBeUndefined();
-      } else {
-        const values = BigUint64Array.from({ length: n }, (_, i) => (BigInt(n - i) << 32n) | BigInt(i));
-        const got = await prim.arrays.radixSortPairs(keys, values, opts);
-        expect(firstBad(keys, got.keys, order, got.values, (j) => values[j]!), label).toBeUndefined();
-      }
-    };
+  /** Sorts n random keys of `type` (with 4- or 8-byte values: index values, checked for stability) through the LSD path. */
+  const sortOne = async (type: RadixSortKeyType, vb: 0 | 4 | 8, n: number, config: Partial<RadixSortConfig>, descending: boolean): Promise<void> => {
+    const keys = randomKeys(type, n, SEED + n + vb, descending ? 300 : undefined);
+    const order = referenceOrder(type, keys, descending, 0, widthOf(type));
+    const label = `${type} n=${n} values ${vb} ${JSON.stringify(config)}`;
+    const opts = { config, blockSortConfig: LSD_ONLY, descending, ...(type === 'f16' ? { type: 'f16' as const } : {}) };
+    if (vb === 0) {
+      expect(firstBad(keys, await prim.arrays.radixSortKeys(keys, opts), order), label).toBeUndefined();
+    } else if (vb === 4) {
+      const values = Uint32Array.from({ length: n }, (_, i) => i);
+      const got = await prim.arrays.radixSortPairs(keys, values, opts);
+      expect(firstBad(keys, got.keys, order, got.values), label).toBeUndefined();
+    } else {
+      const values = BigUint64Array.from({ length: n }, (_, i) => (BigInt(n - i) << 32n) | BigInt(i));
+      const got = await prim.arrays.radixSortPairs(keys, values, opts);
+      expect(firstBad(keys, got.keys, order, got.values, (j) => values[j]!), label).toBeUndefined();
+    }
+  };
+
+  it('every key type with keys only, 4-byte and 8-byte values under onesweep (small tile)', async () => {
     for (const type of KEY_TYPES) {
       for (const vb of [0, 4, 8] as const) await sortOne(type, vb, 3001, ONESWEEP, vb === 4);
     }
-    // The default shape forced to onesweep (large tiles compile slowly here: three of them).
+  });
+
+  it('the default shape forced to onesweep: u32 keys, f32 with 4-byte values, u64 with 8-byte values', async () => {
+    // Large tiles compile slowly here: three of them, a test of their own.
     const forced: Partial<RadixSortConfig> = { rank: 'match', lookback: 'decoupled' };
     for (const [type, vb] of [['u32', 0], ['f32', 4], ['u64', 8]] as const) {
       const full = { ...prim.selectedRadixSortConfig(type, vb).config, ...forced };
