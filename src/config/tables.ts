@@ -6,7 +6,7 @@ import { type TunedEntry } from './types.js';
 import { type ScanConfig, scanSpace } from '../device/scan/config.js';
 import { type ReduceConfig, reduceSpace } from '../device/reduce/config.js';
 import { type TransformConfig, transformSpace } from '../device/transform/config.js';
-import { RADIX_SORT_PASS_KERNELS, type RadixSortConfig, radixSortSpace } from '../device/radix-sort/config.js';
+import { type RadixSortConfig, radixSortSpace, radixSortUntimedSpace } from '../device/radix-sort/config.js';
 import { type SegmentedRadixSortConfig, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
 
@@ -50,7 +50,7 @@ export const TABLE_SPECS: Readonly<Record<TunedAlgorithm, TableSpec>> = {
   scan: { algorithm: 'scan', exportName: 'scanTuned', fileName: 'scan', configType: 'ScanConfig', configModule: 'device/scan/config.js', fields: scanSpace },
   reduce: { algorithm: 'reduce', exportName: 'reduceTuned', fileName: 'reduce', configType: 'ReduceConfig', configModule: 'device/reduce/config.js', fields: reduceSpace },
   transform: { algorithm: 'transform', exportName: 'transformTuned', fileName: 'transform', configType: 'TransformConfig', configModule: 'device/transform/config.js', fields: transformSpace },
-  radixSort: { algorithm: 'radixSort', exportName: 'radixSortTuned', fileName: 'radix-sort', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js', fields: { ...radixSortSpace, passKernels: RADIX_SORT_PASS_KERNELS }, defaults: { decoupledMaxCount: 0, passKernels: 'specialized' } },
+  radixSort: { algorithm: 'radixSort', exportName: 'radixSortTuned', fileName: 'radix-sort', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js', fields: { ...radixSortSpace, ...radixSortUntimedSpace }, defaults: { decoupledMaxCount: 0, passKernels: 'specialized' } },
   segmentedRadixSort: { algorithm: 'segmentedRadixSort', exportName: 'segmentedRadixSortTuned', fileName: 'segmented-radix-sort', configType: 'SegmentedRadixSortConfig', configModule: 'device/segmented-radix-sort/config.js', fields: segmentedRadixSortSpace },
   radixSortBlockSort: {
     algorithm: 'radixSortBlockSort', exportName: 'radixSortBlockSortTuned', fileName: 'radix-sort-block-sort', configType: 'RadixSortBlockSortConfig',

@@ -10,7 +10,7 @@ import { type Prim } from '../prim.js';
 import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from '../device/scan/config.js';
 import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from '../device/reduce/config.js';
 import { type TransformConfig, transformConfigProblem, transformHeuristic, transformSpace } from '../device/transform/config.js';
-import { RADIX_SORT_PASS_KERNELS, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace } from '../device/radix-sort/config.js';
+import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace, radixSortUntimedSpace } from '../device/radix-sort/config.js';
 import { radixKeyInfo, radixMaxArrayBytes, type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
 import { benchmarkRadixSortBlockSort, ONESWEEP_ONLY, radixSortBlockSortName } from '../bench/run.js';
@@ -320,7 +320,7 @@ registerTunable({
   // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
   fixed: { decoupledMaxCount: 0 },
-  untimed: { passKernels: RADIX_SORT_PASS_KERNELS },
+  untimed: radixSortUntimedSpace,
   // The LSD passes bind a key or value array past one binding as two ranges.
   maxArrayBytes: radixMaxArrayBytes,
   smallSizes: [2 ** 14, 2 ** 16],

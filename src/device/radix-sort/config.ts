@@ -70,6 +70,8 @@ export const radixSortSpace = {
  * benchmarks do not time; sweeps take the heuristic's (specialized on GPUs).
  */
 export const RADIX_SORT_PASS_KERNELS = ['specialized', 'shared'] as const;
+/** Config fields outside the tuning space, with their values (tables accept them; a settings space may name them). */
+export const radixSortUntimedSpace = { passKernels: RADIX_SORT_PASS_KERNELS } as const;
 
 /**
  * The heuristic's decoupledMaxCount where the vendor gives forward progress: onesweep below it,

@@ -8,7 +8,7 @@ import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
-import { ANY_PASS, f16ClearBytes, lsdPass, type RadixSplit, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
+import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
 import { type Kernel } from '../../runtime/kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
@@ -236,15 +236,23 @@ export async function recordRadixSort(
   const kernelOptions = { key: t, valueBytes, config, split };
   // Specialized: kernels by the pass's place (the first loads raw keys and the last stores
   // them; between, keys stay ordered), and for 8-byte keys by the word that holds the digit.
+  // Passes of one place share their kernels: each distinct one is generated once.
+  const byPlace = new Map<string, { sort: Kernel; upsweep?: Kernel }>();
   const passKernels = passes.map((pass, i) => {
-    const o = { ...kernelOptions, pass: config.passKernels === 'specialized' ? lsdPass(t, i, passes.length, pass.shift, pass.bits) : ANY_PASS };
-    return {
-      sort: config.rank === 'split' ? radixScatterKernel(o) : onesweepSortKernel({ ...o, ...sub, offsets: onesweep ? 'lookback' : 'scanned' }),
-      upsweep: onesweep ? undefined : radixUpsweepKernel(o),
-    };
+    const place = config.passKernels === 'specialized' ? lsdPass(t, i, passes.length, pass.shift, pass.bits) : ANY_PASS;
+    let kernels = byPlace.get(lsdPassKey(place));
+    if (!kernels) {
+      const o = { ...kernelOptions, pass: place };
+      kernels = {
+        sort: config.rank === 'split' ? radixScatterKernel(o) : onesweepSortKernel({ ...o, ...sub, offsets: onesweep ? 'lookback' : 'scanned' }),
+        upsweep: onesweep ? undefined : radixUpsweepKernel(o),
+      };
+      byPlace.set(lsdPassKey(place), kernels);
+    }
+    return kernels;
   });
   const histogram = onesweep ? onesweepHistogramKernel(kernelOptions) : undefined;
-  checkStorageBindings(ctx, name, [...passKernels.flatMap((k) => [k.sort, k.upsweep]), histogram]);
+  checkStorageBindings(ctx, name, [...[...byPlace.values()].flatMap((k) => [k.sort, k.upsweep]), histogram]);
   const rowScan = onesweep ? onesweepRowScanKernel(config.radixBits) : undefined;
   // 16-bit keys: each pass's destination has its whole words cleared before the pass (its
   // stores are one atomicOr); clearBuffer where the buffer allows copies, else a zeroing kernel.
