@@ -280,6 +280,22 @@ describe('radix sort: each rank and look-back forced by config', () => {
     }
   });
 
+  it('a tile whose exchange outgrows the rank\'s counters (their totals and the subgroup ticket kept inside it): both offset methods, keys and values', async () => {
+    // 6-bit digits keep the counters small (64 a subgroup), so a modest tile has room past them.
+    const nsg = 32 / prim.target.subgroupMinSize;
+    const itemsPerThread = Math.ceil((nsg * 64 + nsg + 1) / 32);
+    for (const base of [ONESWEEP, MATCH_RTS]) {
+      const config: RadixSortConfig = { ...base, radixBits: 6, itemsPerThread };
+      const { code } = onesweepSortKernel({ key: typeInfo('u32'), valueBytes: 0, config, offsets: base === ONESWEEP ? 'lookback' : 'scanned', subgroupMinSize: prim.target.subgroupMinSize, subgroupMaxSize: prim.target.subgroupMaxSize });
+      // The compact layout is what runs: no workgroup arrays of its own for the totals, the ticket or the starts.
+      expect(code).not.toMatch(/var<workgroup> (rk_sums|sg_counter|rk_start)\b/);
+      const tile = tileSize(config);
+      for (const [type, vb, n] of [['u32', 0, tile - 1], ['u32', 4, 3 * tile + 1], ['i64', 8, tile + 1], ['f32', 0, 7919]] as const) {
+        await sortOne(type, vb, n, config, n % 2 === 1);
+      }
+    }
+  });
+
   it('the default shape forced to onesweep: u32 keys, f32 with 4-byte values, u64 with 8-byte values', async () => {
     // Large tiles compile slowly here: three of them, a test of their own.
     const forced: Partial<RadixSortConfig> = { rank: 'match', lookback: 'decoupled' };
@@ -805,10 +821,10 @@ describe('radix sort: buffer level', () => {
       .rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/unknown passKernels "bogus"/) });
   });
 
-  it('with 32-wide subgroups the heuristic takes 13 words of keys an invocation within 96 bytes of workgroup memory an invocation (u32 keys 256 x 13, u64 256 x 6)', () => {
+  it('with 32-wide subgroups the heuristic takes 22 words of keys an invocation within 96 bytes of workgroup memory an invocation (u32 keys 256 x 22, u64 256 x 11)', () => {
     if (!prim.context.hasSubgroups) return;
     const wide = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 } as GPUAdapterInfo });
-    const expected: Record<string, number> = { u32: 13, f32: 13, f16: 13, u64: 6, i64: 6 };
+    const expected: Record<string, number> = { u32: 22, f32: 22, f16: 22, u64: 11, i64: 11 };
     for (const [type, items] of Object.entries(expected)) {
       for (const vb of [0, 4] as const) {
         const t = typeInfo(type as RadixSortKeyType);
@@ -824,7 +840,9 @@ describe('radix sort: buffer level', () => {
     for (const type of ['u32', 'f16', 'u64'] as const) {
       for (const vb of [0, 4, 8] as const) {
         for (const offsets of ['scanned', 'lookback'] as const) {
-          for (const [workgroupSize, itemsPerThread, subgroupMinSize, subgroupMaxSize] of [[256, 13, 32, 32], [128, 7, 8, 64]]) {
+          // 256 x 13 and x 23 (24 KiB): the counters' totals and the subgroup ticket inside the
+          // exchange; 256 x 8 and 128 x 7 (16 subgroups): no room there, their own arrays.
+          for (const [workgroupSize, itemsPerThread, subgroupMinSize, subgroupMaxSize] of [[256, 13, 32, 32], [256, 23, 32, 32], [256, 8, 32, 32], [128, 7, 8, 64]]) {
             const config: RadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: offsets === 'lookback' ? 'decoupled' : 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' };
             const t = typeInfo(type);
             const { code } = onesweepSortKernel({ key: t, valueBytes: vb, config, offsets, subgroupMinSize, subgroupMaxSize });

@@ -56,13 +56,14 @@ export function subgroupReduceFn(t: TypeInfo, op: ResolvedOperator): string {
 
 /**
  * WGSL statements that give each subgroup a dense id `sgid` in [0, workgroup size / subgroup
- * size), without assuming how invocations are packed into subgroups. Needs a workgroup
- * variable `sg_counter: atomic<u32>` (zero at workgroup start).
+ * size), without assuming how invocations are packed into subgroups. Needs the workgroup
+ * atomic<u32> `counter` (default `sg_counter`), zero at workgroup start.
  */
-export const SUBGROUP_ID = `
+export const subgroupId = (counter = 'sg_counter'): string => `
   var sg_ticket = 0u;
-  if (subgroupElect()) { sg_ticket = atomicAdd(&sg_counter, 1u); }
+  if (subgroupElect()) { sg_ticket = atomicAdd(&${counter}, 1u); }
   let sgid = subgroupBroadcastFirst(sg_ticket);`;
+export const SUBGROUP_ID = subgroupId();
 
 export function quadReduce(T: string): string {
   return `fn quad_reduce(q: array<${T}, 4>) -> ${T} { return op(op(op(q[0], q[1]), q[2]), q[3]); }`;

@@ -12,7 +12,8 @@ import { unroll } from './block.js';
  * rank handed to `place` at once; the caller decides what it keeps).
  * Two steps, both run by every invocation of the workgroup (they contain barriers):
  * - `rankCounts`: per-subgroup digit counts ("early counts"), then the tile's digit totals
- *   `rk_count[d]` and exclusive starts `rk_start[d]`, and in `rk_hist` each (subgroup, digit)'s
+ *   `rk_count[d]` and exclusive starts `rk_start[d]` (or, `compact`, in the registers of the
+ *   invocation that counted the digit), and in `rk_hist` each (subgroup, digit)'s
  *   first rank in the tile (the digit's start plus the subgroups' before it). A onesweep pass
  *   publishes `rk_count` before the match.
  * - `rankMatch`: each item's rank: lanes with the same digit find each other with one ballot
@@ -39,25 +40,52 @@ export interface RadixRankOptions {
    * invocation's own words need no barrier before it clears them).
    */
   readonly exchangeWords?: number;
+  /**
+   * Workgroup memory kept to the least, for a caller whose exchange shares `rk_hist`: digit
+   * starts stay with the invocation that counts them, in `rk_own_start[k]` for digit
+   * r * RK_DPT + k (the caller declares `var rk_own_start: array<u32, RK_DPT>;` in scope of
+   * `rankCounts`), not in a workgroup array; and where the exchange leaves room past the
+   * counters, the subgroups' totals and a spare word (`radixRankSpareWord`) live there. At 8-bit
+   * digits that is a KiB and some words less, which lets the LSD sort's tile grow by two items
+   * per invocation within its budget.
+   */
+  readonly compact?: boolean;
 }
 
 /** Subgroups of a workgroup at most (the smallest subgroup size). */
 const maxSubgroups = (o: RadixRankOptions): number => Math.max(1, o.workgroupSize / o.subgroupMinSize);
 /** Digits each invocation owns in the count scan. */
 const digitsPerInvocation = (o: RadixRankOptions): number => Math.ceil((1 << o.radixBits) / o.workgroupSize);
+/** Words of the per-subgroup counters. */
+const counterWords = (o: RadixRankOptions): number => maxSubgroups(o) * (1 << o.radixBits);
 /** Words of rk_hist: the counters of every subgroup, or the caller's exchange where larger. */
-const histWords = (o: RadixRankOptions): number => Math.max(maxSubgroups(o) * (1 << o.radixBits), o.exchangeWords ?? 0);
+const histWords = (o: RadixRankOptions): number => Math.max(counterWords(o), o.exchangeWords ?? 0);
+/**
+ * Compact, with room past the counters: the subgroups' totals at rk_hist[counterWords ..] and a
+ * spare word after them. Nothing clears or counts there; the caller's exchange overwrites them
+ * only after the barrier that follows the match, when the totals are no longer read.
+ */
+const sumsInHist = (o: RadixRankOptions): boolean => o.compact === true && histWords(o) >= counterWords(o) + maxSubgroups(o) + 1;
+
+/**
+ * A spare atomic word of `rk_hist` (WGSL), free until the first match of a kernel (for a
+ * subgroup ticket taken before it), or undefined where the rank has none: the caller declares
+ * its own.
+ */
+export function radixRankSpareWord(o: RadixRankOptions): string | undefined {
+  return sumsInHist(o) ? `rk_hist[${counterWords(o) + maxSubgroups(o)}]` : undefined;
+}
 
 /** Bytes of workgroup memory the rank's arrays take. */
 export function radixRankWorkgroupBytes(o: RadixRankOptions): number {
   const radix = 1 << o.radixBits;
   const nsg = maxSubgroups(o);
-  return (histWords(o) + 2 * radix + nsg) * 4;
+  return (histWords(o) + (o.compact ? 1 : 2) * radix + (sumsInHist(o) ? 0 : nsg)) * 4;
 }
 
 /** Key part for kernels that embed the rank: everything its WGSL depends on. */
 export function radixRankKey(o: RadixRankOptions): string {
-  return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${o.subgroupMaxSize}:${histWords(o)}`;
+  return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${o.subgroupMaxSize}:${histWords(o)}${o.compact ? ':c' : ''}`;
 }
 
 const maskWords = (o: RadixRankOptions): number => Math.ceil(o.subgroupMaxSize / 32);
@@ -90,9 +118,13 @@ const RK_NSG = ${nsg}u;
 const RK_DPT = ${digitsPerInvocation(o)}u;
 // Per (subgroup, digit) counters: early counts, then offsets within the digit, then running ones.
 var<workgroup> rk_hist: array<atomic<u32>, ${histWords(o)}>;
-var<workgroup> rk_start: array<u32, RK_RADIX>;
-var<workgroup> rk_count: array<u32, RK_RADIX>;
-var<workgroup> rk_sums: array<u32, RK_NSG>;
+${o.compact ? '' : 'var<workgroup> rk_start: array<u32, RK_RADIX>;\n'}var<workgroup> rk_count: array<u32, RK_RADIX>;
+${sumsInHist(o)
+    ? `fn rk_sums_set(g: u32, x: u32) { atomicStore(&rk_hist[${counterWords(o)}u + g], x); }
+fn rk_sums_get(g: u32) -> u32 { return atomicLoad(&rk_hist[${counterWords(o)}u + g]); }`
+    : `var<workgroup> rk_sums: array<u32, RK_NSG>;
+fn rk_sums_set(g: u32, x: u32) { rk_sums[g] = x; }
+fn rk_sums_get(g: u32) -> u32 { return rk_sums[g]; }`}
 ${helpers}
 fn striped_pos(j: u32, sgid: u32, sg_lane: u32, sg_size: u32) -> u32 {
   return (sgid * ${o.itemsPerThread}u + j) * sg_size + sg_lane;
@@ -134,6 +166,7 @@ export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string, 
   const fixed = o.subgroupMinSize === o.subgroupMaxSize;
   const used = (g: string, body: string): string => (fixed ? body : `if (${g} < nsg) { ${body} }`);
   const unrolled = nsg * dpt <= UNROLLED_COUNTS;
+  const keepStart = o.compact ? 'rk_own_start[k] = s0;' : 'rk_start[d] = s0;';
   const counts = unrolled
     ? `  var c: array<u32, ${nsg * dpt}>;
 ${unroll(dpt, 'k', `  { let d = r * RK_DPT + k;
@@ -147,20 +180,22 @@ ${unroll(nsg, 'g', `      c[k * ${nsg}u + g] = 0u; ${used('g', `c[k * ${nsg}u + 
   const firsts = unrolled
     ? unroll(dpt, 'k', `  { let d = r * RK_DPT + k;
     if (d < RK_RADIX) {
-      rk_start[d] = start;
+      let s0 = start;
+      ${keepStart}
 ${unroll(nsg, 'g', `      ${used('g', `atomicStore(&rk_hist[g * RK_RADIX + d], start); start += c[k * ${nsg}u + g];`)}`)}
-      rk_count[d] = start - rk_start[d];
+      rk_count[d] = start - s0;
     } }`)
     : `  for (var k = 0u; k < RK_DPT; k++) {
     let d = r * RK_DPT + k;
     if (d < RK_RADIX) {
-      rk_start[d] = start;
+      let s0 = start;
+      ${keepStart}
       for (var g = 0u; g < nsg; g++) {
         let n = atomicLoad(&rk_hist[g * RK_RADIX + d]);
         atomicStore(&rk_hist[g * RK_RADIX + d], start);
         start += n;
       }
-      rk_count[d] = start - rk_start[d];
+      rk_count[d] = start - s0;
     }
   }`;
   return `{
@@ -176,10 +211,10 @@ ${unroll(o.itemsPerThread, 'j', `  atomicAdd(&rk_hist[own + ${digitOf('j')}], 1u
   var owned = 0u;
 ${counts}
   let ex = subgroupExclusiveAdd(owned);
-  if (sg_lane == sg_size - 1u) { rk_sums[sgid] = ex + owned; }
+  if (sg_lane == sg_size - 1u) { rk_sums_set(sgid, ex + owned); }
   workgroupBarrier();
   var start = ex;
-${fixed ? unroll(nsg, 'g', '  start += select(0u, rk_sums[g], g < sgid);') : '  for (var g = 0u; g < sgid; g++) { start += rk_sums[g]; }'}
+${fixed ? unroll(nsg, 'g', '  start += select(0u, rk_sums_get(g), g < sgid);') : '  for (var g = 0u; g < sgid; g++) { start += rk_sums_get(g); }'}
 ${firsts}
   workgroupBarrier();
 }`;

@@ -1,6 +1,6 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
+import { radixRankSpareWord, radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
 import { hasForwardProgress, isSoftwareAdapter } from '../../runtime/target.js';
 
@@ -52,8 +52,9 @@ export interface RadixSortConfig {
 /** The tuning space and the edges tests walk. */
 export const radixSortSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
-  // 13 and 6: the heuristic's 32-bit and 64-bit key tiles (RADIX_SORT_KEY_WORDS_PER_INVOCATION); 21 and 10: the largest within 24 KiB at 256 invocations.
-  itemsPerThread: [4, 6, 8, 10, 12, 13, 14, 16, 18, 21, 24, 32],
+  // 22 and 11: the heuristic's 32-bit and 64-bit key tiles (RADIX_SORT_KEY_WORDS_PER_INVOCATION);
+  // 23 and 11: the largest within 24 KiB at 256 invocations (RADIX_SORT_BYTES_PER_INVOCATION).
+  itemsPerThread: [4, 6, 8, 10, 11, 12, 13, 14, 16, 18, 21, 22, 23, 24, 32],
   radixBits: [4, 5, 6, 7, 8],
   rank: ['match', 'split'],
   workgroupScan: ['subgroup', 'shared'],
@@ -92,10 +93,12 @@ export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, value
     // The tile, the workgroup's scan array, a start per digit.
     return tileBytes + c.workgroupSize * 4 + radix * 4 + 16;
   }
-  // The match rank's sort kernel: the rank's arrays, whose counters share their memory with the
-  // tile's exchange (keys, then values: the wider of the two), and two words.
+  // The match rank's sort kernel: the compact rank's arrays, whose counters share their memory
+  // with the tile's exchange (keys, then values: the wider of the two), and the subgroup ticket
+  // where the rank has no spare word for it.
   const exchangeWords = tile * (Math.max(key.bytes, 4, valueBytes) / 4);
-  return radixRankWorkgroupBytes({ ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, exchangeWords }) + 8;
+  const rank = { ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, exchangeWords, compact: true };
+  return radixRankWorkgroupBytes(rank) + (radixRankSpareWord(rank) ? 0 : 4);
 }
 
 function shapeProblem(ctx: DeviceContext, what: string, workgroupSize: number, itemsPerThread: number, multipleOf4: boolean): string | undefined {
@@ -135,30 +138,34 @@ export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueB
 
 /**
  * Workgroup memory per invocation that the sort kernel should stay within (24 KiB at 256
- * invocations): on the H200 the kernel loses a third of its speed or more past it (occupancy:
- * 2^28 u32 keys, 256 x 12 with 0.5 KiB of padding 9.5 ms, with 1 KiB 14.8; u64 keys 256 x 6
- * 30.0 ms against 39.7 for 256 x 16 at 42 KiB).
+ * invocations): on the H200 the kernel loses a third of its speed or more past it (2^28 u32
+ * keys, 256 x 12 with 0.5 KiB of padding 9.5 ms, with 1 KiB 14.8; u64 keys 256 x 6 30.0 ms
+ * against 39.7 for 256 x 16 at 42 KiB; 256 x 24, 24.6 KiB, 9.06 ms against 7.07 for 256 x 22).
+ * Exactly 24 KiB (256 x 23) is still on the fast side. The cause is not occupancy by workgroup
+ * memory (registers allow 2-3 workgroups an SM), perhaps the driver's shared memory carveout.
  */
 export const RADIX_SORT_BYTES_PER_INVOCATION = 96;
 
 /**
  * Words of keys an invocation of the heuristic's sort kernel holds (items per thread times the
- * key's words): past it the tile's registers cost more than the larger tile gains (H200, 2^28,
- * 256 invocations: u32 keys 13 items 8.44 ms, 16 9.07, 21 8.81; u64 keys 6 items 27.1, 8 28.2,
- * 10 27.9).
+ * key's words). Larger tiles win as long as the workgroup memory stays within
+ * RADIX_SORT_BYTES_PER_INVOCATION (H200, 2^28, 256 invocations, reduce-then-scan: u32 keys 13
+ * items 7.65 ms, 21 7.19, 22 7.07, 23 7.10; u64 keys 10 items 20.4, 11 19.7; the driver's
+ * register counts, 79 at 13 items and 106 at 21, set 3 and 2 workgroups an SM, yet occupancy
+ * moved less than tile size: docs/performance.md, eighth session).
  */
-export const RADIX_SORT_KEY_WORDS_PER_INVOCATION = 13;
+export const RADIX_SORT_KEY_WORDS_PER_INVOCATION = 22;
 
 /**
  * The match rank with reduce-then-scan where the device has subgroups, else the split rank.
  * Not onesweep at large counts, even where the vendor gives forward progress: on the H200 its
- * look-back costs more than the upsweep and count scan it saves for keys (2^28 u32 keys, 256 x 13:
- * 9.78 against 8.44 ms; u64 256 x 10: 31.3 against 27.9); tuning picks it where it wins (pairs).
+ * look-back costs more than the upsweep and count scan it saves for keys (2^28 u32 keys, 256 x 22:
+ * 7.86 against 7.08 ms; u64 256 x 11: 25.9 against 19.7); tuning picks it where it wins (pairs).
  * Below RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT it is onesweep where the vendor gives forward
  * progress (decoupledMaxCount). 256
  * invocations, 8-bit digits, and the most items per thread whose keys take at most
  * RADIX_SORT_KEY_WORDS_PER_INVOCATION words and whose sort kernel stays within
- * RADIX_SORT_BYTES_PER_INVOCATION (u32 keys: 13; u64: 6); where none does, what fits the device.
+ * RADIX_SORT_BYTES_PER_INVOCATION (u32 keys: 22; u64: 11); where none does, what fits the device.
  * Kernels by pass, except on CPU adapters (compile time).
  */
 export function radixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): RadixSortConfig {

@@ -1,6 +1,6 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
-import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
-import { radixRankDecls, radixRankKey, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { subgroupId, unroll } from '../../wgsl/block.js';
+import { radixRankDecls, radixRankKey, radixRankSpareWord, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
@@ -76,7 +76,7 @@ export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   // (the write-out's base): nothing needs the count after this, and the next tile's count scan
   // writes it afresh.
   const offsetsBlock = lookback
-    ? `${unroll(digitsPerInvocation, 'm', `{ let d = r + m * WG;
+    ? `${unroll(digitsPerInvocation, 'm', `{ let d = r * DIGITS_PER_INVOCATION + m;
   if (d < RK_RADIX) {
     var n = rk_count[d];
     if (d == sentinel_digit) { n -= TILE - valid; }
@@ -104,19 +104,24 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
       if (found) { break; }
     }
     if (tile > 0u) { atomicStore(&state[P.state_base + tile * RK_RADIX + d], FLAG_INCLUSIVE | (prefix + n)); }
-    rk_count[d] = digit_base[m] + prefix - rk_start[d];
+    rk_count[d] = digit_base[m] + prefix - rk_own_start[m];
   } }`)}`
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
-    : unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_start[d]; digit_base[m] += n; } }`);
+    : unroll(digitsPerInvocation, 'm', `  { let d = r * DIGITS_PER_INVOCATION + m; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_own_start[m]; digit_base[m] += n; } }`);
   // Ranks are kept in registers, so the rank's counters and the tile's exchange share one
   // workgroup array (CUB's layout): values (pairs) move through it after the keys.
   const keyWords = K === 'u32' ? 1 : 2;
   const valueWords = o.valueBytes / 4;
-  const rank = { ...rankOptions(o), exchangeWords: c.workgroupSize * IPT * Math.max(keyWords, valueWords) };
+  // Compact rank (digit starts in registers: the invocation that counts a digit also places
+  // it), and the workgroup's tickets in its memory where it has room: every word kept out of
+  // the 24 KiB budget (config.ts) is tile (H200, 2^28: 256 x 22 u32 keys 7.07 ms against 7.19 for 21).
+  const rank = { ...rankOptions(o), exchangeWords: c.workgroupSize * IPT * Math.max(keyWords, valueWords), compact: true };
+  const spare = radixRankSpareWord(rank);
+  const sgCounter = spare ?? 'sg_counter';
   // Keys past one binding: a tile wholly before the split loads from the first binding alone.
   // A full tile (all but the last) loads and writes its keys without a bounds test per key
-  // (H200, 2^28: u32 keys 7.87 -> 7.67 ms, u64 21.9 -> 20.6, u32 pairs 10.55 -> 9.98). The
-  // same for the values is not measured yet.
+  // (H200, 2^28: u32 keys 7.87 -> 7.67 ms, u64 21.9 -> 20.6, u32 pairs 10.55 -> 9.98), and its
+  // values the same (u32 pairs 10.05 -> 9.66 ms).
   const byTile = (full: string, partial: string): string => `  if (valid == TILE) {
 ${full}
   } else {
@@ -132,11 +137,20 @@ ${partial}
   // it instead: 14.1 against 13.0 ms). Measured slower: gathering values in the write-out from
   // global memory by source position (26.6 against 22.7 ms).
   const loadValues = `  var vs: array<${V}, IPT>;
-${vals.loads('base + TILE', (load) => unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${load('base + p')}; } }`))}`;
+${vals.loads('base + TILE', (load) => byTile(
+    unroll(IPT, 'j', `    vs[j] = ${load('base + striped_pos(j, sgid, sg_lane, sg_size)')};`),
+    unroll(IPT, 'j', `    { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${load('base + p')}; } }`),
+  ))}`;
   const valuesExchange = `  workgroupBarrier();
-${unroll(IPT, 'j', `  { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { x_store_value(rks[j], vs[j]); } }`)}
+${byTile(
+    unroll(IPT, 'j', '    x_store_value(rks[j], vs[j]);'),
+    unroll(IPT, 'j', `    { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { x_store_value(rks[j], vs[j]); } }`),
+  )}
   workgroupBarrier();
-${unroll(IPT, 'k', `  { let i = k * WG + lid; if (i < valid) { ${vals.store('dsts[k]', 'x_load_value(i)')}; } }`)}`;
+${byTile(
+    unroll(IPT, 'k', `    { let i = k * WG + lid; ${vals.store('dsts[k]', 'x_load_value(i)')}; }`),
+    unroll(IPT, 'k', `    { let i = k * WG + lid; if (i < valid) { ${vals.store('dsts[k]', 'x_load_value(i)')}; } }`),
+  )}`;
   const writeKey = `let y = x_load_key(i); let dst = rk_count[digit(y)] + i; store_key(dst, from_ordered(y));${pairs ? ' dsts[k] = dst;' : ''}`;
   // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
   // after this tile's keys are in workgroup memory (their registers are free again) and their
@@ -155,6 +169,7 @@ ${tileLoad(false)}
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
 ${prefetch ? '' : tileLoad(true)}
+  var rk_own_start: array<u32, DIGITS_PER_INVOCATION>;
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
@@ -214,32 +229,32 @@ const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
 ${radixRankDecls(rank)}
 ${exchangeFns('key', K)}
 ${pairs ? exchangeFns('value', V) : ''}
-var<workgroup> s_tile: u32;
-var<workgroup> sg_counter: atomic<u32>;
+${spare ? '' : 'var<workgroup> sg_counter: atomic<u32>;'}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32) {
   // Nothing here reads workgroup memory it has not written (the subgroup ticket is reset
-  // explicitly), so the kernel does not depend on zero-initialized workgroup memory.
+  // explicitly), so the kernel does not depend on zero-initialized workgroup memory. The tile
+  // (group) number passes through rk_count[0], which the rank writes only after later barriers.
   if (lid == 0u) {
-    atomicStore(&sg_counter, 0u);
+    atomicStore(&${sgCounter}, 0u);
     // Tiles in launch order (onesweep): every tile a look-back waits on has started.
-    s_tile = ${lookback ? 'atomicAdd(&state[P.row], 1u)' : LINEAR_WORKGROUP_ID};
+    rk_count[0] = ${lookback ? 'atomicAdd(&state[P.row], 1u)' : LINEAR_WORKGROUP_ID};
   }
 ${lookback
-    ? `  let tile = workgroupUniformLoad(&s_tile);
+    ? `  let tile = workgroupUniformLoad(&rk_count[0]);
   if (tile >= P.num_tiles) { return; }`
-    : `  let group = workgroupUniformLoad(&s_tile);
+    : `  let group = workgroupUniformLoad(&rk_count[0]);
   if (group >= P.num_groups) { return; }
   let first_tile = group * P.tiles_per_group;
   let end_tile = min(first_tile + P.tiles_per_group, P.num_tiles);`}
-  ${SUBGROUP_ID}
+  ${subgroupId(sgCounter)}
   let r = sgid * sg_size + sg_lane;
   // Where this tile's (group's) digits start (onesweep: the digits' global starts; scanned: the
   // group's offsets), loaded now so the loads' latency hides behind the rank.
   var digit_base: array<u32, DIGITS_PER_INVOCATION>;
-${unroll(digitsPerInvocation, 'm', `  { let d = r + m * WG;
+${unroll(digitsPerInvocation, 'm', `  { let d = r * DIGITS_PER_INVOCATION + m;
     if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : 'd * P.num_groups + group'}]; } }`)}
 ${lookback ? tileBody : `${prefetch ? `  var ks: array<${K}, IPT>;
   {
