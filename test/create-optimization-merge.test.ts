@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TunedEntry } from '../src/config/types.js';
 import { type TunedTables } from '../src/config/tables.js';
-import { radixSortBlockSortName } from '../src/bench/run.js';
+import { radixSortBlockSortName, radixSortName } from '../src/bench/run.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../src/device/radix-sort/config.js';
 import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
@@ -140,5 +140,31 @@ describe('create-optimization --merge: radixSortBlockSort maxCount is a threshol
     expect(m).toMatchObject({ kept: 0, maxCountKept: 1 });
     expect(m.rows[0]!.config.maxCount).toBe(2 ** 12);
     expect(warnings).toEqual([]);
+  });
+});
+
+describe('create-optimization: LSD rows (radixSort) score reduce-then-scan with its own tile\'s decoupled look-back', () => {
+  // A reduce-then-scan row runs its tile with decoupled look-back up to decoupledMaxCount (the
+  // threshold stage's), so where that twin was measured, each point counts the faster of the two.
+  const RTS = (itemsPerThread: number): RadixSortConfig => ({ ...ONESWEEP, itemsPerThread, lookback: 'reduce-then-scan' });
+  const DEC = (itemsPerThread: number): RadixSortConfig => ({ ...ONESWEEP, itemsPerThread });
+  const lsd = (runs: readonly [RadixSortConfig, number, number][]): Record<string, unknown>[] =>
+    runs.flatMap(([c, small, large]) => [entry(radixSortName('u32', 'empty', c), 2 ** 24, small), entry(radixSortName('u32', 'empty', c), 2 ** 28, large)]);
+  const winner = (benchmarks: Record<string, unknown>[]): RadixSortConfig => createOptimization([file(benchmarks)]).fresh.radixSort![0]!.config as RadixSortConfig;
+
+  it('a reduce-then-scan tile that loses at the small size alone but whose decoupled twin wins there is picked over a decoupled tile', () => {
+    // As the H200's u32 keys (G keys/s): 23 decoupled wins 2^24, 22 reduce-then-scan 2^28, 22 decoupled is close at 2^24.
+    const runs: [RadixSortConfig, number, number][] = [[DEC(23), 28.8, 34.8], [RTS(22), 22.1, 37.9], [DEC(22), 28.3, 34.2]];
+    expect(winner(lsd(runs))).toEqual(RTS(22));
+    // Without the twin, the sweep's own figures decide: the decoupled tile.
+    expect(winner(lsd(runs.slice(0, 2)))).toEqual(DEC(23));
+  });
+
+  it('the twin only lifts points where it is faster, and never a decoupled config or the split rank', () => {
+    // 22 reduce-then-scan is slower than 21 decoupled at both sizes and its twin no faster at 2^28: 21 wins.
+    expect(winner(lsd([[DEC(21), 30, 36], [RTS(22), 20, 35], [DEC(22), 29, 30]]))).toEqual(DEC(21));
+    const split: RadixSortConfig = { ...RTS(8), rank: 'split', workgroupScan: 'shared' };
+    // (The split rank has no decoupled look-back: a row of it never runs one, whatever the data holds.)
+    expect(winner(lsd([[DEC(21), 30, 36], [split, 10, 36.5], [{ ...split, lookback: 'decoupled' }, 40, 30]]))).toEqual({ ...split, lookback: 'decoupled' });
   });
 });

@@ -223,6 +223,24 @@ describe('summary', () => {
     expect(summaryTypeLabel({ type: 'f32' })).toBe('f32');
   });
 
+  it('scores a reduce-then-scan LSD config with its decoupled twin where faster, as create-optimization does', () => {
+    // As the H200's u32 keys: 23 decoupled wins the small size, 22 reduce-then-scan the large one.
+    const dec23 = rs(256, 23);
+    const rts22 = { ...rs(256, 22), lookback: 'reduce-then-scan' as const };
+    const dec22 = rs(256, 22);
+    const figures: [RadixSortConfig, number, number][] = [[dec23, 2.9e10, 3.5e10], [rts22, 2.2e10, 3.8e10], [dec22, 2.8e10, 3.4e10]];
+    const lsd = figures.flatMap(([c, small, large]) => [ok('empty', c, SIZES[0]!, small), ok('empty', c, SIZES[1]!, large)]);
+    const group: VariantGroup = {
+      algorithm: 'radix_sort_onesweep', type: 'u32', space: {}, variants: figures.map(([c], i) => variant(c, i)), baselines: [],
+      sizes: SIZES, benchmarks: ['radix_sort_keys'],
+    };
+    const [row] = summarize([{ group, strategy: 'exhaustive' }], lsd);
+    expect(row!.best).toMatchObject({ config: rts22, score: expect.closeTo(Math.sqrt(2.8e10 * 3.8e10), -3) });
+    // Without the twin in the data, its own figures: the decoupled tile.
+    const [alone] = summarize([{ group, strategy: 'exhaustive' }], lsd.slice(0, 4));
+    expect(alone!.best).toMatchObject({ config: dec23 });
+  });
+
   it('decides and installs a runtime row only from the create-optimization group of the row\'s own value class', () => {
     const g = (valueBytes: number | undefined, level: 'target' | 'vendor' = 'target') => ({ level, algorithm: 'radixSort', typeClass: { float: false, bytes: 4, ...(valueBytes !== undefined ? { valueBytes } : {}) } }) as unknown as GroupResult;
     const keys = g(0);

@@ -57,7 +57,7 @@ import {
 import { WGPRIM_VERSION } from '../bench/gbench.js';
 import { type TypeClass } from '../wgsl/types.js';
 import {
-  type BenchInput, configLabel, formatSize, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel, valueClassLabel,
+  type BenchInput, configLabel, formatSize, geomean, groupBy, type Measurement, type PointValue, pointsOf, readMeasurements, tileFactor, typeClassLabel, valueClassLabel,
 } from './measurements.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
@@ -151,12 +151,33 @@ function compareCandidates(a: CandidateScore, b: CandidateScore): number {
   return b.score - a.score || a.cv - b.cv || (a.configKey < b.configKey ? -1 : a.configKey > b.configKey ? 1 : 0);
 }
 
+/**
+ * The LSD rows (radixSort): a reduce-then-scan row runs its own tile with decoupled look-back up
+ * to its decoupledMaxCount, which the threshold stage sets to where that wins. So at each point a
+ * reduce-then-scan config counts as the faster of itself and its decoupled twin (same tile, where
+ * measured: only vendors with forward progress sweep decoupled configs). Scored as swept, a
+ * decoupled tile that wins at small sizes beat the reduce-then-scan tile that, with its
+ * threshold, is faster at every size (H200, u32 keys, 2^24 and 2^28: docs/performance.md,
+ * eighth session).
+ */
+function withDecoupledTwin(algorithm: TunedAlgorithm, config: unknown, own: Map<string, PointValue>, byConfig: ReadonlyMap<string, Map<string, PointValue>>): Map<string, PointValue> {
+  const c = config as RadixSortConfig;
+  if (algorithm !== 'radixSort' || c.lookback !== 'reduce-then-scan' || c.rank !== 'match') return own;
+  const twin = byConfig.get(configKey(algorithm, { ...c, lookback: 'decoupled', decoupledMaxCount: 0 }));
+  if (!twin) return own;
+  return new Map([...own].map(([p, v]) => {
+    const d = twin.get(p);
+    return [p, d && d.itemsPerSecond > v.itemsPerSecond ? d : v];
+  }));
+}
+
 function scoreTargetGroup(ms: readonly Measurement[]): { points: string[]; sizes: number[]; candidates: CandidateScore[] } {
   const points = [...new Set(ms.map((m) => m.point))].sort();
   const sizes = [...new Set(ms.map((m) => m.size))].sort((a, b) => a - b);
   const candidates: CandidateScore[] = [];
+  const byConfig = new Map([...groupBy(ms, (m) => m.configKey)].map(([key, list]) => [key, pointsOf(list)]));
   for (const [key, list] of groupBy(ms, (m) => m.configKey)) {
-    const pts = pointsOf(list);
+    const pts = withDecoupledTwin(list[0]!.algorithm, list[0]!.config, byConfig.get(key)!, byConfig);
     const eligible = points.every((p) => pts.has(p));
     const values = [...pts.values()];
     const factor = tileFactor(list[0]!.benchAlgorithm, list[0]!.tile);

@@ -8,12 +8,11 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix-s8-32.json (nvidia//nvidia-h200, 2026-11-30)
+//   tune-h200-radix-s8-32b.json (nvidia//nvidia-h200, 2026-11-30)
 //   tune-h200-radix-s8-64.json (nvidia//nvidia-h200, 2026-11-30)
-//   tune-h200-radix-s8-32.json (radix_sort_threshold)
+//   tune-h200-radix-s8-32b.json (radix_sort_threshold)
 //   tune-h200-radix-s8-64.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
-// 2 row(s) keep the maxCount of the table this one replaced (its threshold evidence ranked higher).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
 
@@ -30,10 +29,10 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 22, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 33554432, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 67108864, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 2.894e10, cv: 0.004, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'hand-picked from this campaign\'s measurements (tune-h200-radix-s8-32.json): its winner by the geomean over 2^24 and 2^28 was 256x23 decoupled (2^24 0.5818 ms, 2^28 7.7202 ms), but a reduce-then-scan row runs decoupled look-back with its own tile up to decoupledMaxCount, which the campaign\'s sweep does not apply (it times reduce-then-scan at 2^24 too); 256x22 reduce-then-scan is fastest at 2^28 (7.0756 ms; 256x23 7.1042 ms) and its tile with decoupled look-back is within noise of 256x23 at 2^24. decoupledMaxCount 2^25: same-process A/B (docs/bench/h200-radix-s8-ab.log), u32 keys 256x21: decoupled 1.09 against reduce-then-scan 1.19 ms at 2^25, 2.08 against 2.13 at 2^26 (within 2%), 8.04 against 7.19 at 2^28',
+      itemsPerSecond: 3.301e10, cv: 0.004, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x22 8 match subgroup reduce-then-scan 256 16 16777216 specialized at 1.000x; decoupledMaxCount 2^26: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
     },
   },
   {
@@ -42,7 +41,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 2.629e10, cv: 0.00495, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x21 8 match subgroup decoupled 256 16 0 specialized at 0.973x',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x',
     },
   },
   {
@@ -50,8 +49,8 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 1.139e10, cv: 0.00779, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x10 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.994x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      itemsPerSecond: 1.156e10, cv: 0.00138, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x10 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.980x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
     },
   },
   {
@@ -59,17 +58,17 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
     config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 9.275e9, cv: 0.00842, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x10 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.990x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      itemsPerSecond: 9.412e9, cv: 0.00219, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x10 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.975x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 22, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 33554432, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 22, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 67108864, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 2.914e10, cv: 0.00384, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'hand-picked from this campaign\'s measurements (tune-h200-radix-s8-32.json): its winner by the geomean over 2^24 and 2^28 was 256x23 decoupled (2^24 0.5902 ms, 2^28 7.8263 ms), but a reduce-then-scan row runs decoupled look-back with its own tile up to decoupledMaxCount, which the campaign\'s sweep does not apply (it times reduce-then-scan at 2^24 too); 256x22 reduce-then-scan is fastest at 2^28 (7.2176 ms; 256x23 7.2613 ms) and its tile with decoupled look-back is within noise of 256x23 at 2^24. decoupledMaxCount 2^25: same-process A/B (docs/bench/h200-radix-s8-ab.log), u32 keys 256x21: decoupled 1.09 against reduce-then-scan 1.19 ms at 2^25, 2.08 against 2.13 at 2^26 (within 2%), 8.04 against 7.19 at 2^28',
+      itemsPerSecond: 3.247e10, cv: 0.00299, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x22 8 match subgroup reduce-then-scan 256 16 33554432 specialized at 1.000x; decoupledMaxCount 2^26: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
     },
   },
   {
@@ -78,7 +77,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 2.59e10, cv: 0.00538, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x22 8 match subgroup decoupled 256 16 0 specialized at 0.985x',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x',
     },
   },
 ];
