@@ -574,8 +574,8 @@ export function summaryTypeLabel(r: { readonly type: string; readonly valueBytes
 
 /** The config text of a reduce-then-scan LSD config's decoupled twin (same tile), else undefined. */
 function decoupledTwinText(algorithm: string, c: ConfigObject): string | undefined {
-  if (algorithm !== 'radix_sort_onesweep' || c.lookback !== 'reduce-then-scan' || c.rank !== 'match') return undefined;
-  return configText({ ...c, lookback: 'decoupled', decoupledMaxCount: 0 });
+  const twin = algorithm === 'radix_sort_onesweep' ? decoupledVariant(c as unknown as RadixSortConfig, true) : undefined;
+  return twin && configText(twin as unknown as ConfigObject);
 }
 
 /** `own`, or `twin` where both measured and the twin is faster. */

@@ -2,6 +2,7 @@ import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { radixRankSpareWord, radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
+import { onesweepRank } from './onesweep-kernel.js';
 import { hasForwardProgress, isSoftwareAdapter } from '../../runtime/target.js';
 
 /**
@@ -93,11 +94,9 @@ export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, value
     // The tile, the workgroup's scan array, a start per digit.
     return tileBytes + c.workgroupSize * 4 + radix * 4 + 16;
   }
-  // The match rank's sort kernel: the compact rank's arrays, whose counters share their memory
-  // with the tile's exchange (keys, then values: the wider of the two), and the subgroup ticket
-  // where the rank has no spare word for it.
-  const exchangeWords = tile * (Math.max(key.bytes, 4, valueBytes) / 4);
-  const rank = { ...c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, exchangeWords, compact: true };
+  // The match rank's sort kernel: its rank's arrays (exchange included), and the subgroup
+  // ticket where the rank has no spare word for it.
+  const rank = onesweepRank({ key, valueBytes, config: c, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
   return radixRankWorkgroupBytes(rank) + (radixRankSpareWord(rank) ? 0 : 4);
 }
 

@@ -1,6 +1,6 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { subgroupId, unroll } from '../../wgsl/block.js';
-import { radixRankDecls, radixRankKey, radixRankSpareWord, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { type RadixRankOptions, radixRankDecls, radixRankKey, radixRankSpareWord, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
@@ -52,8 +52,21 @@ export interface OnesweepKernelOptions {
   readonly pass?: LsdPass;
 }
 
-function rankOptions(o: OnesweepKernelOptions) {
-  return { workgroupSize: o.config.workgroupSize, itemsPerThread: o.config.itemsPerThread, radixBits: o.config.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
+/**
+ * The sort kernel's rank. Ranks are kept in registers, so the rank's counters and the tile's
+ * exchange share one workgroup array (CUB's layout): keys, then values (pairs) move through it,
+ * a plane of words each for the wider of the two. Compact (digit starts in registers: the
+ * invocation that counts a digit also places it; the workgroup's tickets in its memory where it
+ * has room): every word kept out of the 24 KiB budget is tile (H200, 2^28: 256 x 22 u32 keys
+ * 7.07 ms against 7.19 for 21). `radixSortWorkgroupBytes` (config.ts) sizes the kernel from it.
+ */
+export function onesweepRank(o: Pick<OnesweepKernelOptions, 'key' | 'valueBytes' | 'config' | 'subgroupMinSize' | 'subgroupMaxSize'>): RadixRankOptions {
+  const c = o.config;
+  const words = Math.max(rawType(o.key) === 'u32' ? 1 : 2, o.valueBytes / 4);
+  return {
+    workgroupSize: c.workgroupSize, itemsPerThread: c.itemsPerThread, radixBits: c.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize,
+    exchangeWords: c.workgroupSize * c.itemsPerThread * words, compact: true,
+  };
 }
 
 export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
@@ -108,14 +121,7 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
   } }`)}`
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
     : unroll(digitsPerInvocation, 'm', `  { let d = r * DIGITS_PER_INVOCATION + m; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_own_start[m]; digit_base[m] += n; } }`);
-  // Ranks are kept in registers, so the rank's counters and the tile's exchange share one
-  // workgroup array (CUB's layout): values (pairs) move through it after the keys.
-  const keyWords = K === 'u32' ? 1 : 2;
-  const valueWords = o.valueBytes / 4;
-  // Compact rank (digit starts in registers: the invocation that counts a digit also places
-  // it), and the workgroup's tickets in its memory where it has room: every word kept out of
-  // the 24 KiB budget (config.ts) is tile (H200, 2^28: 256 x 22 u32 keys 7.07 ms against 7.19 for 21).
-  const rank = { ...rankOptions(o), exchangeWords: c.workgroupSize * IPT * Math.max(keyWords, valueWords), compact: true };
+  const rank = onesweepRank(o);
   const spare = radixRankSpareWord(rank);
   const sgCounter = spare ?? 'sg_counter';
   // Keys past one binding: a tile wholly before the split loads from the first binding alone.
@@ -169,7 +175,7 @@ ${tileLoad(false)}
   let valid = min(TILE, P.count - base);
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
 ${prefetch ? '' : tileLoad(true)}
-  var rk_own_start: array<u32, DIGITS_PER_INVOCATION>;
+  var rk_own_start: array<u32, RK_DPT>;
   ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
