@@ -188,7 +188,7 @@ describe('radix sort: each rank and look-back forced by config', () => {
   const extra: Record<string, RadixSortKeyType> = { onesweep: 'i64', 'match+reduce-then-scan': 'f32', 'split/shared': 'u64', 'split/subgroup': 'f16' };
   // The kernels each method dispatches (so a config that is silently replaced cannot pass).
   const kernels: Record<string, string[]> = {
-    onesweep: ['histogram', 'rowScan', 'onesweep'], 'match+reduce-then-scan': ['upsweep', 'sort'], 'split/shared': ['upsweep', 'scatter'], 'split/subgroup': ['upsweep', 'scatter'],
+    onesweep: ['histogram', 'rowScan', 'onesweep'], 'match+reduce-then-scan': ['upsweep', 'countScan', 'sort'], 'split/shared': ['upsweep', 'scatter'], 'split/subgroup': ['upsweep', 'scatter'],
   };
   for (const [name, config] of METHODS) {
     it(`${name}: sizes 0, 1, tile - 1, tile, tile + 1, 2 tiles + 1, a prime; both directions`, async () => {
@@ -377,6 +377,16 @@ describe('radix sort: reduce-then-scan groups sort runs of tiles', () => {
     const keys = randomKeys('u32', n, SEED + 77);
     await check('u32', keys, { config, beginBit: 0, endBit: 8 }, 'runs of tiles');
     await check('u32', keys, { config, beginBit: 4, endBit: 12, descending: true }, 'runs of tiles');
+  });
+
+  it('the counts\' scan (one workgroup a digit, from the digit totals the upsweep adds in copies): exactly SORT_GROUPS groups of one tile, the last partial or full, and one tile more (groups of two)', async () => {
+    for (const radixBits of [8, 4]) {
+      const config = { ...MATCH_RTS, workgroupSize: 32, itemsPerThread: 1, radixBits };
+      for (const n of [SORT_GROUPS * 32 - 1, SORT_GROUPS * 32, SORT_GROUPS * 32 + 1]) {
+        const keys = randomKeys('u32', n, SEED + n + radixBits);
+        await check('u32', keys, { config, descending: radixBits === 4 }, `count scan, ${radixBits}-bit digits`);
+      }
+    }
   });
 
   it('runs of tiles where the exchange that the rank counters share holds two planes: 8-byte values with u32 keys, u64 keys with 4-byte values', async () => {

@@ -19,7 +19,7 @@ import { createOptimization } from '../src/tune/create-optimization.js';
 import { formatPlan, planStages } from '../src/tune/plan.js';
 import { defaultSettings, mergeSettings, settingsJsonSchema, settingsProblems } from '../src/tune/settings.js';
 import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
-import { decoupledVariant, launchConfigKey, maxCountEvidence, pathDone, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
+import { decoupledMaxCountOf, decoupledVariant, launchConfigKey, maxCountEvidence, pathDone, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
 import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
 import { testPrim } from './support/gpu.js';
 
@@ -47,7 +47,10 @@ function expectedThresholds(file: { benchmarks: readonly unknown[] }, keyType: s
     at.set(e.size, m);
   }
   let decoupledMaxCount = 0;
-  for (const [size, m] of at) if (m.decoupled && m.onesweep && beats(m.decoupled, m.onesweep)) decoupledMaxCount = Math.max(decoupledMaxCount, size);
+  const both = [...at].filter(([, m]) => m.decoupled && m.onesweep).sort(([a], [b]) => a - b);
+  for (const [size, m] of both) if (beats(m.decoupled!, m.onesweep!)) decoupledMaxCount = size;
+  // Decoupled faster at the largest size measured: every count onesweep takes.
+  if (both.length && decoupledMaxCount === both.at(-1)![0]) decoupledMaxCount = 2 ** 30 - 1;
   let maxCount = 0;
   for (const [size, m] of at) {
     const lsd = m.decoupled && size <= decoupledMaxCount ? m.decoupled : m.onesweep;
@@ -83,6 +86,16 @@ describe('radix_sort_threshold: the rule', () => {
     expect(f).toMatchObject({ lvl: 'device', algo: 'radix_sort_threshold', path: 'block_sort', key_type: 'u32', value_type: 'empty' });
     expect(f.cfg).toEqual(parseName(radixSortBlockSortName('u32', 'empty', BLOCK)).cfg);
     expect(parseName(radixSortThresholdName('onesweep', 'f32', ONESWEEP))).toMatchObject({ path: 'onesweep', key_type: 'f32', cfg: { bs: 256, ipt: 16, bits: 8 } });
+  });
+
+  it('decoupledMaxCount from the ladder: the largest size decoupled look-back won; every count onesweep takes where it won at the largest size measured', () => {
+    const at = (wins: [number, boolean][]) => decoupledMaxCountOf(wins.map(([log2, decoupledFaster]) => ({ size: 2 ** log2, decoupledFaster })));
+    expect(at([])).toBe(0);
+    expect(at([[10, false], [12, false]])).toBe(0);
+    expect(at([[10, true], [12, true], [14, false], [16, false]])).toBe(2 ** 12);
+    expect(at([[10, false], [12, true], [14, false]])).toBe(2 ** 12);
+    expect(at([[10, true], [12, false], [14, true]])).toBe(2 ** 30 - 1);
+    expect(at([[14, true], [10, false], [12, false]])).toBe(2 ** 30 - 1);
   });
 
   it('the LSD path\'s own threshold: decoupledMaxCount where decoupled look-back beats reduce-then-scan; block sort against the LSD path as it runs; written to the radixSort row and kept in merges', () => {

@@ -17,7 +17,7 @@
 import { type BenchRecord, formatName, type NameFields, type NameInput, parseName } from '../bench/gbench.js';
 import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
-import { type RadixSortConfig } from '../device/radix-sort/config.js';
+import { ONESWEEP_MAX_COUNT, type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
 import { configKey, rowKey, type TunedAlgorithm } from '../config/tables.js';
 import { type Prim } from '../prim.js';
@@ -309,7 +309,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
           const { faster, ...c } = compareFigures(d, o, thresholdPercent);
           return { size: s, decoupled: d, onesweep: o, decoupledFaster: faster, ...c };
         });
-        lookback = { points, decoupledMaxCount: Math.max(0, ...points.filter((p) => p.decoupledFaster).map((p) => p.size)) };
+        lookback = { points, decoupledMaxCount: decoupledMaxCountOf(points) };
       }
     }
     // The LSD path as it runs at each size: decoupled up to decoupledMaxCount.
@@ -345,6 +345,20 @@ export function thresholdNote(t: ThresholdResult): string {
     `maxCount = the largest such size)`;
 }
 
+/**
+ * decoupledMaxCount from the ladder: the largest size where decoupled look-back won; where it won
+ * at the largest size measured, every count onesweep takes (ONESWEEP_MAX_COUNT): no measurement
+ * says reduce-then-scan is faster anywhere above, and a row that switched to it past the ladder's
+ * top would run the slower path there (H200, u32 pairs with a ladder to 2^27: decoupled 24%
+ * faster at 2^27 and 2^28, a row cut at 2^27 would run 2^28 with reduce-then-scan: 11.4 against
+ * 9.2 ms).
+ */
+export function decoupledMaxCountOf(points: readonly Pick<LookbackPoint, 'size' | 'decoupledFaster'>[]): number {
+  const sorted = [...points].sort((a, b) => a.size - b.size);
+  if (sorted.at(-1)?.decoupledFaster) return ONESWEEP_MAX_COUNT;
+  return Math.max(0, ...sorted.filter((p) => p.decoupledFaster).map((p) => p.size));
+}
+
 /** The evidence note of a radixSort row whose decoupledMaxCount is a measured threshold. */
 export function lookbackNote(t: ThresholdResult): string {
   const l = t.lookback!;
@@ -353,7 +367,7 @@ export function lookbackNote(t: ThresholdResult): string {
   return `decoupledMaxCount ${l.decoupledMaxCount ? formatSize(l.decoupledMaxCount) : '0'}: measured threshold (radix_sort_threshold: this tile with decoupled look-back ` +
     `against ${t.onesweepConfig.lookback}, ${v === 0 ? 'keys only' : `with ${valueClassLabel(v)} values`}, at ${l.points.map((p) => formatSize(p.size)).join(', ')}; ` +
     `decoupled faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_r^2+cv_d^2)*100); ` +
-    `decoupledMaxCount = the largest such size)`;
+    `decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)`;
 }
 
 // ---------------------------------------------------------------------------------------------

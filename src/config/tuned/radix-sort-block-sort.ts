@@ -8,8 +8,8 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix-s8-32b.json (radix_sort_threshold)
-//   tune-h200-radix-s8-64.json (radix_sort_threshold)
+//   tune-h200-radix-s9-32.json (radix_sort_threshold)
+//   tune-h200-radix-s9-64.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
@@ -30,7 +30,7 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 32768 },
     evidence: {
       itemsPerSecond: 1.64e9, cv: 0.0126, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^26), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^20), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
@@ -39,7 +39,7 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 32768 },
     evidence: {
       itemsPerSecond: 1.033e9, cv: 0.0202, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match decoupled, with u32 values (so a pairs row, valueBytes 4), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 1073741823), with u32 values (so a pairs row, valueBytes 4), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
@@ -48,25 +48,25 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 32768 },
     evidence: {
       itemsPerSecond: 8.923e8, cv: 0.0088, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x11 8-bit match reduce-then-scan (decoupled up to 2^24), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x11 8-bit match reduce-then-scan (decoupled up to 2^23), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 8, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 65536 },
+    config: { workgroupSize: 256, itemsPerThread: 8, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 131072 },
     evidence: {
       itemsPerSecond: 7.559e8, cv: 0.00812, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^16: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x11 8-bit match reduce-then-scan (decoupled up to 2^24), with u32 values (so a pairs row, valueBytes 4), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^17: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x11 8-bit match reduce-then-scan (decoupled up to 2^22), with u32 values (so a pairs row, valueBytes 4), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 16384 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 32768 },
     evidence: {
       itemsPerSecond: 1.607e9, cv: 0.0144, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x22 8-bit match reduce-then-scan (decoupled up to 2^26), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^24), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {

@@ -8,10 +8,10 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   tune-h200-radix-s8-32b.json (nvidia//nvidia-h200, 2026-11-30)
-//   tune-h200-radix-s8-64.json (nvidia//nvidia-h200, 2026-11-30)
-//   tune-h200-radix-s8-32b.json (radix_sort_threshold)
-//   tune-h200-radix-s8-64.json (radix_sort_threshold)
+//   tune-h200-radix-s9-32.json (nvidia//nvidia-h200, 2026-11-30)
+//   tune-h200-radix-s9-64.json (nvidia//nvidia-h200, 2026-11-30)
+//   tune-h200-radix-s9-32.json (radix_sort_threshold)
+//   tune-h200-radix-s9-64.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
@@ -29,46 +29,46 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 67108864, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 1048576, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 3.301e10, cv: 0.004, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x22 8 match subgroup reduce-then-scan 256 16 16777216 specialized at 1.000x; decoupledMaxCount 2^26: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      itemsPerSecond: 3.344e10, cv: 0.00329, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x; decoupledMaxCount 2^20: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 1.073741823e9, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 2.629e10, cv: 0.00495, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x',
+      itemsPerSecond: 2.619e10, cv: 0.00497, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x23 8 match subgroup decoupled 256 16 0 specialized at 1.000x; decoupledMaxCount 1073741823: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 8388608, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 1.156e10, cv: 0.00138, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x10 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.980x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      itemsPerSecond: 1.226e10, cv: 0.00255, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 5/5 configs eligible; runner-up 256x10 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.980x; decoupledMaxCount 2^23: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 4194304, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 9.412e9, cv: 0.00219, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x10 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.975x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      itemsPerSecond: 9.635e9, cv: 0.00252, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 5/5 configs eligible; runner-up 256x11 8 match subgroup reduce-then-scan 256 16 16777216 specialized at 0.983x; decoupledMaxCount 2^22: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 22, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 67108864, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 3.247e10, cv: 0.00299, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x22 8 match subgroup reduce-then-scan 256 16 33554432 specialized at 1.000x; decoupledMaxCount 2^26: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size)',
+      itemsPerSecond: 3.292e10, cv: 0.00306, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x22 8 match subgroup reduce-then-scan 256 16 67108864 specialized at 0.986x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
@@ -76,8 +76,8 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: true, bytes: 4, valueBytes: 4 },
     config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 2.59e10, cv: 0.00538, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x',
+      itemsPerSecond: 2.589e10, cv: 0.00551, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x',
     },
   },
 ];

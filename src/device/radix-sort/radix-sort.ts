@@ -8,7 +8,7 @@ import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
-import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
+import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, COUNT_SCAN_MAX_GROUPS, COUNT_TOTAL_COPIES, radixCountScanKernel, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
 import { type Kernel } from '../../runtime/kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
@@ -67,11 +67,13 @@ export function selectRadixSortBlockSortConfig(ctx: DeviceContext, tables: reado
 /**
  * Reduce-then-scan with the match rank: at most this many workgroups per pass, each sorting a
  * run of tiles in order (prefetching the next tile's keys), so that the per-(digit, group)
- * counts stay small. Enough groups that the last wave is short (H200, 2^28 u32 keys, 256 x 12,
- * with the prefetch: 2048 groups 11.23 ms, 4096 11.15, 16384 10.88; before it, one tile per
- * group 12.33).
+ * counts stay small. Enough groups that the last wave is short, few enough that the counts'
+ * scan is one workgroup a digit (H200, 2^28 u32 keys, 256 x 23, with that scan: 2640 / 3168 /
+ * 4096 / 5280 / 8192 / 16384 groups 7.08 / 7.00 / 6.92 / 6.99 / 7.07 / 7.17 ms; f32 and u64
+ * within 1% across 2640 .. 5280).
  */
-export const SORT_GROUPS = 16384;
+export const SORT_GROUPS = 4096;
+if (SORT_GROUPS > COUNT_SCAN_MAX_GROUPS) throw new Error('radix sort: SORT_GROUPS exceeds what the count scan takes');
 
 /**
  * Onesweep's histogram pass: at most this many workgroups, each walking tiles grid-stride and
@@ -221,7 +223,13 @@ export async function recordRadixSort(
   // sorts runs of tiles); onesweep: two look-back regions of one word per (tile, digit).
   const tilesPerGroup = config.rank === 'split' || onesweep ? 1 : ceilDiv(numTiles, Math.min(numTiles, SORT_GROUPS));
   const numGroups = ceilDiv(numTiles, tilesPerGroup);
-  const countsLength = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numGroups;
+  // The match rank's upsweep adds each pass's digit totals past the counts (COUNT_TOTAL_COPIES
+  // rows of radix words a pass), and one kernel scans the counts from them; the split rank's
+  // many groups (one a tile) would queue up on the totals' words: a device-wide scan does it.
+  const countTotals = !onesweep && config.rank === 'match';
+  const countsWords = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numGroups;
+  const totalsWords = countTotals ? COUNT_TOTAL_COPIES * radix : 0;
+  const countsLength = countsWords + passes.length * totalsWords;
   if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
   }
@@ -245,7 +253,7 @@ export async function recordRadixSort(
       const o = { ...kernelOptions, pass: place };
       kernels = {
         sort: config.rank === 'split' ? radixScatterKernel(o) : onesweepSortKernel({ ...o, ...sub, offsets: onesweep ? 'lookback' : 'scanned' }),
-        upsweep: onesweep ? undefined : radixUpsweepKernel(o),
+        upsweep: onesweep ? undefined : radixUpsweepKernel({ ...o, totals: countTotals }),
       };
       byPlace.set(lsdPassKey(place), kernels);
     }
@@ -254,20 +262,22 @@ export async function recordRadixSort(
   const histogram = onesweep ? onesweepHistogramKernel(kernelOptions) : undefined;
   checkStorageBindings(ctx, name, [...[...byPlace.values()].flatMap((k) => [k.sort, k.upsweep]), histogram]);
   const rowScan = onesweep ? onesweepRowScanKernel(config.radixBits) : undefined;
+  const countScan = countTotals ? radixCountScanKernel(config.radixBits) : undefined;
   // 16-bit keys: each pass's destination has its whole words cleared before the pass (its
   // stores are one atomicOr); clearBuffer where the buffer allows copies, else a zeroing kernel.
   const clearBytes = t.bytes === 2 ? f16ClearBytes(count) : 0;
   const zeroWords = clearBytes > 0 && !(keysOut.usage & GPUBufferUsage.COPY_DST) ? zeroWordsKernel() : undefined;
   // Every pipeline exists before anything is recorded.
   const pipelineOf = (k: Kernel | undefined): Promise<GPUComputePipeline | undefined> => (k ? ctx.pipeline(k) : Promise.resolve(undefined));
-  const [passPipelines, [histPipeline, rowScanPipeline, zeroPipeline]] = await Promise.all([
+  const [passPipelines, [histPipeline, rowScanPipeline, zeroPipeline, countScanPipeline]] = await Promise.all([
     Promise.all(passKernels.map(async (k) => ({ sort: (await pipelineOf(k.sort))!, upsweep: await pipelineOf(k.upsweep) }))),
-    Promise.all([histogram, rowScan, zeroWords].map(pipelineOf)),
+    Promise.all([histogram, rowScan, zeroWords, countScan].map(pipelineOf)),
   ]);
   const counts = ctx.scratch(onesweep ? 'radixSort.lookback' : 'radixSort.counts', countsLength * 4);
-  const recordCountScan = onesweep
+  const recordCountScan = onesweep || countTotals
     ? undefined
     : await prepareScan(ctx, scanTables, { input: counts, output: counts, count: countsLength, type: 'u32', config: { lookback: 'reduce-then-scan' } }, true);
+  if (countTotals) encoder.clearBuffer(counts, countsWords * 4, passes.length * totalsWords * 4);
 
   const keysScratch = ctx.scratch('radixSort.keys', keyBytes);
   const valuesScratch = pairs ? ctx.scratch('radixSort.values', valBytes) : undefined;
@@ -332,9 +342,10 @@ export async function recordRadixSort(
       const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION, 1, numTiles])) };
       entries = [params, ...keyIo, rowsBinding!, countsBinding, ...values, ...highs];
     } else {
-      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups])) };
+      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups, countsWords + i * totalsWords])) };
       ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), numGroups);
-      recordCountScan!(encoder);
+      if (countScan) ctx.dispatch(encoder, countScan.label, countScanPipeline!, ctx.bindGroup(countScanPipeline!, countScan.key, [params, countsBinding]), radix);
+      else recordCountScan!(encoder);
       entries = config.rank === 'split'
         ? [params, ...keyIo, countsBinding, ...values, ...highs]
         : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, NO_REGION, tilesPerGroup, numGroups])) }, ...keyIo, countsBinding, ...values, ...highs];
