@@ -19,7 +19,7 @@ import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolv
 import { type Variant, type VariantGroup, enumerateVariants, inShard, parseShard, spacePoints, spaceSize, variantKey } from '../src/tune/variants.js';
 import { exhaustiveCandidates, localSearch, neighbours, randomCandidates, strategyFor } from '../src/tune/strategy.js';
 import { PLAN_STAGES, formatPlan, planOrder, planStages } from '../src/tune/plan.js';
-import { type CampaignResult, type SummaryRow, runCampaign, summarize, summaryTypeLabel } from '../src/tune/campaign.js';
+import { type CampaignResult, type SummaryRow, runCampaign, summarize, summaryTypeLabel, variantScore } from '../src/tune/campaign.js';
 import { type TuneEntry, type TuneFile, entryKey, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
 import { createOptimization, type GroupResult } from '../src/tune/create-optimization.js';
 import { groupOfRow } from '../src/tune/runtime.js';
@@ -239,6 +239,12 @@ describe('summary', () => {
     // Without the twin in the data, its own figures: the decoupled tile.
     const [alone] = summarize([{ group, strategy: 'exhaustive' }], lsd.slice(0, 4));
     expect(alone!.best).toMatchObject({ config: dec23 });
+    // The search strategies' score (a local search climbs by it) counts the twin the same way.
+    const lookup = (es: readonly TuneEntry[]) => (name: string, size: number) => es.find((e) => e.name === `${name}/manual_time` && e.size === size);
+    expect(variantScore(group, group.variants[1]!, lookup(lsd))).toBeCloseTo(Math.sqrt(2.8e10 * 3.8e10), -3);
+    expect(variantScore(group, group.variants[1]!, lookup(lsd.slice(0, 4)))).toBeCloseTo(Math.sqrt(2.2e10 * 3.8e10), -3);
+    expect(variantScore(group, group.variants[0]!, lookup(lsd))).toBeCloseTo(Math.sqrt(2.9e10 * 3.5e10), -3);
+    expect(variantScore(group, group.variants[2]!, lookup(lsd.slice(0, 4)))).toBeUndefined();
   });
 
   it('decides and installs a runtime row only from the create-optimization group of the row\'s own value class', () => {

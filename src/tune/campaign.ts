@@ -213,15 +213,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     return !e || (o.retryErrors === true && isErrorEntry(e));
   };
   const pendingOf = (g: VariantGroup, v: Variant): number => pointsOf(g, v).filter((p) => needs(p.name, p.size)).length;
-  const scoreOf = (g: VariantGroup, v: Variant): Score => {
-    const xs: number[] = [];
-    for (const p of pointsOf(g, v)) {
-      const e = store.get(p.name, p.size);
-      if (!e || isErrorEntry(e) || !(e.items_per_second > 0)) return undefined;
-      xs.push(e.items_per_second);
-    }
-    return xs.length ? geomean(xs) : undefined;
-  };
+  const scoreOf = (g: VariantGroup, v: Variant): Score => variantScore(g, v, (name, size) => store.get(name, size));
 
   const checkBudget = (): void => {
     if (now() > deadline) throw new StopCampaign('budget', `the budget of ${budget} s is spent`);
@@ -576,6 +568,28 @@ export function summaryTypeLabel(r: { readonly type: string; readonly valueBytes
 function decoupledTwinText(algorithm: string, c: ConfigObject): string | undefined {
   const twin = algorithm === 'radix_sort_onesweep' ? decoupledVariant(c as unknown as RadixSortConfig, true) : undefined;
   return twin && configText(twin as unknown as ConfigObject);
+}
+
+/**
+ * A variant's score for the search strategies: the geometric mean of items/s over the group's
+ * points (sizes x benchmarks), undefined until every point is measured without error. A
+ * reduce-then-scan LSD config counts its decoupled twin at a point where that is measured and
+ * faster, as the summary and create-optimization score it (the row runs the twin up to its
+ * decoupledMaxCount), so a local search climbs toward the configs the pipeline would write.
+ */
+export function variantScore(g: VariantGroup, v: Variant, entryOf: (name: string, size: number) => TuneEntry | undefined): Score {
+  const alg = tunable(g.algorithm);
+  const twin = g.algorithm === 'radix_sort_onesweep' ? decoupledVariant(v.config as unknown as RadixSortConfig, true) : undefined;
+  const xs: number[] = [];
+  for (const size of g.sizes) {
+    for (const benchmark of g.benchmarks) {
+      const own = entryOf(alg.benchmarkName(benchmark, g.type, v.config), size);
+      if (!own || isErrorEntry(own) || !(own.items_per_second > 0)) return undefined;
+      const e = fasterEntry(own, twin && entryOf(alg.benchmarkName(benchmark, g.type, twin as unknown as ConfigObject), size))!;
+      xs.push((e as Extract<TuneEntry, { items_per_second: number }>).items_per_second);
+    }
+  }
+  return xs.length ? geomean(xs) : undefined;
 }
 
 /** `own`, or `twin` where both measured and the twin is faster. */
