@@ -14,7 +14,7 @@ import { type Score, exhaustiveCandidates, localSearch, randomCandidates, strate
 import { planOrder } from './plan.js';
 import { analyze } from './create-optimization.js';
 import { readMeasurements, valueClassLabel } from './measurements.js';
-import { compareFigures, decoupledVariant, measureRadixSortThreshold, pathDone, type PathFigures, radixSortThresholdName, readThresholds, THRESHOLD_PATHS, type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
+import { decoupledVariant, measureRadixSortThreshold, pathDone, type PathFigures, pathOutcome, type PathOutcome, radixSortThresholdName, readThresholds, THRESHOLD_PATHS, type ThresholdPath, type ThresholdResult, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { ResultStore, type TuneEntry, type TuneFile, checkSameAdapter, checkSameCacheState, existingEntries, isErrorEntry, entryKey } from './results.js';
@@ -416,11 +416,11 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
       const e = store.get(nameOf(path), size);
       return e && !isErrorEntry(e) && e.items_per_second > 0 ? { itemsPerSecond: e.items_per_second, cv: Number.isFinite(e.cv) ? e.cv : 0 } : undefined;
     };
-    // Whether block sort (against the LSD path as it would run: the faster lookback) and the
-    // decoupled path (against onesweep) won at each size so far; one that lost THRESHOLD_LOSSES_TO_STOP
-    // sizes in a row is not measured further, nor is onesweep once neither is.
-    const wins: Record<'block_sort' | 'decoupled', boolean[]> = { block_sort: [], decoupled: [] };
-    const beats = (a?: PathFigures, b?: PathFigures): boolean => !!a && (!b || compareFigures(a, b).faster);
+    // How block sort (against the LSD path as it would run: the faster lookback) and the
+    // decoupled path (against onesweep) fared at each size so far; one that clearly lost
+    // THRESHOLD_LOSSES_TO_STOP sizes in a row is not measured further, nor is onesweep once neither is.
+    const wins: Record<'block_sort' | 'decoupled', PathOutcome[]> = { block_sort: [], decoupled: [] };
+
     for (const size of sizes) {
       const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
       const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(wins.decoupled) : path === 'block_sort' ? !pathDone(wins.block_sort) : true));
@@ -476,11 +476,11 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
       let lsd = figures('onesweep', size);
       if (active.includes('decoupled')) {
         const dec = figures('decoupled', size);
-        const won = beats(dec, lsd);
-        wins.decoupled.push(won);
-        if (won) lsd = dec;
+        const outcome = pathOutcome(dec, lsd);
+        wins.decoupled.push(outcome);
+        if (outcome === 'win') lsd = dec;
       }
-      if (active.includes('block_sort')) wins.block_sort.push(beats(figures('block_sort', size), lsd));
+      if (active.includes('block_sort')) wins.block_sort.push(pathOutcome(figures('block_sort', size), lsd));
     }
     const ti = typeInfo(type);
     const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === ti.isFloat && r.typeClass.bytes === ti.bytes && r.typeClass.valueBytes === valueBytes);

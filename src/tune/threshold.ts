@@ -170,13 +170,27 @@ export interface LookbackPoint extends NoiseComparison {
   readonly decoupledFaster: boolean;
 }
 
+/** A path's figures at one size against the other path's, by the noise rule either way. */
+export type PathOutcome = 'win' | 'tie' | 'loss';
+
+/** `candidate` against `other`: a win or a loss only beyond the noise rule, else a tie. */
+export function pathOutcome(candidate: PathFigures | undefined, other: PathFigures | undefined, thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): PathOutcome {
+  if (!candidate) return 'loss';
+  if (!other) return 'win';
+  if (compareFigures(candidate, other, thresholdPercent).faster) return 'win';
+  return compareFigures(other, candidate, thresholdPercent).faster ? 'loss' : 'tie';
+}
+
 /**
  * While measuring: whether a path that lost at the last THRESHOLD_LOSSES_TO_STOP measured sizes
- * (its figures against the other path's, by the noise rule) is done. `wins`: one flag per size
- * measured so far, ascending.
+ * is done. Only clear losses count: a tie (a difference inside the noise rule, as when the GPU's
+ * clocks wander during the stage) keeps the path on the ladder, so noise at two sizes does not
+ * cut a threshold short (H200, u32 keys: decoupled look-back 3% and 12% faster at 2^21 and 2^22
+ * with cv up to 0.093 stopped the ladder at 2^20; measured again it won up to 2^24).
+ * `outcomes`: one per size measured so far, ascending.
  */
-export function pathDone(wins: readonly boolean[]): boolean {
-  return wins.length >= THRESHOLD_LOSSES_TO_STOP && wins.slice(-THRESHOLD_LOSSES_TO_STOP).every((w) => !w);
+export function pathDone(outcomes: readonly PathOutcome[]): boolean {
+  return outcomes.length >= THRESHOLD_LOSSES_TO_STOP && outcomes.slice(-THRESHOLD_LOSSES_TO_STOP).every((w) => w === 'loss');
 }
 
 // ---------------------------------------------------------------------------------------------
