@@ -31,8 +31,8 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 3.344e10, cv: 0.00329, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
+      itemsPerSecond: 3.356e10, cv: 0.00386, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 67108864 specialized at 0.996x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
@@ -40,8 +40,8 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
     config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 1.073741823e9, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 2.619e10, cv: 0.00497, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x23 8 match subgroup decoupled 256 16 0 specialized at 1.000x; decoupledMaxCount 1073741823: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
+      itemsPerSecond: 2.649e10, cv: 0.00415, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 16777216 specialized at 0.996x; decoupledMaxCount 1073741823: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
@@ -67,17 +67,17 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 16777216, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 3.292e10, cv: 0.00306, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 6/6 configs eligible; runner-up 256x22 8 match subgroup reduce-then-scan 256 16 67108864 specialized at 0.986x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^22, 2^23, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
+      itemsPerSecond: 3.307e10, cv: 0.00332, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 7/7 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 0.996x; decoupledMaxCount 2^24: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^20, 2^21, 2^22, 2^24: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 1.073741823e9, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 2.589e10, cv: 0.00551, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 6/6 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x',
+      itemsPerSecond: 2.604e10, cv: 0.00595, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 7/7 configs eligible; runner-up 256x23 8 match subgroup decoupled 256 16 0 specialized at 0.994x; decoupledMaxCount 1073741823: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26, 2^27, 2^28: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
 ];
