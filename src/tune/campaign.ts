@@ -419,11 +419,10 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     // How block sort (against the LSD path as it would run: the faster lookback) and the
     // decoupled path (against onesweep) fared at each size so far; one that clearly lost
     // THRESHOLD_LOSSES_TO_STOP sizes in a row is not measured further, nor is onesweep once neither is.
-    const wins: Record<'block_sort' | 'decoupled', PathOutcome[]> = { block_sort: [], decoupled: [] };
-
+    const outcomes: Record<'block_sort' | 'decoupled', PathOutcome[]> = { block_sort: [], decoupled: [] };
     for (const size of sizes) {
       const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
-      const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(wins.decoupled) : path === 'block_sort' ? !pathDone(wins.block_sort) : true));
+      const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(outcomes.decoupled) : path === 'block_sort' ? !pathDone(outcomes.block_sort) : true));
       if (!active.includes('block_sort') && !active.includes('decoupled')) {
         progress.run.done += THRESHOLD_PATHS.length;
         continue;
@@ -477,10 +476,10 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
       if (active.includes('decoupled')) {
         const dec = figures('decoupled', size);
         const outcome = pathOutcome(dec, lsd);
-        wins.decoupled.push(outcome);
+        outcomes.decoupled.push(outcome);
         if (outcome === 'win') lsd = dec;
       }
-      if (active.includes('block_sort')) wins.block_sort.push(pathOutcome(figures('block_sort', size), lsd));
+      if (active.includes('block_sort')) outcomes.block_sort.push(pathOutcome(figures('block_sort', size), lsd));
     }
     const ti = typeInfo(type);
     const t = readThresholds([{ data: file(), label: 'this campaign' }]).results.find((r) => r.typeClass.float === ti.isFloat && r.typeClass.bytes === ti.bytes && r.typeClass.valueBytes === valueBytes);
