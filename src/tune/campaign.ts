@@ -204,10 +204,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   };
 
   // The (benchmark, size) points of a variant, and whether each still needs measuring.
-  const pointsOf = (g: VariantGroup, v: Variant): { benchmark: string; size: number; name: string }[] => {
-    const alg = tunable(g.algorithm);
-    return g.sizes.flatMap((size) => g.benchmarks.map((benchmark) => ({ benchmark, size, name: alg.benchmarkName(benchmark, g.type, v.config) })));
-  };
+  const pointsOf = (g: VariantGroup, v: Variant): VariantPoint[] => variantPoints(g, v.config);
   const needs = (name: string, size: number): boolean => {
     const e = store.get(name, size);
     return !e || (o.retryErrors === true && isErrorEntry(e));
@@ -563,10 +560,23 @@ export function summaryTypeLabel(r: { readonly type: string; readonly valueBytes
   return r.valueBytes === undefined ? r.type : `${r.type}/${valueClassLabel(r.valueBytes)}`;
 }
 
-/** The config text of a reduce-then-scan LSD config's decoupled twin (same tile), else undefined. */
-function decoupledTwinText(algorithm: string, c: ConfigObject): string | undefined {
+/** A (benchmark, size) point of a group, with the name a config's entry there has. */
+interface VariantPoint {
+  readonly benchmark: string;
+  readonly size: number;
+  readonly name: string;
+}
+
+/** The points (sizes x benchmarks) of a group, for one of its configs. */
+function variantPoints(g: VariantGroup, config: ConfigObject): VariantPoint[] {
+  const alg = tunable(g.algorithm);
+  return g.sizes.flatMap((size) => g.benchmarks.map((benchmark) => ({ benchmark, size, name: alg.benchmarkName(benchmark, g.type, config) })));
+}
+
+/** A reduce-then-scan LSD config's decoupled twin (same tile), else undefined. */
+function decoupledTwin(algorithm: string, c: ConfigObject): ConfigObject | undefined {
   const twin = algorithm === 'radix_sort_onesweep' ? decoupledVariant(c as unknown as RadixSortConfig, true) : undefined;
-  return twin && configText(twin as unknown as ConfigObject);
+  return twin as unknown as ConfigObject | undefined;
 }
 
 /**
@@ -577,16 +587,14 @@ function decoupledTwinText(algorithm: string, c: ConfigObject): string | undefin
  * decoupledMaxCount), so a local search climbs toward the configs the pipeline would write.
  */
 export function variantScore(g: VariantGroup, v: Variant, entryOf: (name: string, size: number) => TuneEntry | undefined): Score {
-  const alg = tunable(g.algorithm);
-  const twin = g.algorithm === 'radix_sort_onesweep' ? decoupledVariant(v.config as unknown as RadixSortConfig, true) : undefined;
+  const twin = decoupledTwin(g.algorithm, v.config);
+  const twinPoints = twin && variantPoints(g, twin);
   const xs: number[] = [];
-  for (const size of g.sizes) {
-    for (const benchmark of g.benchmarks) {
-      const own = entryOf(alg.benchmarkName(benchmark, g.type, v.config), size);
-      if (!own || isErrorEntry(own) || !(own.items_per_second > 0)) return undefined;
-      const e = fasterEntry(own, twin && entryOf(alg.benchmarkName(benchmark, g.type, twin as unknown as ConfigObject), size))!;
-      xs.push((e as Extract<TuneEntry, { items_per_second: number }>).items_per_second);
-    }
+  for (const [i, p] of variantPoints(g, v.config).entries()) {
+    const own = entryOf(p.name, p.size);
+    if (!own || isErrorEntry(own) || !(own.items_per_second > 0)) return undefined;
+    const e = fasterEntry(own, twinPoints && entryOf(twinPoints[i]!.name, p.size))!;
+    xs.push((e as Extract<TuneEntry, { items_per_second: number }>).items_per_second);
   }
   return xs.length ? geomean(xs) : undefined;
 }
@@ -635,8 +643,8 @@ export function summarize(groups: readonly { group: VariantGroup; strategy: Stra
     for (const [ck, c] of configs) {
       // The LSD rows: a reduce-then-scan config counts its decoupled twin where faster, as
       // create-optimization scores it (withDecoupledTwin), so the summary's best is the row written.
-      const twinText = decoupledTwinText(g.algorithm, c.config);
-      const twin = twinText === undefined ? undefined : configs.get(twinText);
+      const twinConfig = decoupledTwin(g.algorithm, c.config);
+      const twin = twinConfig && configs.get(configText(twinConfig));
       const es = points.map((p) => fasterEntry(c.points.get(p), twin?.points.get(p)));
       // A config none of whose points this class measured is not one of its configs.
       if (es.every((e) => !e)) continue;

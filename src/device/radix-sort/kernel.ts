@@ -339,6 +339,7 @@ const WG = ${COUNT_SCAN_WG}u;
 const ITEMS = ${COUNT_SCAN_ITEMS}u;
 const RADIX = ${1 << radixBits}u;
 const COPIES = ${COUNT_TOTAL_COPIES}u;
+// Per subgroup: its share of the digit's start [0, nsg), and its counts' sum [nsg, 2 * nsg).
 var<workgroup> sums: array<u32, WG>;
 var<workgroup> sg_counter: atomic<u32>;
 
