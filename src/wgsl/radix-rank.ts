@@ -54,8 +54,8 @@ export interface RadixRankOptions {
 
 /** Subgroups of a workgroup at most (the smallest subgroup size). */
 const maxSubgroups = (o: RadixRankOptions): number => Math.max(1, o.workgroupSize / o.subgroupMinSize);
-/** Digits each invocation owns in the count scan. */
-const digitsPerInvocation = (o: RadixRankOptions): number => Math.ceil((1 << o.radixBits) / o.workgroupSize);
+/** Digits each invocation owns in the count scan (RK_DPT): invocation r owns r * RK_DPT ... */
+export const digitsPerInvocation = (o: Pick<RadixRankOptions, 'radixBits' | 'workgroupSize'>): number => Math.ceil((1 << o.radixBits) / o.workgroupSize);
 /** Words of the per-subgroup counters. */
 const counterWords = (o: RadixRankOptions): number => maxSubgroups(o) * (1 << o.radixBits);
 /** Words of rk_hist: the counters of every subgroup, or the caller's exchange where larger. */

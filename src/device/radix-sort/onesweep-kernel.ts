@@ -1,6 +1,6 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { subgroupId, unroll } from '../../wgsl/block.js';
-import { type RadixRankOptions, radixRankDecls, radixRankKey, radixRankSpareWord, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { digitsPerInvocation, type RadixRankOptions, radixRankDecls, radixRankKey, radixRankSpareWord, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
@@ -84,12 +84,13 @@ export function onesweepSortKernel(o: OnesweepKernelOptions): Kernel {
   const hi = splitSlots(bindings, o.split, true, pairs);
   const vals = valueAccess(V, valSlot, hi.values);
   const mask = `${2 ** COUNT_BITS - 1}u`;
-  const digitsPerInvocation = Math.ceil((1 << c.radixBits) / c.workgroupSize);
+  // The digits an invocation owns in the rank's count scan (RK_DPT) are the ones it places.
+  const dpt = digitsPerInvocation(c);
   // After the match, rk_count[d] becomes digit d's output position less its start in the tile
   // (the write-out's base): nothing needs the count after this, and the next tile's count scan
   // writes it afresh.
   const offsetsBlock = lookback
-    ? `${unroll(digitsPerInvocation, 'm', `{ let d = r * DIGITS_PER_INVOCATION + m;
+    ? `${unroll(dpt, 'm', `{ let d = r * RK_DPT + m;
   if (d < RK_RADIX) {
     var n = rk_count[d];
     if (d == sentinel_digit) { n -= TILE - valid; }
@@ -120,7 +121,7 @@ ${unroll(LOOKBACK_WINDOW, 'k', `      if (!stop) {
     rk_count[d] = digit_base[m] + prefix - rk_own_start[m];
   } }`)}`
     // The group's next tile starts where this one ends (only the last tile of all has sentinels).
-    : unroll(digitsPerInvocation, 'm', `  { let d = r * DIGITS_PER_INVOCATION + m; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_own_start[m]; digit_base[m] += n; } }`);
+    : unroll(dpt, 'm', `  { let d = r * RK_DPT + m; if (d < RK_RADIX) { let n = rk_count[d]; rk_count[d] = digit_base[m] - rk_own_start[m]; digit_base[m] += n; } }`);
   const rank = onesweepRank(o);
   const spare = radixRankSpareWord(rank);
   const sgCounter = spare ?? 'sg_counter';
@@ -231,7 +232,6 @@ const FLAG_AGGREGATE = ${2 ** COUNT_BITS}u;
 const FLAG_INCLUSIVE = ${2 ** (COUNT_BITS + 1)}u;
 const COUNT_MASK = ${mask};
 const LOOKBACK_WINDOW = ${LOOKBACK_WINDOW}u;
-const DIGITS_PER_INVOCATION = ${digitsPerInvocation}u;
 ${radixRankDecls(rank)}
 ${exchangeFns('key', K)}
 ${pairs ? exchangeFns('value', V) : ''}
@@ -259,8 +259,8 @@ ${lookback
   let r = sgid * sg_size + sg_lane;
   // Where this tile's (group's) digits start (onesweep: the digits' global starts; scanned: the
   // group's offsets), loaded now so the loads' latency hides behind the rank.
-  var digit_base: array<u32, DIGITS_PER_INVOCATION>;
-${unroll(digitsPerInvocation, 'm', `  { let d = r * DIGITS_PER_INVOCATION + m;
+  var digit_base: array<u32, RK_DPT>;
+${unroll(dpt, 'm', `  { let d = r * RK_DPT + m;
     if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : 'd * P.num_groups + group'}]; } }`)}
 ${lookback ? tileBody : `${prefetch ? `  var ks: array<${K}, IPT>;
   {
