@@ -10,9 +10,10 @@ import { splitByBit, splitTileLoad } from './wgsl.js';
  * (0: a stable copy), `flip` all ones for a descending sort (else 0). Direction is a uniform,
  * not a constant, so both directions share one pipeline. The upsweep counts runs of
  * `tiles_per_group` tiles, `num_groups` of them (the split rank's scatter: one tile each), and
- * (with `totals`) adds the pass's digit totals at word `totals_base` of the counts.
+ * (with `totals`) adds the pass's digit totals at word `totals_base` of the counts. The count
+ * scan's rows start at word `rows_base`; with tile counts, so do the block totals.
  */
-export const RADIX_SORT_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip', 'tiles_per_group', 'num_groups', 'totals_base'] as const;
+export const RADIX_SORT_PARAMS = ['count', 'num_tiles', 'shift', 'pass_bits', 'flip', 'tiles_per_group', 'num_groups', 'totals_base', 'rows_base'] as const;
 
 export interface RadixSortKernelOptions {
   readonly key: TypeInfo;
@@ -274,16 +275,26 @@ const keyOf = (o: RadixSortKernelOptions, pass: LsdPass): string =>
  * `totals`: it also adds its counts to the pass's digit totals (`counts[totals_base + d]`,
  * in COUNT_TOTAL_COPIES copies, cleared before the sort), from which `radixCountScanKernel` takes each digit's start.
  */
-export function radixUpsweepKernel(o: RadixSortKernelOptions & { totals?: boolean }): Kernel {
+export function radixUpsweepKernel(o: RadixSortKernelOptions & { totals?: boolean; tileCounts?: boolean }): Kernel {
   // It only loads keys: one pipeline whatever the pass stores.
   const pass: LsdPass = { ...(o.pass ?? ANY_PASS), rawOut: true };
   const bindings: BindingKind[] = ['uniform', 'read-only-storage', 'storage'];
   const hi = splitSlots(bindings, o.split, false, false);
-  const write = o.totals
+  if (o.tileCounts && !o.totals) throw new Error('radix upsweep: tile counts need totals');
+  // Tile counts: group = tile, its counts tile-major (one coalesced row a tile), also added to
+  // its block's totals (digit-major rows of TILE_BLOCK-tile blocks at rows_base).
+  const write = o.tileCounts
     ? `let n = atomicLoad(&hist[d]);
+    atomicStore(&counts[group * RADIX + d], n);
+    if (n != 0u) {
+      atomicAdd(&counts[P.rows_base + d * ((P.num_tiles + ${TILE_BLOCK - 1}u) / ${TILE_BLOCK}u) + group / ${TILE_BLOCK}u], n);
+      atomicAdd(&counts[P.totals_base + (group % ${COUNT_TOTAL_COPIES}u) * RADIX + d], n);
+    }`
+    : o.totals
+      ? `let n = atomicLoad(&hist[d]);
     atomicStore(&counts[d * P.num_groups + group], n);
     if (n != 0u) { atomicAdd(&counts[P.totals_base + (group % ${COUNT_TOTAL_COPIES}u) * RADIX + d], n); }`
-    : 'counts[d * P.num_groups + group] = atomicLoad(&hist[d]);';
+      : 'counts[d * P.num_groups + group] = atomicLoad(&hist[d]);';
   const code = `${header(o)}
 ${keyAccess(o.key, false, hi.keys)}
 @group(0) @binding(2) var<storage, read_write> counts: array<${o.totals ? 'atomic<u32>' : 'u32'}>;
@@ -310,7 +321,7 @@ ${unroll(o.config.itemsPerThread, 'j', `    if (ds[j] < RADIX) { atomicAdd(&hist
   }
 }
 `;
-  return { key: `radix-upsweep:${o.totals ? 'totals:' : ''}${keyOf(o, pass)}`, label: `wgprim.radixSort.upsweep.${o.key.name}`, code, bindings, workgroupSize: o.config.workgroupSize };
+  return { key: `radix-upsweep:${o.totals ? 'totals:' : ''}${o.tileCounts ? 'tiles:' : ''}${keyOf(o, pass)}`, label: `wgprim.radixSort.upsweep.${o.key.name}`, code, bindings, workgroupSize: o.config.workgroupSize };
 }
 
 /**
@@ -349,7 +360,7 @@ ${subgroupId()}
   let nsg = WG / sg_size;
   let i = sgid * sg_size + sg_lane;
   let d = wid.x;
-  let row = d * P.num_groups;
+  let row = P.rows_base + d * P.num_groups;
   // Invocation i takes ITEMS consecutive counts (loaded first, so the loads overlap the
   // digit's start), and their sums are scanned across the workgroup in subgroup order.
   var xs: array<u32, ITEMS>;
@@ -373,6 +384,37 @@ ${unroll(COUNT_SCAN_ITEMS, 'j', '  { let g = i * ITEMS + j; if (g < P.num_groups
 }
 `;
   return { key: `radix-count-scan:${radixBits}`, label: 'wgprim.radixSort.countScan', code, bindings: ['uniform', 'storage'], workgroupSize: COUNT_SCAN_WG };
+}
+
+/** Tiles of a block whose counts `radixTileScanKernel` scans in one workgroup (a count of each in a register). */
+export const TILE_BLOCK = 32;
+
+/**
+ * Tile counts (tile-major, `counts[tile * RADIX + d]`) turned into each (tile, digit)'s first
+ * output position, in place: workgroup b takes block b's TILE_BLOCK tiles; invocation d loads
+ * digit d's counts of them at once (coalesced across digits) and runs them up from the block's
+ * start, the scanned block totals at `rows_base` (digit-major rows of num_groups blocks).
+ */
+export function radixTileScanKernel(radixBits: number): Kernel {
+  const code = `${paramsStruct(RADIX_SORT_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read_write> counts: array<u32>;
+const WG = 256u;
+const RADIX = ${1 << radixBits}u;
+
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let b = wid.x;
+  let t0 = b * ${TILE_BLOCK}u;
+  for (var d = lid; d < RADIX; d += WG) {
+    var xs: array<u32, ${TILE_BLOCK}>;
+${unroll(TILE_BLOCK, 'k', '    { let t = t0 + k; xs[k] = 0u; if (t < P.num_tiles) { xs[k] = counts[t * RADIX + d]; } }')}
+    var run = counts[P.rows_base + d * P.num_groups + b];
+${unroll(TILE_BLOCK, 'k', '    { let t = t0 + k; if (t < P.num_tiles) { counts[t * RADIX + d] = run; } run += xs[k]; }')}
+  }
+}
+`;
+  return { key: `radix-tile-scan:${radixBits}`, label: 'wgprim.radixSort.tileScan', code, bindings: ['uniform', 'storage'], workgroupSize: 256 };
 }
 
 /**

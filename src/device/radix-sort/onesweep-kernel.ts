@@ -50,6 +50,13 @@ export interface OnesweepKernelOptions {
   readonly split?: RadixSplit;
   /** The pass the kernel is for; default any pass. */
   readonly pass?: LsdPass;
+  /**
+   * Scanned: each workgroup sorts one tile, from first positions per tile laid out tile-major
+   * (`offsets[tile * RADIX + d]`), with no loop over tiles: a loop costs the pairs kernel ~40
+   * registers (H200, 256 x 23 u32 pairs: 160 against 121), past the 128 that let two workgroups
+   * share an SM. Default: runs of tiles (tiles_per_group), from per-group offsets.
+   */
+  readonly tileCounts?: boolean;
 }
 
 /**
@@ -162,7 +169,8 @@ ${byTile(
   // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
   // after this tile's keys are in workgroup memory (their registers are free again) and their
   // latency hides behind the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
-  const prefetch = !lookback;
+  const single = !lookback && o.tileCounts === true;
+  const prefetch = !lookback && !single;
   const nextKeys = `  if (tile + 1u < end_tile) {
     let base = (tile + 1u) * TILE;
     let valid = min(TILE, P.count - base);
@@ -261,8 +269,8 @@ ${lookback
   // group's offsets), loaded now so the loads' latency hides behind the rank.
   var digit_base: array<u32, RK_DPT>;
 ${unroll(dpt, 'm', `  { let d = r * RK_DPT + m;
-    if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : 'd * P.num_groups + group'}]; } }`)}
-${lookback ? tileBody : `${prefetch ? `  var ks: array<${K}, IPT>;
+    if (d < RK_RADIX) { digit_base[m] = offsets[${lookback ? 'P.row * RK_RADIX + d' : single ? 'group * RK_RADIX + d' : 'd * P.num_groups + group'}]; } }`)}
+${lookback || single ? `${single ? '  let tile = first_tile;\n' : ''}${tileBody}` : `${prefetch ? `  var ks: array<${K}, IPT>;
   {
     let base = first_tile * TILE;
     let valid = min(TILE, P.count - base);
@@ -273,7 +281,7 @@ ${tileBody}
   }`}
 }
 `;
-  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':') + splitKey(o.split) + lsdPassKey(o.pass ?? ANY_PASS);
+  const key = ['radix-onesweep', o.offsets, o.key.name, o.valueBytes, radixRankKey(rank)].join(':') + (single ? ':tiles' : '') + splitKey(o.split) + lsdPassKey(o.pass ?? ANY_PASS);
   return { key, label: `wgprim.radixSort.${lookback ? 'onesweep' : 'sort'}.${o.key.name}`, code, bindings, workgroupSize: c.workgroupSize };
 }
 

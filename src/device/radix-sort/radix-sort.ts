@@ -8,7 +8,7 @@ import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
-import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, COUNT_SCAN_MAX_GROUPS, COUNT_TOTAL_COPIES, radixCountScanKernel, radixScatterKernel, radixUpsweepKernel, zeroWordsKernel } from './kernel.js';
+import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, COUNT_SCAN_MAX_GROUPS, COUNT_TOTAL_COPIES, radixCountScanKernel, radixScatterKernel, radixTileScanKernel, radixUpsweepKernel, TILE_BLOCK, zeroWordsKernel } from './kernel.js';
 import { type Kernel } from '../../runtime/kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
@@ -221,14 +221,21 @@ export async function recordRadixSort(
   }
   // Reduce-then-scan: per-group digit counts (the split rank: a group per tile; the match rank
   // sorts runs of tiles); onesweep: two look-back regions of one word per (tile, digit).
-  const tilesPerGroup = config.rank === 'split' || onesweep ? 1 : ceilDiv(numTiles, Math.min(numTiles, SORT_GROUPS));
-  const numGroups = ceilDiv(numTiles, tilesPerGroup);
   // The match rank's upsweep adds each pass's digit totals past the counts (COUNT_TOTAL_COPIES
   // rows of radix words a pass), and one kernel scans the counts from them; the split rank's
   // many groups (one a tile) would queue up on the totals' words: a device-wide scan does it.
   const countTotals = !onesweep && config.rank === 'match';
+  // Pairs with the match rank: a workgroup a tile, from counts per tile (tile-major), where their
+  // blocks' totals fit a row of the count scan and all of it one binding; a pass's block totals
+  // come before its digit totals.
+  const numBlocks = ceilDiv(numTiles, TILE_BLOCK);
+  const tileCounts = countTotals && pairs && numBlocks <= COUNT_SCAN_MAX_GROUPS
+    && (radix * numTiles + passes.length * radix * (numBlocks + COUNT_TOTAL_COPIES)) * 4 <= ctx.limits.maxStorageBufferBindingSize;
+  const tilesPerGroup = config.rank === 'split' || onesweep || tileCounts ? 1 : ceilDiv(numTiles, Math.min(numTiles, SORT_GROUPS));
+  const numGroups = ceilDiv(numTiles, tilesPerGroup);
   const countsWords = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numGroups;
-  const totalsWords = countTotals ? COUNT_TOTAL_COPIES * radix : 0;
+  const blockWords = tileCounts ? radix * numBlocks : 0;
+  const totalsWords = countTotals ? blockWords + COUNT_TOTAL_COPIES * radix : 0;
   const countsLength = countsWords + passes.length * totalsWords;
   if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
@@ -252,8 +259,8 @@ export async function recordRadixSort(
     if (!kernels) {
       const o = { ...kernelOptions, pass: place };
       kernels = {
-        sort: config.rank === 'split' ? radixScatterKernel(o) : onesweepSortKernel({ ...o, ...sub, offsets: onesweep ? 'lookback' : 'scanned' }),
-        upsweep: onesweep ? undefined : radixUpsweepKernel({ ...o, totals: countTotals }),
+        sort: config.rank === 'split' ? radixScatterKernel(o) : onesweepSortKernel({ ...o, ...sub, offsets: onesweep ? 'lookback' : 'scanned', tileCounts }),
+        upsweep: onesweep ? undefined : radixUpsweepKernel({ ...o, totals: countTotals, tileCounts }),
       };
       byPlace.set(lsdPassKey(place), kernels);
     }
@@ -263,15 +270,16 @@ export async function recordRadixSort(
   checkStorageBindings(ctx, name, [...[...byPlace.values()].flatMap((k) => [k.sort, k.upsweep]), histogram]);
   const rowScan = onesweep ? onesweepRowScanKernel(config.radixBits) : undefined;
   const countScan = countTotals ? radixCountScanKernel(config.radixBits) : undefined;
+  const tileScan = tileCounts ? radixTileScanKernel(config.radixBits) : undefined;
   // 16-bit keys: each pass's destination has its whole words cleared before the pass (its
   // stores are one atomicOr); clearBuffer where the buffer allows copies, else a zeroing kernel.
   const clearBytes = t.bytes === 2 ? f16ClearBytes(count) : 0;
   const zeroWords = clearBytes > 0 && !(keysOut.usage & GPUBufferUsage.COPY_DST) ? zeroWordsKernel() : undefined;
   // Every pipeline exists before anything is recorded.
   const pipelineOf = (k: Kernel | undefined): Promise<GPUComputePipeline | undefined> => (k ? ctx.pipeline(k) : Promise.resolve(undefined));
-  const [passPipelines, [histPipeline, rowScanPipeline, zeroPipeline, countScanPipeline]] = await Promise.all([
+  const [passPipelines, [histPipeline, rowScanPipeline, zeroPipeline, countScanPipeline, tileScanPipeline]] = await Promise.all([
     Promise.all(passKernels.map(async (k) => ({ sort: (await pipelineOf(k.sort))!, upsweep: await pipelineOf(k.upsweep) }))),
-    Promise.all([histogram, rowScan, zeroWords, countScan].map(pipelineOf)),
+    Promise.all([histogram, rowScan, zeroWords, countScan, tileScan].map(pipelineOf)),
   ]);
   const counts = ctx.scratch(onesweep ? 'radixSort.lookback' : 'radixSort.counts', countsLength * 4);
   const recordCountScan = onesweep || countTotals
@@ -342,9 +350,16 @@ export async function recordRadixSort(
       const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, i, region(i % 2), i + 1 < passes.length ? region((i + 1) % 2) : NO_REGION, 1, numTiles])) };
       entries = [params, ...keyIo, rowsBinding!, countsBinding, ...values, ...highs];
     } else {
-      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups, countsWords + i * totalsWords])) };
+      // This pass's block totals (tile counts) and digit totals.
+      const passBase = countsWords + i * totalsWords;
+      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups, passBase + blockWords, tileCounts ? passBase : 0])) };
       ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), numGroups);
-      if (countScan) ctx.dispatch(encoder, countScan.label, countScanPipeline!, ctx.bindGroup(countScanPipeline!, countScan.key, [params, countsBinding]), radix);
+      if (tileCounts) {
+        // The blocks' totals scanned (rows of numBlocks), then each block's tiles from its start.
+        const blockParams = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, TILE_BLOCK, numBlocks, passBase + blockWords, passBase])) };
+        ctx.dispatch(encoder, countScan!.label, countScanPipeline!, ctx.bindGroup(countScanPipeline!, countScan!.key, [blockParams, countsBinding]), radix);
+        ctx.dispatch(encoder, tileScan!.label, tileScanPipeline!, ctx.bindGroup(tileScanPipeline!, tileScan!.key, [blockParams, countsBinding]), numBlocks);
+      } else if (countScan) ctx.dispatch(encoder, countScan.label, countScanPipeline!, ctx.bindGroup(countScanPipeline!, countScan.key, [params, countsBinding]), radix);
       else recordCountScan!(encoder);
       entries = config.rank === 'split'
         ? [params, ...keyIo, countsBinding, ...values, ...highs]
