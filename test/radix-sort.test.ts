@@ -187,9 +187,10 @@ describe('radix sort: each rank and look-back forced by config', () => {
 
   // Each method with u32 keys and one more key type (both through pairs and keys only).
   const extra: Record<string, RadixSortKeyType> = { onesweep: 'i64', 'match+reduce-then-scan': 'f32', 'split/shared': 'u64', 'split/subgroup': 'f16' };
-  // The kernels each method dispatches (so a config that is silently replaced cannot pass).
+  // The kernels each method dispatches (so a config that is silently replaced cannot pass);
+  // reduce-then-scan pairs scan counts per tile (tileScan), keys counts per run of tiles.
   const kernels: Record<string, string[]> = {
-    onesweep: ['histogram', 'rowScan', 'onesweep'], 'match+reduce-then-scan': ['upsweep', 'countScan', 'sort'], 'split/shared': ['upsweep', 'scatter'], 'split/subgroup': ['upsweep', 'scatter'],
+    onesweep: ['histogram', 'rowScan', 'onesweep'], 'match+reduce-then-scan': ['upsweep', 'countScan', 'tileScan', 'sort'], 'split/shared': ['upsweep', 'scatter'], 'split/subgroup': ['upsweep', 'scatter'],
   };
   for (const [name, config] of METHODS) {
     it(`${name}: sizes 0, 1, tile - 1, tile, tile + 1, 2 tiles + 1, a prime; both directions`, async () => {
