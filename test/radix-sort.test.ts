@@ -3,7 +3,7 @@ import { createPrim, type Prim, type RadixSortConfig, type RadixSortKeyType, typ
 import { ONESWEEP_MAX_COUNT, RADIX_SORT_BYTES_PER_INVOCATION, RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT, radixSortConfigProblem, radixSortHeuristic, radixSortWorkgroupBytes } from '../src/device/radix-sort/config.js';
 import { onesweepSortKernel } from '../src/device/radix-sort/onesweep-kernel.js';
 import { SORT_GROUPS } from '../src/device/radix-sort/radix-sort.js';
-import { TILE_BLOCK } from '../src/device/radix-sort/kernel.js';
+import { TILE_BLOCK, UPSWEEP_TILES } from '../src/device/radix-sort/kernel.js';
 import { requestDevice } from '../src/node/index.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
@@ -410,12 +410,16 @@ describe('radix sort: reduce-then-scan groups sort runs of tiles', () => {
 });
 
 describe('radix sort: reduce-then-scan pairs sort a tile a workgroup from counts per tile', () => {
-  it('tile counts in blocks of TILE_BLOCK tiles: counts that end a block early, on its edge and one tile past it; 8-byte values', async () => {
+  it('tile counts in blocks of TILE_BLOCK tiles: counts that end a block early, on its edge and one tile past it; more digits than invocations; 8-byte values', async () => {
     const config = { ...MATCH_RTS, workgroupSize: 32, itemsPerThread: 1, radixBits: 4 };
     for (const tiles of [1, TILE_BLOCK - 1, TILE_BLOCK, TILE_BLOCK + 1, 3 * TILE_BLOCK + 5]) {
       const n = tiles * 32 - (tiles % 2);
       await check('u32', randomKeys('u32', n, SEED + 90 + tiles), { config, beginBit: 0, endBit: 8, descending: tiles % 2 === 1 }, `${tiles} tiles`, false);
     }
+    // More digits than invocations (the upsweep's and tile scan's digits in turns), and a group's
+    // tiles (UPSWEEP_TILES) cut short by the last tile.
+    const n6 = (2 * TILE_BLOCK + UPSWEEP_TILES + 1) * 32 - 7;
+    await check('u32', randomKeys('u32', n6, SEED + 93), { config: { ...config, radixBits: 6 }, beginBit: 4, endBit: 16 }, '6-bit digits', false);
     const wide = BigUint64Array.from({ length: 100003 }, (_, i) => (BigInt(i) << 32n) | BigInt(100003 - i));
     const keys2 = randomKeys('u32', 100003, SEED + 92);
     const order = referenceOrder('u32', keys2, false, 24, 32);

@@ -8,7 +8,7 @@ import { type ScanConfig } from '../scan/config.js';
 import { prepareScan } from '../scan/scan.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from './config.js';
 import { NO_REGION, ONESWEEP_COUNTER_WORDS, onesweepHistogramKernel, onesweepRowScanKernel, onesweepSortKernel } from './onesweep-kernel.js';
-import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, COUNT_SCAN_MAX_GROUPS, COUNT_TOTAL_COPIES, radixCountScanKernel, radixScatterKernel, radixTileScanKernel, radixUpsweepKernel, TILE_BLOCK, zeroWordsKernel } from './kernel.js';
+import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, COUNT_SCAN_MAX_GROUPS, COUNT_TOTAL_COPIES, radixCountScanKernel, radixScatterKernel, radixTileScanKernel, radixUpsweepKernel, TILE_BLOCK, UPSWEEP_TILES, zeroWordsKernel } from './kernel.js';
 import { type Kernel } from '../../runtime/kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
@@ -233,6 +233,7 @@ export async function recordRadixSort(
     && (radix * numTiles + passes.length * radix * (numBlocks + COUNT_TOTAL_COPIES)) * 4 <= ctx.limits.maxStorageBufferBindingSize;
   const tilesPerGroup = config.rank === 'split' || onesweep || tileCounts ? 1 : ceilDiv(numTiles, Math.min(numTiles, SORT_GROUPS));
   const numGroups = ceilDiv(numTiles, tilesPerGroup);
+  const upsweepGroups = ceilDiv(numTiles, UPSWEEP_TILES);
   const countsWords = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numGroups;
   const blockWords = tileCounts ? radix * numBlocks : 0;
   const totalsWords = countTotals ? blockWords + COUNT_TOTAL_COPIES * radix : 0;
@@ -353,7 +354,9 @@ export async function recordRadixSort(
       // This pass's block totals (tile counts) and digit totals.
       const passBase = countsWords + i * totalsWords;
       const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups, passBase + blockWords, tileCounts ? passBase : 0])) };
-      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), numGroups);
+      // With tile counts the upsweep counts UPSWEEP_TILES tiles a group (the sort one).
+      const upParams = tileCounts ? { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, UPSWEEP_TILES, upsweepGroups, passBase + blockWords, passBase])) } : params;
+      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [upParams, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), tileCounts ? upsweepGroups : numGroups);
       if (tileCounts) {
         // The blocks' totals scanned (rows of numBlocks), then each block's tiles from its start.
         const blockParams = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, TILE_BLOCK, numBlocks, passBase + blockWords, passBase])) };
