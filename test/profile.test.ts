@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { aggregateProfile, KernelProfiler, type PassSample, profileCalls, requireTimestampQuery, samplesFromTicks } from '../src/bench/profile.js';
+import { aggregateProfile, KernelProfiler, passMedians, type PassSample, profileCalls, requireTimestampQuery, samplesFromTicks } from '../src/bench/profile.js';
 import { prepareAlgorithmCall, releaseBenchmarkBuffers } from '../src/bench/run.js';
 import { WgprimError } from '../src/runtime/errors.js';
 import { type DeviceContext } from '../src/runtime/context.js';
@@ -55,6 +55,12 @@ describe('profile aggregation (fake readback)', () => {
     expect(p.spanMs).toEqual([5, 6.5, 5.5]);
     expect(p.medianSpanMs).toBeCloseTo(5.5, 9);
     expect(p.medianGapMs).toBeCloseTo(0, 9); // gaps 0.5, 0, 0
+    // Per position in recording order: the second 'up' (1, 3, 1) apart from the first (1, 1, 1).
+    const q = passMedians(runs);
+    expect(q.map((x) => x.label)).toEqual(['up', 'scan', 'down', 'up']);
+    expect(q.map((x) => x.medianMs)).toEqual([1, 0.5, 2, 1]);
+    expect(passMedians([[pass('a', 0, 1), pass('b', 1, 4)], [pass('a', 0, 3)]])).toEqual([{ label: 'a', medianMs: 2 }, { label: 'b', medianMs: 3 }]);
+    expect(passMedians([])).toEqual([]);
   });
 
   it('handles no passes and all-zero timestamps', () => {
@@ -237,7 +243,7 @@ describe('profiling on the device', () => {
     expect(code).toBe(0);
     const out = lines.join('\n');
     expect(out).toMatch(/kernel\s+calls\/run\s+median ms\/run/);
-    const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; runs: number; kernels: { label: string; calls: number; share: number }[] };
+    const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; runs: number; kernels: { label: string; calls: number; share: number; calls_per_run: number }[]; passes: { label: string; median_ms: number }[] };
     expect(json.format).toBe('wgprim-kernel-profile');
     expect(json.runs).toBe(2);
     expect(json.kernels.length).toBeGreaterThanOrEqual(2);
@@ -247,6 +253,10 @@ describe('profiling on the device', () => {
       expect(out).toContain(k.label);
     }
     expect(json.kernels.reduce((s, k) => s + k.share, 0)).toBeCloseTo(1, 6);
+    // One entry a pass of a run, in recording order: each label as often as its calls a run.
+    expect(json.passes.length).toBe(json.kernels.reduce((s, k) => s + k.calls_per_run, 0));
+    for (const k of json.kernels) expect(json.passes.filter((q) => q.label === k.label).length).toBe(k.calls_per_run);
+    for (const q of json.passes) expect(q.median_ms).toBeGreaterThanOrEqual(0);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

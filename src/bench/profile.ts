@@ -270,6 +270,24 @@ export function aggregateProfile(runs: readonly (readonly PassSample[])[]): Kern
   return { runs: runs.length, kernels, kernelTotalMs, spanMs, medianSpanMs: timingStats(spanMs).median, medianGapMs: timingStats(gaps).median };
 }
 
+/** One pass position of a call: its label and median GPU ms over the runs that reached it. */
+export interface PassMedian {
+  readonly label: string;
+  readonly medianMs: number;
+}
+
+/**
+ * The passes of a call in recording order, each the median over runs of that position (where one
+ * label runs several times, as the LSD sort's passes, shows which of them is slow).
+ */
+export function passMedians(runs: readonly (readonly PassSample[])[]): PassMedian[] {
+  const longest = Math.max(0, ...runs.map((r) => r.length));
+  return Array.from({ length: longest }, (_, i) => {
+    const at = runs.flatMap((r) => (i < r.length ? [r[i]!] : []));
+    return { label: at[0]!.label, medianMs: timingStats(at.map((p) => p.ms)).median };
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /** Anything holding a device and its `DeviceContext` (a `Prim`). */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expandAlgorithm, prepareAlgorithmCall, prepareRadixSortBlockSortCall, type BenchAlgorithm, type PreparedCall } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
-import { profileCalls, type ProfileResult } from '../bench/profile.js';
+import { passMedians, profileCalls, type ProfileResult } from '../bench/profile.js';
 import { WGPRIM_VERSION } from '../bench/gbench.js';
 import { type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
@@ -68,6 +68,7 @@ export function profileJson(p: ProfileResult, call: PreparedCall, opts: ProfileC
       label: k.label, calls: k.calls, calls_per_run: k.callsPerRun, total_ms: k.totalMs,
       median_ms_per_call: k.medianMsPerCall, median_ms_per_run: k.medianMsPerRun, share: k.share,
     })),
+    passes: passMedians(p.passes).map((s) => ({ label: s.label, median_ms: s.medianMs })),
   };
 }
 
