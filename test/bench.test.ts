@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDevice, type NodeDevice } from '../src/node/index.js';
 import { createPrim, type Prim } from '../src/prim.js';
 import { formatName, gbenchFile, nameToJson, parseName, type GBenchFile } from '../src/bench/gbench.js';
-import { benchmarkAlgorithm, configFromName, expandAlgorithm, randomBlock, radixSortName, reduceName, scanName, transformName } from '../src/bench/run.js';
+import { benchmarkAlgorithm, configFromName, expandAlgorithm, RANDOM_BLOCK, randomBlock, randomBuffer, randomSortKeys, radixSortName, reduceName, scanName, transformName } from '../src/bench/run.js';
 import { anchorRatio } from '../src/cli/table.js';
 import { timeGpu, timingStats } from '../src/bench/timing.js';
 import { typeInfo } from '../src/wgsl/types.js';
@@ -88,6 +88,33 @@ describe('on a device', () => {
     prim = createPrim(nd.device, { adapterInfo: nd.adapterInfo });
   });
   afterAll(() => nd?.device.destroy());
+
+  it('fills sort keys fresh to the end (the first block the seeded keys), values by repeating one block', async () => {
+    const read = async (b: GPUBuffer): Promise<Uint32Array> => {
+      const staging = nd.device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const enc = nd.device.createCommandEncoder();
+      enc.copyBufferToBuffer(b, 0, staging, 0, b.size);
+      nd.device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      const words = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.destroy();
+      b.destroy();
+      return words;
+    };
+    const n = RANDOM_BLOCK + 1000;
+    for (const type of ['u32', 'u64'] as const) {
+      const t = typeInfo(type);
+      const w = t.bytes / 4;
+      const keys = await read(await randomBuffer(nd.device, t, n, 7, 'keys', 'sort-keys'));
+      expect(keys.subarray(0, RANDOM_BLOCK * w)).toEqual(new Uint32Array(randomSortKeys(t, RANDOM_BLOCK, 7).buffer));
+      const tail = keys.subarray(RANDOM_BLOCK * w);
+      const head = keys.subarray(0, 1000 * w);
+      // Fresh keys: equal words where the block would repeat are chance (2^-32 each).
+      expect(tail.filter((x, i) => x === head[i]).length, type).toBeLessThan(3);
+    }
+    const values = await read(await randomBuffer(nd.device, typeInfo('u32'), n, 7));
+    expect(values.subarray(RANDOM_BLOCK)).toEqual(values.subarray(0, 1000));
+  });
 
   it('times each call with timestamps, plausibly against the wall clock, and falls back to the wall clock', async () => {
     const n = 1 << 18;

@@ -200,7 +200,11 @@ export function randomBlock(t: TypeInfo, count: number, seed: number): Uint8Arra
  * keys uniform over all their bits, float keys uniform in [-1, 1).
  */
 export function randomSortKeys(t: TypeInfo, count: number, seed: number): Uint8Array {
-  const next = minstd(seed);
+  return sortKeysFrom(t, count, minstd(seed));
+}
+
+/** `count` sort keys of `t` drawn from `next`, which goes on where the last call left it. */
+function sortKeysFrom(t: TypeInfo, count: number, next: () => number): Uint8Array {
   const word = (): number => (((next() & 0xffff) << 16) | (next() & 0xffff)) >>> 0;
   const unit = (): number => (next() / 2147483647) * 2 - 1;
   const bytes = new Uint8Array(roundUp(count * t.bytes, 4));
@@ -227,13 +231,23 @@ export function randomSortKeys(t: TypeInfo, count: number, seed: number): Uint8A
 /** What a benchmark's input holds: values in [0, 1000] (scan, reduce, transform) or sort keys. */
 export type InputKind = 'values' | 'sort-keys';
 
-/** A STORAGE buffer of `count` elements filled with the seeded random block, repeated. */
+/**
+ * A STORAGE buffer of `count` elements, seeded: values repeat one random block of RANDOM_BLOCK
+ * (as rocPRIM's inputs); sort keys are drawn fresh to the end, one block after another. Repeated
+ * keys would not be random keys: at 2^28 each u32 key would come 256 times, and once the low
+ * digits are sorted equal keys lie together, which made the LSD sort's last passes ~17% faster
+ * than on keys all drawn at random (H200, 2^28 u32, the fourth pass 1.28 against 1.52 ms), as
+ * CUB's anchors take them.
+ */
 export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number, seed: number, label = 'wgprim.bench.input', kind: InputKind = 'values'): Promise<GPUBuffer> {
   const byteLength = count * t.bytes;
   const buffer = device.createBuffer({ label, size: roundUp(Math.max(byteLength, 4), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
-  const block = (kind === 'sort-keys' ? randomSortKeys : randomBlock)(t, Math.min(count, RANDOM_BLOCK), seed);
+  const blockCount = Math.min(count, RANDOM_BLOCK);
+  const keys = kind === 'sort-keys' ? minstd(seed) : undefined;
+  let block = keys ? sortKeysFrom(t, blockCount, keys) : randomBlock(t, blockCount, seed);
   let pending = 0;
   for (let off = 0; off < byteLength; off += block.byteLength) {
+    if (keys && off > 0) block = sortKeysFrom(t, blockCount, keys);
     const len = Math.min(block.byteLength, buffer.size - off);
     device.queue.writeBuffer(buffer, off, block.buffer, 0, len);
     pending += len;
