@@ -116,6 +116,20 @@ describe('on a device', () => {
     expect(values.subarray(RANDOM_BLOCK)).toEqual(values.subarray(0, 1000));
   });
 
+  it('warms up for at least warmupMs (in submits of the warmup calls), and rejects a bad warmupMs', async () => {
+    let calls = 0;
+    const record = (): void => void calls++;
+    const t0 = performance.now();
+    await timeGpu(prim, record, { warmup: 2, warmupMs: 120, batches: 1, batchSize: 1, forceWallClock: true });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(120);
+    expect(calls).toBeGreaterThan(3); // more than one warmup submit, then the timed call
+    expect((calls - 1) % 2).toBe(0);
+    calls = 0;
+    await timeGpu(prim, record, { warmup: 0, warmupMs: 0, batches: 1, batchSize: 1, forceWallClock: true });
+    expect(calls).toBe(1);
+    await expect(timeGpu(prim, record, { warmup: 1, warmupMs: -1, batches: 1, batchSize: 1 })).rejects.toThrow(/warmupMs/);
+  });
+
   it('times each call with timestamps, plausibly against the wall clock, and falls back to the wall clock', async () => {
     const n = 1 << 18;
     const input = nd.device.createBuffer({ size: n * 4, usage: GPUBufferUsage.STORAGE });
@@ -220,7 +234,7 @@ describe('wgprim CLI', () => {
 function validateFile(file: GBenchFile): void {
   const ctx = file.context as unknown as Record<string, unknown>;
   for (const k of ['date', 'host_name', 'executable', 'library_build_type', 'adapter_vendor', 'adapter_architecture', 'adapter_device',
-    'adapter_description', 'adapter_subgroup_min_size', 'adapter_subgroup_max_size', 'wgprim_version', 'size', 'seed', 'batch_iterations', 'warmup_iterations']) {
+    'adapter_description', 'adapter_subgroup_min_size', 'adapter_subgroup_max_size', 'wgprim_version', 'size', 'seed', 'batch_iterations', 'warmup_iterations', 'warmup_ms']) {
     expect(typeof ctx[k], k).toBe('string');
   }
   expect(ctx.library_build_type).toBe('release');

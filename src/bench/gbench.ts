@@ -133,6 +133,8 @@ export interface RunFacts {
   readonly seed: number | string;
   readonly batchIterations: number;
   readonly warmupIterations: number;
+  /** Untimed calls went on until this many ms had passed (0: `warmupIterations` only). */
+  readonly warmupMs?: number;
   readonly batches: number;
   readonly timing: TimingMethod;
   /** Each timed region started with the GPU's caches flushed (`--cold`). */
@@ -166,6 +168,7 @@ export interface GBenchContext {
   readonly seed: string;
   readonly batch_iterations: string;
   readonly warmup_iterations: string;
+  readonly warmup_ms: string;
   readonly trials: string;
   readonly timing: string;
   /** `true` when each timed region started with the caches flushed (`--cold`), else `false`. */
@@ -237,6 +240,7 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
     seed: String(run.seed),
     batch_iterations: String(run.batchIterations),
     warmup_iterations: String(run.warmupIterations),
+    warmup_ms: String(run.warmupMs ?? 0),
     trials: String(run.batches),
     timing: run.timing,
     cold_cache: String(run.coldCache === true),

@@ -64,6 +64,8 @@ export interface BenchmarkOptions {
   /** Overrides the selected config, field by field. */
   readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig> | Partial<RadixSortConfig> | Partial<SegmentedRadixSortConfig>;
   readonly warmup: number;
+  /** Untimed calls go on until this many ms have passed (see `TimingOptions.warmupMs`). */
+  readonly warmupMs?: number;
   readonly batches: number;
   readonly batchSize: number;
   readonly forceWallClock?: boolean;

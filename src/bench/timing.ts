@@ -7,6 +7,13 @@ export type RecordCall = (encoder: GPUCommandEncoder) => Promise<void> | void;
 export interface TimingOptions {
   /** Untimed calls first (pipeline compile, caches, clocks). */
   readonly warmup: number;
+  /**
+   * Untimed calls go on (in submits of `warmup` calls, at least one) until this many host
+   * milliseconds have passed since they began (default 0). A GPU that sat idle (an upload, a
+   * compile) can run slow for a while after: on the H200, sort calls after a few seconds of
+   * random-key generation took 2-3x their time for the first ~0.1-0.4 s.
+   */
+  readonly warmupMs?: number;
   /** Timed batches; each is one submit. */
   readonly batches: number;
   /** Calls per batch. */
@@ -134,10 +141,13 @@ export async function timeGpu(src: DeviceSource, record: RecordCall, options: Ti
     throw new WgprimError('invalid-argument', `batchSize ${batchSize} is over ${MAX_BATCH_SIZE} (a query set holds 4096 timestamps)`);
   }
 
-  if (warmup > 0) {
+  const warmupMs = options.warmupMs ?? 0;
+  if (!(warmupMs >= 0) || !Number.isFinite(warmupMs)) throw new WgprimError('invalid-argument', `warmupMs must be a finite number >= 0, got ${warmupMs}`);
+  const warmupStart = performance.now();
+  for (let done = 0; (warmup > 0 && done === 0) || performance.now() - warmupStart < warmupMs; done++) {
     await checked(device, async () => {
       const enc = device.createCommandEncoder({ label: 'wgprim.bench.warmup' });
-      for (let i = 0; i < warmup; i++) await record(enc);
+      for (let i = 0; i < Math.max(1, warmup); i++) await record(enc);
       device.queue.submit([enc.finish()]);
     });
     await device.queue.onSubmittedWorkDone();

@@ -21,6 +21,7 @@ export interface BenchCommandOptions {
   readonly size: number[];
   readonly seed: number;
   readonly warmup: number;
+  readonly warmupMs: number;
   readonly batches: number;
   readonly batchSize: number;
   readonly config?: string;
@@ -69,7 +70,7 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
       for (const algorithm of algorithms) {
         log(`[${++done}/${total}] ${algorithm} ${type} ${formatCount(size)}`);
         try {
-          const common = { type, size, seed: opts.seed, warmup: opts.warmup, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold };
+          const common = { type, size, seed: opts.seed, warmup: opts.warmup, warmupMs: opts.warmupMs, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold };
           if (isBlockSort(algorithm)) {
             const config = override(algorithm) as Partial<RadixSortBlockSortConfig> | undefined;
             records.push(await benchmarkRadixSortBlockSort(prim, { ...common, pairs: algorithm === 'radix_sort_block_sort_pairs', config }));
@@ -94,6 +95,7 @@ export function writeBenchmarkFile(file: string, dev: CliDevice, records: readon
     seed: opts.seed,
     batchIterations: opts.batchSize,
     warmupIterations: opts.warmup,
+    warmupMs: opts.warmupMs,
     batches: opts.batches,
     timing,
     coldCache: opts.cold === true,

@@ -96,7 +96,7 @@ export async function demoCommand(): Promise<number> {
 
   const software = isSoftwareAdapter(prim.target);
   const size = software ? 2 ** 20 : 2 ** 24;
-  const plan = software ? { warmup: 2, batches: 3, batchSize: 5 } : { warmup: 5, batches: 10, batchSize: 10 };
+  const plan = software ? { warmup: 2, warmupMs: 0, batches: 3, batchSize: 5 } : { warmup: 5, warmupMs: 200, batches: 10, batchSize: 10 };
   console.log(`\nbenchmark at ${formatCount(size)} u32 (${plan.batches} batches of ${plan.batchSize} after ${plan.warmup} warm-up calls${software ? '; software adapter, so a small size' : ''}):`);
   const { records, failures } = await runBenchmarks(prim, { algorithm: ['all'], type: ['u32'], size: [size], seed: 82589933, ...plan }, (line, isError) => {
     if (isError) console.log(`  ${line}`);
