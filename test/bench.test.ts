@@ -116,14 +116,14 @@ describe('on a device', () => {
     expect(values.subarray(RANDOM_BLOCK)).toEqual(values.subarray(0, 1000));
   });
 
-  it('warms up for at least warmupMs (in submits of the warmup calls), and rejects a bad warmupMs', async () => {
+  it('warms up for at least warmupMs (in submits that grow to keep the GPU busy), and rejects a bad warmupMs', async () => {
     let calls = 0;
     const record = (): void => void calls++;
     const t0 = performance.now();
     await timeGpu(prim, record, { warmup: 2, warmupMs: 120, batches: 1, batchSize: 1, forceWallClock: true });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(120);
-    expect(calls).toBeGreaterThan(3); // more than one warmup submit, then the timed call
-    expect((calls - 1) % 2).toBe(0);
+    // More than one warmup submit, the later ones of more calls (an empty call takes no time).
+    expect(calls).toBeGreaterThan(3 + 2);
     calls = 0;
     await timeGpu(prim, record, { warmup: 0, warmupMs: 0, batches: 1, batchSize: 1, forceWallClock: true });
     expect(calls).toBe(1);

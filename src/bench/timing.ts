@@ -81,6 +81,10 @@ function deviceOf(src: DeviceSource): GPUDevice {
   return 'createBuffer' in src ? src : src.device;
 }
 
+/** Host ms a warmup submit after the first aims at, and the most calls it holds. */
+const WARMUP_SUBMIT_MS = 20;
+const MAX_WARMUP_CALLS = 1024;
+
 // WebGPU caps a query set at 4096 queries; each call takes two.
 const MAX_BATCH_SIZE = 2048;
 
@@ -143,14 +147,20 @@ export async function timeGpu(src: DeviceSource, record: RecordCall, options: Ti
 
   const warmupMs = options.warmupMs ?? 0;
   if (!(warmupMs >= 0) || !Number.isFinite(warmupMs)) throw new WgprimError('invalid-argument', `warmupMs must be a finite number >= 0, got ${warmupMs}`);
+  // After the first submit, each holds enough calls to keep the GPU busy ~WARMUP_SUBMIT_MS (small
+  // calls one submit at a time would leave it idle between them, and as slow).
   const warmupStart = performance.now();
+  let calls = Math.max(1, warmup);
   for (let done = 0; (warmup > 0 && done === 0) || performance.now() - warmupStart < warmupMs; done++) {
+    const t0 = performance.now();
     await checked(device, async () => {
       const enc = device.createCommandEncoder({ label: 'wgprim.bench.warmup' });
-      for (let i = 0; i < Math.max(1, warmup); i++) await record(enc);
+      for (let i = 0; i < calls; i++) await record(enc);
       device.queue.submit([enc.finish()]);
     });
     await device.queue.onSubmittedWorkDone();
+    const perCall = (performance.now() - t0) / calls;
+    calls = Math.min(MAX_WARMUP_CALLS, Math.max(calls, Math.ceil(WARMUP_SUBMIT_MS / Math.max(perCall, 1e-3))));
   }
 
   const coldBytes = options.coldCache ? coldCacheSize(device, options.coldCacheBytes) : 0;
