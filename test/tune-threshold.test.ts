@@ -177,6 +177,34 @@ describe('radix_sort_threshold: the rule', () => {
     expect(t.points[0]!.changePercent).toBeCloseTo(classifyImprovement(1e8, 1.2e8, 0.1, 0.1, 2).changePercent, 6);
   });
 
+  it('where one (target, class) was measured in several files, the newest counts whole: paths of different runs are not mixed', () => {
+    // The old run: block sort wins up to 2^14 against onesweep (another config, at more sizes); the
+    // new run, after the LSD kernels changed: block sort wins up to 2^10 only.
+    const OLD_LSD = { ...ONESWEEP, itemsPerThread: 12 };
+    const older = {
+      context: { ...CONTEXT, date: '2026-11-28T10:00:00Z' },
+      benchmarks: [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18].flatMap((n) => [
+        entry(radixSortThresholdName('block_sort', 'u32', BLOCK), n, n <= 2 ** 14 ? 9e8 : 1e8), entry(radixSortThresholdName('onesweep', 'u32', OLD_LSD), n, 5e8),
+      ]),
+    };
+    const newer = { ...thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 1e8, 9e8], [2 ** 14, 1e8, 9e8]]), context: { ...CONTEXT, date: '2026-11-30T10:00:00Z' } };
+    for (const inputs of [[{ data: older, label: 'old.json' }, { data: newer, label: 'new.json' }], [{ data: newer, label: 'new.json' }, { data: older, label: 'old.json' }]]) {
+      const r = readThresholds(inputs);
+      expect(r.results).toHaveLength(1);
+      expect(r.results[0]!.maxCount).toBe(2 ** 10);
+      expect(r.results[0]!.onesweepConfig).toEqual(ONESWEEP);
+      expect(r.results[0]!.points.map((p) => p.size)).toEqual([2 ** 10, 2 ** 12, 2 ** 14]);
+      expect(r.warnings.join('\n')).toMatch(/measured in 2 files; the newest, new\.json, counts \(not old\.json\)/);
+    }
+    // Same date: the later input counts.
+    const same = readThresholds([{ data: { ...older, context: CONTEXT }, label: 'a.json' }, { data: thresholdFile([[2 ** 10, 9e8, 1e8], [2 ** 12, 1e8, 9e8]]), label: 'b.json' }]);
+    expect(same.results[0]!.maxCount).toBe(2 ** 10);
+    // One file's repeated runs still combine (geometric mean).
+    const twice = thresholdFile([[2 ** 10, 4e8, 1e8]]);
+    const combined = readThresholds([{ data: { ...twice, benchmarks: [...twice.benchmarks, ...thresholdFile([[2 ** 10, 1e8, 1e8]]).benchmarks] }, label: 'x' }]).results[0]!;
+    expect(combined.points[0]!.blockSort.itemsPerSecond).toBeCloseTo(2e8, -3);
+  });
+
   it('writes the threshold into the tuned block-sort row of the same data, and says so where the configs differ', () => {
     const other = { ...BLOCK, itemsPerThread: 4 };
     const tuned = (c: RadixSortBlockSortConfig): Record<string, unknown>[] => [2 ** 12, 2 ** 14].map((n) => entry(radixSortBlockSortName('u32', 'empty', c), n, 5e8));

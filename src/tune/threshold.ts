@@ -228,19 +228,22 @@ const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x =
  * The threshold measurements of benchmark files, per (target, key type class, value class: the
  * result's `typeClass.valueBytes`, 0 for `value_type:empty`, 4 for `u32`). Where a path was
  * measured with several configs, the one measured at the most sizes counts (ties: the last seen),
- * with a warning. Runs of one config at one size (several files) are combined: geometric mean of
- * items/s, largest cv.
+ * with a warning. Runs of one config at one size are combined: geometric mean of items/s, largest
+ * cv. A threshold compares paths timed together: where one (target, class) was measured in several
+ * files, the newest file's measurements (by context date; ties: the later input) count as a whole,
+ * with a warning, and older files' are not mixed in (paths timed against other kernels or configs).
  */
 export function readThresholds(inputs: readonly BenchInput[], thresholdPercent = THRESHOLD_MIN_IMPROVEMENT_PERCENT): { results: ThresholdResult[]; warnings: string[] } {
   const warnings: string[] = [];
   // (target|class) -> path -> config key -> { config, runs }
-  const groups = new Map<string, { target: TargetMatch; targetKey: string; typeClass: TypeClass; dates: string[]; versions: string[]; paths: Map<ThresholdPath, Map<string, { config: unknown; runs: Run[] }>> }>();
-  for (const { data, label } of inputs) {
+  const groups = new Map<string, { target: TargetMatch; targetKey: string; typeClass: TypeClass; dates: string[]; versions: string[]; paths: Map<ThresholdPath, Map<string, { config: unknown; runs: Run[] }>>; source: { index: number; when: string; label: string }; superseded: string[] }>();
+  for (const [index, { data, label }] of inputs.entries()) {
     if (!isObject(data) || !isObject(data.context) || !Array.isArray(data.benchmarks)) continue;
     const target = targetOfContext(data.context);
     if (!target.vendor) continue;
     const targetKey = `${target.vendor}/${target.architecture ?? ''}/${target.device ?? ''}`;
-    const date = String(data.context.date ?? '').slice(0, 10);
+    const when = String(data.context.date ?? '');
+    const date = when.slice(0, 10);
     const version = String(data.context.wgprim_version ?? '') || 'unknown';
     data.benchmarks.forEach((b, i) => {
       if (!isObject(b) || b.error_occurred === true || b.run_type === 'aggregate' || typeof b.name !== 'string' || !b.name.includes(RADIX_THRESHOLD_ALGO)) return;
@@ -271,7 +274,16 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       }
       const gk = `${targetKey}|${typeClass.float ? 'float' : 'int'}${typeClass.bytes}|${typeClass.valueBytes}`;
       let g = groups.get(gk);
-      if (!g) groups.set(gk, (g = { target, targetKey, typeClass, dates: [], versions: [], paths: new Map() }));
+      if (g && g.source.index !== index) {
+        // Another file measured this (target, class): the newer file counts, the older is dropped whole.
+        if (when < g.source.when) {
+          if (!g.superseded.includes(label)) g.superseded.push(label);
+          return;
+        }
+        const superseded = [...g.superseded, g.source.label];
+        groups.set(gk, (g = { target, targetKey, typeClass, dates: [], versions: [], paths: new Map(), source: { index, when, label }, superseded }));
+      }
+      if (!g) groups.set(gk, (g = { target, targetKey, typeClass, dates: [], versions: [], paths: new Map(), source: { index, when, label }, superseded: [] }));
       g.dates.push(date);
       g.versions.push(version);
       let configs = g.paths.get(path);
@@ -301,6 +313,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       }
       return { config: best.config, bySize };
     };
+    if (g.superseded.length) warnings.push(`radix_sort_threshold ${g.targetKey} ${typeClassLabel(g.typeClass)}: measured in ${g.superseded.length + 1} files; the newest, ${g.source.label}, counts (not ${g.superseded.join(', ')})`);
     const block = pick('block_sort');
     const onesweep = pick('onesweep');
     const decoupled = pick('decoupled');

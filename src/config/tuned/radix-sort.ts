@@ -12,8 +12,7 @@
 //   tune-h200-radix-s9-64.json (nvidia//nvidia-h200, 2026-11-30)
 //   tune-h200-radix-s9-32.json (radix_sort_threshold)
 //   tune-h200-radix-s9-64.json (radix_sort_threshold)
-//   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold: the u32 and f32 pairs rows again,
-//     after reduce-then-scan pairs became a tile a workgroup; on the rows above)
+//   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
