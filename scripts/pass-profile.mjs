@@ -1,4 +1,5 @@
-// Per-pass GPU ms of LSD sorts: node pass-profile.mjs DIST log2
+// Per-pass GPU ms of LSD sorts on keys all drawn at random (xorshift), cases as listed below:
+//   node scripts/pass-profile.mjs DIST log2   (DIST: a built dist folder, as device-ab.mjs takes)
 const [dist, log2] = process.argv.slice(2);
 const { requestDevice } = await import(`${dist}/node/index.js`);
 const { createPrim } = await import(`${dist}/index.js`);
