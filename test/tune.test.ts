@@ -47,6 +47,9 @@ describe('settings', () => {
     expect(gpu.algorithms.radix_sort_onesweep!.space).toEqual(tunable('radix_sort_onesweep').space);
     expect(spaceSize(cpu.algorithms.radix_sort_onesweep!.space)).toBeLessThanOrEqual(4);
     expect(cpu.algorithms.radix_sort_onesweep).toMatchObject({ types: ['u32'], sizes: [2 ** 14, 2 ** 16], benchmarks: ['radix_sort_keys'] });
+    // A time-based warmup after slow-to-make inputs on GPUs (a GPU idle meanwhile runs slow for a while).
+    expect([cpu.warmupMs, gpu.warmupMs]).toEqual([0, 500]);
+    expect(mergeSettings(gpu, { warmupMs: 0 }).warmupMs).toBe(0);
     expect(deviceKindOf({ vendor: 'mesa', architecture: 'software', device: 'llvmpipe-x', description: '', subgroupMinSize: 8, subgroupMaxSize: 8 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'google', architecture: 'swiftshader', device: '', description: '', subgroupMinSize: 4, subgroupMaxSize: 4 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'nvidia', architecture: '', device: 'nvidia-h200', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 })).toBe('gpu');
@@ -62,13 +65,13 @@ describe('settings', () => {
     expect(s.algorithms.reduce).toEqual(base.algorithms.reduce);
     let err: unknown;
     try {
-      mergeSettings(base, { batches: 0, batchsize: 4, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'], size: [1] }, radix_sort_pairs: { types: ['u32'] } } } as never);
+      mergeSettings(base, { batches: 0, batchsize: 4, warmupMs: -5, algorithms: { scan: { space: { tileSize: [1] }, types: ['u8'], size: [1] }, radix_sort_pairs: { types: ['u32'] } } } as never);
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(WgprimError);
     const text = (err as Error).message;
-    for (const bit of ['batches must be an integer >= 1', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort_pairs"']) expect(text).toContain(bit);
+    for (const bit of ['batches must be an integer >= 1', 'warmupMs must be a number >= 0, got -5', 'unknown setting "batchsize"', 'algorithms.scan: unknown setting "size"', 'space.tileSize: not a scan config field', 'unknown type "u8"', 'no tunable algorithm "radix_sort_pairs"']) expect(text).toContain(bit);
     const schema = settingsJsonSchema() as { properties: { algorithms: { properties: Record<string, { properties: { space: { properties: Record<string, unknown> } } }> } } };
     expect(Object.keys(schema.properties.algorithms.properties)).toEqual(expect.arrayContaining(['scan', 'reduce', 'transform', 'radix_sort_onesweep']));
     // passKernels is not in the default spaces (its trade is compile time, which is not timed) but a space may name it.

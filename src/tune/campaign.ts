@@ -304,7 +304,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     const start = performance.now();
     try {
       do {
-        await tunable(g.algorithm).measure(prim, { benchmark: g.benchmarks[0]!, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: 1, batchSize: s.batchSize, forceWallClock: o.forceWallClock });
+        await tunable(g.algorithm).measure(prim, { benchmark: g.benchmarks[0]!, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, warmupMs: s.warmupMs, batches: 1, batchSize: s.batchSize, forceWallClock: o.forceWallClock });
       } while (performance.now() - start < SETTLE_MS);
     } catch {
       // Its own measurement reports the error.
@@ -347,7 +347,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           measuredNow.add(entryKey(name, size));
           if (firstMeasured.length < REMEASURED && !firstMeasured.includes(v)) firstMeasured.push(v);
           try {
-            store.addRecord(await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache }));
+            store.addRecord(await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, warmupMs: s.warmupMs, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache }));
           } catch (err) {
             if ((err as WgprimError)?.code === 'device-lost') throw new StopCampaign('device-lost', message(err));
             store.addError(name, size, message(err));
@@ -369,7 +369,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           if (!first || (first as { error_occurred?: boolean }).error_occurred) continue;
           checkBudget();
           try {
-            const again = await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+            const again = await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, warmupMs: s.warmupMs, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
             // real_time is the mean milliseconds per call, as stats.mean.
             if (again.stats.mean < (first as GBenchEntry).real_time) store.replaceRecord(again);
           } catch {
@@ -418,7 +418,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     // THRESHOLD_LOSSES_TO_STOP sizes in a row is not measured further, nor is onesweep once neither is.
     const outcomes: Record<'block_sort' | 'decoupled', PathOutcome[]> = { block_sort: [], decoupled: [] };
     for (const size of sizes) {
-      const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+      const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, warmupMs: s.warmupMs, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
       const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(outcomes.decoupled) : path === 'block_sort' ? !pathDone(outcomes.block_sort) : true));
       if (!active.includes('block_sort') && !active.includes('decoupled')) {
         progress.run.done += THRESHOLD_PATHS.length;

@@ -41,6 +41,8 @@ export interface MeasureOptions {
   readonly seed: number;
   readonly config: ConfigObject;
   readonly warmup: number;
+  /** After slow-to-make inputs, untimed calls for this many ms (`BenchmarkOptions.warmupMs`). */
+  readonly warmupMs?: number;
   readonly batches: number;
   readonly batchSize: number;
   readonly forceWallClock?: boolean;
@@ -174,7 +176,7 @@ export function parseBenchmarkName(fields: NameFields): ParsedBenchmark | undefi
 async function measureWithBench(prim: Prim, o: MeasureOptions): Promise<BenchRecord> {
   const records = await benchmarkAlgorithm(prim, {
     algorithm: o.benchmark as SingleAlgorithm, type: o.type, size: o.size, seed: o.seed, config: o.config as never,
-    warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
+    warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
   });
   if (records.length !== 1) throw new WgprimError('invalid-argument', `benchmark "${o.benchmark}" gave ${records.length} records, expected 1`);
   return records[0]!;
@@ -370,7 +372,7 @@ registerTunable({
   fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   measure: (prim, o) => benchmarkRadixSortBlockSort(prim, {
     pairs: o.benchmark === 'radix_sort_block_sort_pairs', type: o.type, size: o.size, seed: o.seed, config: o.config as unknown as RadixSortBlockSortConfig,
-    warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
+    warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
   }),
   benchmarkName: (benchmark, type, c) => radixSortBlockSortName(type, benchmark === 'radix_sort_block_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortBlockSortConfig),
 });

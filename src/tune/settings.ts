@@ -51,6 +51,12 @@ export interface TuneSettings {
   readonly seed: number;
   /** Untimed calls per measurement. */
   readonly warmup: number;
+  /**
+   * After inputs that took over 100 ms to make (a new type or size: the GPU idle meanwhile),
+   * untimed calls go on for this many ms (`wgprim bench --warmup-ms`; default 500 on GPUs, 0 on
+   * CPUs), so the first config timed there is not timed on a GPU still slow from idling.
+   */
+  readonly warmupMs?: number;
   /** Timed submits per measurement. */
   readonly batches: number;
   /** Calls per submit, each timed on its own where timestamps exist. */
@@ -120,6 +126,7 @@ export function defaultSettings(kind: DeviceKind): TuneSettings {
     deviceKind: kind,
     seed: 82589933,
     warmup: kind === 'cpu' ? 3 : 5,
+    warmupMs: kind === 'cpu' ? 0 : 500,
     batches: kind === 'cpu' ? 8 : 10,
     batchSize: kind === 'cpu' ? 8 : 10,
     coldCache: false,
@@ -162,7 +169,7 @@ export function mergeSettings(base: TuneSettings, input: unknown): TuneSettings 
   return merged;
 }
 
-const TOP_KEYS = ['$schema', 'version', 'deviceKind', 'seed', 'warmup', 'batches', 'batchSize', 'coldCache', 'strategy', 'exhaustiveLimit', 'randomSamples', 'localEvaluations', 'budgetSeconds', 'buildConcurrency', 'algorithms'];
+const TOP_KEYS = ['$schema', 'version', 'deviceKind', 'seed', 'warmup', 'warmupMs', 'batches', 'batchSize', 'coldCache', 'strategy', 'exhaustiveLimit', 'randomSamples', 'localEvaluations', 'budgetSeconds', 'buildConcurrency', 'algorithms'];
 const ALGORITHM_KEYS = ['space', 'types', 'sizes', 'benchmarks', 'constraints'];
 
 const isInt = (x: unknown, min: number): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= min;
@@ -175,6 +182,7 @@ export function settingsProblems(s: TuneSettings): string[] {
   for (const [k, min] of [['seed', 0], ['warmup', 0], ['batches', 1], ['batchSize', 1], ['exhaustiveLimit', 1], ['randomSamples', 1], ['localEvaluations', 1], ['buildConcurrency', 1]] as const) {
     if (!isInt(s[k], min)) p.push(`${k} must be an integer >= ${min}, got ${JSON.stringify(s[k])}`);
   }
+  if (s.warmupMs !== undefined && !(typeof s.warmupMs === 'number' && Number.isFinite(s.warmupMs) && s.warmupMs >= 0)) p.push(`warmupMs must be a number >= 0, got ${JSON.stringify(s.warmupMs)}`);
   if (typeof s.coldCache !== 'boolean') p.push(`coldCache must be true or false, got ${JSON.stringify(s.coldCache)}`);
   if (s.batchSize > 2048) p.push(`batchSize must be at most 2048 (a query set holds 4096 timestamps), got ${s.batchSize}`);
   if (!['exhaustive', 'random', 'local', 'auto'].includes(s.strategy)) p.push(`strategy must be exhaustive, random, local or auto, got ${JSON.stringify(s.strategy)}`);
@@ -396,6 +404,7 @@ export function settingsJsonSchema(): Record<string, unknown> {
       deviceKind: { enum: ['cpu', 'gpu'] },
       seed: intMin(0),
       warmup: intMin(0),
+      warmupMs: { type: 'number', minimum: 0 },
       batches: intMin(1),
       batchSize: { type: 'integer', minimum: 1, maximum: 2048 },
       coldCache: { type: 'boolean' },

@@ -99,6 +99,7 @@ export interface ThresholdMeasureOptions {
   /** The path's config: a block sort config for `block_sort`, an LSD config for `onesweep` and `decoupled` (timed with decoupledMaxCount 0). */
   readonly config: RadixSortBlockSortConfig | RadixSortConfig;
   readonly warmup: number;
+  readonly warmupMs?: number;
   readonly batches: number;
   readonly batchSize: number;
   readonly forceWallClock?: boolean;
@@ -112,7 +113,7 @@ export interface ThresholdMeasureOptions {
  */
 export async function measureRadixSortThreshold(prim: Prim, o: ThresholdMeasureOptions): Promise<BenchRecord> {
   const valueBytes = o.valueBytes ?? 0;
-  const timing = { type: o.type, size: o.size, seed: o.seed, warmup: o.warmup, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
+  const timing = { type: o.type, size: o.size, seed: o.seed, warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
   const record = o.path === 'block_sort'
     ? await benchmarkRadixSortBlockSort(prim, { ...timing, pairs: valueBytes !== 0, config: o.config as RadixSortBlockSortConfig })
     : (await benchmarkAlgorithm(prim, { ...timing, algorithm: valueBytes !== 0 ? 'radix_sort_pairs' : 'radix_sort_keys', config: { ...(o.config as RadixSortConfig), decoupledMaxCount: 0 } }))[0]!;
