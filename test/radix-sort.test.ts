@@ -324,7 +324,7 @@ describe('radix sort: each rank and look-back forced by config', () => {
     for (const [name, base] of METHODS.slice(0, 3)) await check('u64', keys, { beginBit: 24, endBit: 40, config: base }, name, false);
   });
 
-  it('more than 65,535 tiles (a 2-D dispatch), one 4-bit digit pass, with each method', async () => {
+  it('more than 65,535 tiles (a 2-D dispatch), one 4-bit digit pass, with each method (reduce-then-scan pairs too)', async () => {
     // Tiles of 32 keys (match, 1 item per invocation) and 128 (split, 4 items per invocation).
     const cases: [string, RadixSortConfig][] = [
       ['onesweep', { ...ONESWEEP, itemsPerThread: 1, radixBits: 4, histogramWorkgroupSize: 256, histogramItemsPerThread: 16 }],
@@ -338,6 +338,12 @@ describe('radix sort: each rank and look-back forced by config', () => {
       const order = referenceOrder('u32', keys, false, 4, 8);
       const got = await prim.arrays.radixSortKeys(keys, { config, blockSortConfig: LSD_ONLY, beginBit: 4, endBit: 8 });
       expect(firstBad(keys, got, order), `${name} n=${n}`).toBeUndefined();
+      if (name === 'match+reduce-then-scan') {
+        // Pairs: a workgroup a tile from per-tile counts (2,049 blocks of them), the sort 2-D.
+        const index = Uint32Array.from({ length: n }, (_, i) => i);
+        const pairs = await prim.arrays.radixSortPairs(keys, index, { config, blockSortConfig: LSD_ONLY, beginBit: 4, endBit: 8 });
+        expect(firstBad(keys, pairs.keys, order, pairs.values), `${name} pairs n=${n}`).toBeUndefined();
+      }
     }
   });
 });

@@ -8,8 +8,9 @@ export interface TimingOptions {
   /** Untimed calls first (pipeline compile, caches, clocks). */
   readonly warmup: number;
   /**
-   * Untimed calls go on (in submits of `warmup` calls, at least one) until this many host
-   * milliseconds have passed since they began (default 0). A GPU that sat idle (an upload, a
+   * Untimed calls go on (the first submit `warmup` calls, at least one, the later ones grown to
+   * keep the GPU busy ~20 ms) until this many host milliseconds have passed since they began
+   * (default 0). A GPU that sat idle (an upload, a
    * compile) can run slow for a while after: on the H200, sort calls after a few seconds of
    * random-key generation took 2-3x their time for the first ~0.1-0.4 s.
    */
