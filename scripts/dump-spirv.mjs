@@ -4,7 +4,8 @@
 //   node scripts/dump-spirv.mjs split dump.txt OUT_DIR            (OUT_DIR/<name>.spvasm, for spirv-as)
 // VARIANTS.json: [{ "name", "dist", "kernel": "sort" | "upsweep" | "histogram", "key", "valueBytes",
 //   "offsets": "lookback" | "scanned", "config": RadixSortConfig fields, "pass": { rawIn, rawOut, word? },
-//   "subgroups": { subgroupMinSize, subgroupMaxSize } (default 32), "knobs": {...} (experimental builds) }]
+//   "subgroups": { subgroupMinSize, subgroupMaxSize } (default 32), "tileCounts": true (a tile a workgroup),
+//   "knobs": {...} (experimental builds) }]
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 
 const [mode, a, b] = process.argv.slice(2);
@@ -23,7 +24,7 @@ if (mode === 'dump') {
     const k2 = await import(`${v.dist}/device/radix-sort/onesweep-kernel.js`);
     const { typeInfo } = await import(`${v.dist}/wgsl/types.js`);
     const config = { workgroupSize: 256, itemsPerThread: 13, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized', ...v.config };
-    const o = { key: typeInfo(v.key ?? 'u32'), valueBytes: v.valueBytes ?? 0, config, pass: v.pass, ...sub, ...v.subgroups, offsets: v.offsets ?? 'scanned' };
+    const o = { key: typeInfo(v.key ?? 'u32'), valueBytes: v.valueBytes ?? 0, config, pass: v.pass, ...sub, ...v.subgroups, offsets: v.offsets ?? 'scanned', tileCounts: v.tileCounts };
     const kernel = v.kernel === 'upsweep' ? k1.radixUpsweepKernel(o) : v.kernel === 'histogram' ? k2.onesweepHistogramKernel(o) : k2.onesweepSortKernel(o);
     // The name travels in the dumped WGSL, ahead of the SPIR-V Dawn makes of it.
     const module = device.createShaderModule({ code: `// KERNEL: ${v.name}\n${kernel.code}` });

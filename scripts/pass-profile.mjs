@@ -19,6 +19,11 @@ for (let i = 0; i < n; i++) f[i] = host[i] / 2 ** 31 - 1;
 const fkeys = mk(n * 4);
 device.queue.writeBuffer(fkeys, 0, f);
 device.queue.writeBuffer(vals, 0, host);
+// The same keys copied by the GPU (is the first pass slower for reading a buffer the host wrote?).
+const copied = mk(n * 4);
+{ const e = device.createCommandEncoder(); e.copyBufferToBuffer(keys, 0, copied, 0, n * 4); device.queue.submit([e.finish()]); }
+// u64 keys: two random words each, n / 2 of them (the same bytes).
+const n64 = n / 2;
 const cases = [
   ['u32 full', (e) => prim.radixSortKeys(e, { keys, keysOut: out, count: n, type: 'u32' })],
   ['u32 full twice', async (e) => { await prim.radixSortKeys(e, { keys, keysOut: out, count: n, type: 'u32' }); await prim.radixSortKeys(e, { keys, keysOut: out, count: n, type: 'u32' }); }],
@@ -27,6 +32,9 @@ const cases = [
   ['u32 bits 16..32', (e) => prim.radixSortKeys(e, { keys, keysOut: out, count: n, type: 'u32', beginBit: 16, endBit: 32 })],
   ['f32 full', (e) => prim.radixSortKeys(e, { keys: fkeys, keysOut: out, count: n, type: 'f32' })],
   ['f32 full twice', async (e) => { await prim.radixSortKeys(e, { keys: fkeys, keysOut: out, count: n, type: 'f32' }); await prim.radixSortKeys(e, { keys: fkeys, keysOut: out, count: n, type: 'f32' }); }],
+  ['u32 full from a GPU copy', (e) => prim.radixSortKeys(e, { keys: copied, keysOut: out, count: n, type: 'u32' })],
+  ['u32 full, passKernels shared', (e) => prim.radixSortKeys(e, { keys, keysOut: out, count: n, type: 'u32', config: { passKernels: 'shared' } })],
+  ['u64 full (n / 2 keys)', (e) => prim.radixSortKeys(e, { keys, keysOut: out, count: n64, type: 'u64' })],
   ['u32 pairs full', (e) => prim.radixSortPairs(e, { keys, keysOut: out, values: vals, valuesOut: valsOut, valueBytes: 4, count: n, type: 'u32' })],
 ];
 for (const [name, record] of cases) {
