@@ -152,6 +152,15 @@ describe('profiling on the device', () => {
       expect(p.spanMs[r]!).toBeGreaterThanOrEqual(Math.max(...passes.map((x) => x.ms)) - 1e-9);
     }
     expect(p.medianSpanMs).toBeGreaterThan(0);
+    // A time-based warmup runs the call unprofiled for that long first; the profiled runs stay `runs`.
+    let calls = 0;
+    const counted = async (enc: GPUCommandEncoder): Promise<void> => { calls++; await call.record(enc); };
+    const t0 = performance.now();
+    const w = await profileCalls(prim, counted, { runs: 2, warmup: 1, warmupMs: 80 });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(80);
+    expect(w.passes).toHaveLength(2);
+    expect(calls).toBeGreaterThan(1 + 2 + 1); // more than one warmup submit
+    await expect(profileCalls(prim, call.record, { warmupMs: Number.NaN })).rejects.toThrow(/warmupMs/);
   });
 
   it('chunks past one query set and keeps the recording order', async () => {

@@ -7,7 +7,7 @@
 // (nsys's kernel summary, for one algorithm call).
 import { WgprimError } from '../runtime/errors.js';
 import { type DeviceContext, type DispatchProfiler } from '../runtime/context.js';
-import { checked, type RecordCall, TimestampQuerySet, timingStats } from './timing.js';
+import { checked, type RecordCall, TimestampQuerySet, timingStats, warmUp } from './timing.js';
 
 /** WebGPU's cap on the queries of one query set. */
 export const MAX_QUERIES_PER_SET = 4096;
@@ -301,6 +301,8 @@ export interface ProfileOptions extends KernelProfilerOptions {
   readonly runs?: number;
   /** Unprofiled runs first (default 1): pipeline compiles, caches. */
   readonly warmup?: number;
+  /** Unprofiled runs go on until this many ms have passed (default 0; `TimingOptions.warmupMs`). */
+  readonly warmupMs?: number;
 }
 
 export interface ProfileResult extends KernelProfile {
@@ -324,14 +326,7 @@ export async function profileCalls(target: ProfileTarget, record: RecordCall, op
   context.assertAlive();
   if (context.profiler !== undefined) throw new WgprimError('invalid-argument', 'a profiler is already attached to this context');
 
-  for (let i = 0; i < warmup; i++) {
-    await checked(device, async () => {
-      const enc = device.createCommandEncoder({ label: 'wgprim.profile.warmup' });
-      await record(enc);
-      device.queue.submit([enc.finish()]);
-    }, 'profiled work');
-    await device.queue.onSubmittedWorkDone();
-  }
+  await warmUp(device, record, warmup, options.warmupMs ?? 0, 'wgprim.profile.warmup');
 
   const profiler = new KernelProfiler(device, options);
   const passes: PassSample[][] = [];

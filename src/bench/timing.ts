@@ -86,6 +86,29 @@ function deviceOf(src: DeviceSource): GPUDevice {
 const WARMUP_SUBMIT_MS = 20;
 const MAX_WARMUP_CALLS = 1024;
 
+/**
+ * Untimed calls of `record`: one submit of `calls` (at least one, none where both `calls` and
+ * `ms` are 0), then more until `ms` host milliseconds have passed since the first began, each
+ * holding enough calls to keep the GPU busy ~WARMUP_SUBMIT_MS (small calls one submit at a time
+ * would leave it idle between them, and as slow). See `TimingOptions.warmupMs`.
+ */
+export async function warmUp(device: GPUDevice, record: RecordCall, calls: number, ms: number, label = 'wgprim.bench.warmup'): Promise<void> {
+  if (!(ms >= 0) || !Number.isFinite(ms)) throw new WgprimError('invalid-argument', `warmupMs must be a finite number >= 0, got ${ms}`);
+  const start = performance.now();
+  let n = Math.max(1, calls);
+  for (let done = 0; (calls > 0 && done === 0) || performance.now() - start < ms; done++) {
+    const t0 = performance.now();
+    await checked(device, async () => {
+      const enc = device.createCommandEncoder({ label });
+      for (let i = 0; i < n; i++) await record(enc);
+      device.queue.submit([enc.finish()]);
+    }, 'warm-up work');
+    await device.queue.onSubmittedWorkDone();
+    const perCall = (performance.now() - t0) / n;
+    n = Math.min(MAX_WARMUP_CALLS, Math.max(n, Math.ceil(WARMUP_SUBMIT_MS / Math.max(perCall, 1e-3))));
+  }
+}
+
 // WebGPU caps a query set at 4096 queries; each call takes two.
 const MAX_BATCH_SIZE = 2048;
 
@@ -146,23 +169,7 @@ export async function timeGpu(src: DeviceSource, record: RecordCall, options: Ti
     throw new WgprimError('invalid-argument', `batchSize ${batchSize} is over ${MAX_BATCH_SIZE} (a query set holds 4096 timestamps)`);
   }
 
-  const warmupMs = options.warmupMs ?? 0;
-  if (!(warmupMs >= 0) || !Number.isFinite(warmupMs)) throw new WgprimError('invalid-argument', `warmupMs must be a finite number >= 0, got ${warmupMs}`);
-  // After the first submit, each holds enough calls to keep the GPU busy ~WARMUP_SUBMIT_MS (small
-  // calls one submit at a time would leave it idle between them, and as slow).
-  const warmupStart = performance.now();
-  let calls = Math.max(1, warmup);
-  for (let done = 0; (warmup > 0 && done === 0) || performance.now() - warmupStart < warmupMs; done++) {
-    const t0 = performance.now();
-    await checked(device, async () => {
-      const enc = device.createCommandEncoder({ label: 'wgprim.bench.warmup' });
-      for (let i = 0; i < calls; i++) await record(enc);
-      device.queue.submit([enc.finish()]);
-    });
-    await device.queue.onSubmittedWorkDone();
-    const perCall = (performance.now() - t0) / calls;
-    calls = Math.min(MAX_WARMUP_CALLS, Math.max(calls, Math.ceil(WARMUP_SUBMIT_MS / Math.max(perCall, 1e-3))));
-  }
+  await warmUp(device, record, warmup, options.warmupMs ?? 0);
 
   const coldBytes = options.coldCache ? coldCacheSize(device, options.coldCacheBytes) : 0;
   const cold = coldBytes ? coldBuffer(device, coldBytes) : undefined;

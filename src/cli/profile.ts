@@ -1,7 +1,7 @@
 // `wgprim profile`: where one algorithm call's GPU time goes, per kernel (timestamps per pass).
 import fs from 'node:fs';
 import path from 'node:path';
-import { expandAlgorithm, prepareAlgorithmCall, prepareRadixSortBlockSortCall, type BenchAlgorithm, type PreparedCall } from '../bench/run.js';
+import { expandAlgorithm, IDLE_WARMUP_AFTER_MS, prepareAlgorithmCall, prepareRadixSortBlockSortCall, type BenchAlgorithm, type PreparedCall } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { passMedians, profileCalls, type ProfileResult } from '../bench/profile.js';
 import { WGPRIM_VERSION } from '../bench/gbench.js';
@@ -22,6 +22,8 @@ export interface ProfileCommandOptions {
   readonly size: number;
   readonly runs: number;
   readonly warmup: number;
+  /** After inputs slow to make, unprofiled runs for this many ms (as bench's --warmup-ms; default 0). */
+  readonly warmupMs?: number;
   readonly seed: number;
   readonly config?: string;
   readonly tuned?: string;
@@ -59,7 +61,7 @@ export function profileJson(p: ProfileResult, call: PreparedCall, opts: ProfileC
     version: WGPRIM_VERSION,
     date: new Date().toISOString(),
     adapter: { vendor: adapter.vendor, architecture: adapter.architecture, device: adapter.device, description: adapter.description },
-    algorithm: call.algorithm, type: opts.type, size: opts.size, seed: opts.seed, runs: p.runs, warmup: opts.warmup,
+    algorithm: call.algorithm, type: opts.type, size: opts.size, seed: opts.seed, runs: p.runs, warmup: opts.warmup, warmup_ms: opts.warmupMs ?? 0,
     name: call.name, config: call.config, config_source: call.configSource,
     span_ms: { median: p.medianSpanMs, per_run: p.spanMs },
     gap_ms_median: p.medianGapMs,
@@ -75,7 +77,8 @@ export function profileJson(p: ProfileResult, call: PreparedCall, opts: ProfileC
 export async function profileCommand(opts: ProfileCommandOptions): Promise<number> {
   const dev = await openDevice(opts.tuned);
   const call = await prepareProfileCall(dev.prim, opts);
-  const result = await profileCalls(dev.prim, call.record, { runs: opts.runs, warmup: opts.warmup });
+  const warmupMs = call.inputMs > IDLE_WARMUP_AFTER_MS ? opts.warmupMs ?? 0 : 0;
+  const result = await profileCalls(dev.prim, call.record, { runs: opts.runs, warmup: opts.warmup, warmupMs });
   console.log(`${call.algorithm} ${opts.type} ${formatCount(opts.size)}: ${opts.runs} profiled run(s) after ${opts.warmup} warm-up, ${dev.prim.target.device || dev.prim.target.vendor}`);
   console.log(`config (${call.configSource}): ${JSON.stringify(call.config)}`);
   console.log(profileTable(result));
