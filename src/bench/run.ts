@@ -330,7 +330,7 @@ export interface PreparedCall {
 /**
  * Inputs that took longer than this to make get the time-based warmup (`warmupMs`): the GPU sat
  * idle meanwhile. Not after quick ones: on the H200 a 500 ms warmup before small sorts (2^16)
- * left them 2-4x slower than 5 warmup calls, in two processes out of two (the cause not found).
+ * left them 2-4x slower than 5 warmup calls, in three runs of three (the cause not found).
  */
 export const IDLE_WARMUP_AFTER_MS = 100;
 
