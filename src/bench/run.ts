@@ -301,7 +301,7 @@ export async function benchmarkRadixSortBlockSort(prim: Prim, options: RadixBloc
 
 /** Times a prepared call: the benchmark record of `options`' type and size. */
 async function timeCall(prim: Prim, call: PreparedCall, options: Parameters<typeof timeGpu>[2] & { readonly type: ElementType; readonly size: number }): Promise<BenchRecord> {
-  const timing = await timeGpu(prim, call.record, { ...options, warmupMs: call.inputMs > IDLE_WARMUP_AFTER_MS ? options.warmupMs : 0 });
+  const timing = await timeGpu(prim, call.record, { ...options, warmupMs: idleWarmupMs(call, options.warmupMs) });
   return {
     name: call.name, algorithm: call.algorithm, type: options.type, size: options.size, bytesPerCall: call.bytesPerCall,
     times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
@@ -332,7 +332,10 @@ export interface PreparedCall {
  * idle meanwhile. Not after quick ones: on the H200 a 500 ms warmup before small sorts (2^16)
  * left them 2-4x slower than 5 warmup calls, in three runs of three (the cause not found).
  */
-export const IDLE_WARMUP_AFTER_MS = 100;
+const IDLE_WARMUP_AFTER_MS = 100;
+
+/** The time-based warmup `call` gets: `warmupMs` after an input slow to make, else none. */
+export const idleWarmupMs = (call: PreparedCall, warmupMs = 0): number => (call.inputMs > IDLE_WARMUP_AFTER_MS ? warmupMs : 0);
 
 /** The inputs and recorder of `benchmarkRadixSortBlockSort` (its `timing` fields are not used). */
 export async function prepareRadixSortBlockSortCall(prim: Prim, options: Pick<RadixBlockSortBenchOptions, 'type' | 'size' | 'seed' | 'pairs' | 'config'>): Promise<PreparedCall> {

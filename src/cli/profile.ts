@@ -1,7 +1,7 @@
 // `wgprim profile`: where one algorithm call's GPU time goes, per kernel (timestamps per pass).
 import fs from 'node:fs';
 import path from 'node:path';
-import { expandAlgorithm, IDLE_WARMUP_AFTER_MS, prepareAlgorithmCall, prepareRadixSortBlockSortCall, type BenchAlgorithm, type PreparedCall } from '../bench/run.js';
+import { expandAlgorithm, idleWarmupMs, prepareAlgorithmCall, prepareRadixSortBlockSortCall, type BenchAlgorithm, type PreparedCall } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { passMedians, profileCalls, type ProfileResult } from '../bench/profile.js';
 import { WGPRIM_VERSION } from '../bench/gbench.js';
@@ -77,8 +77,7 @@ export function profileJson(p: ProfileResult, call: PreparedCall, opts: ProfileC
 export async function profileCommand(opts: ProfileCommandOptions): Promise<number> {
   const dev = await openDevice(opts.tuned);
   const call = await prepareProfileCall(dev.prim, opts);
-  const warmupMs = call.inputMs > IDLE_WARMUP_AFTER_MS ? opts.warmupMs ?? 0 : 0;
-  const result = await profileCalls(dev.prim, call.record, { runs: opts.runs, warmup: opts.warmup, warmupMs });
+  const result = await profileCalls(dev.prim, call.record, { runs: opts.runs, warmup: opts.warmup, warmupMs: idleWarmupMs(call, opts.warmupMs) });
   console.log(`${call.algorithm} ${opts.type} ${formatCount(opts.size)}: ${opts.runs} profiled run(s) after ${opts.warmup} warm-up, ${dev.prim.target.device || dev.prim.target.vendor}`);
   console.log(`config (${call.configSource}): ${JSON.stringify(call.config)}`);
   console.log(profileTable(result));

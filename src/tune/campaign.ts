@@ -156,6 +156,8 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   const started = now();
   const log = o.log ?? (() => undefined);
   const s = o.settings;
+  // How every measurement is timed (the settling runs time one batch, cache warm).
+  const timing = { seed: s.seed, warmup: s.warmup, warmupMs: s.warmupMs, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache };
   const strategyName = o.strategy ?? s.strategy;
   const budget = o.budgetSeconds ?? s.budgetSeconds;
   const deadline = budget !== undefined ? started + budget * 1000 : Infinity;
@@ -304,7 +306,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     const start = performance.now();
     try {
       do {
-        await tunable(g.algorithm).measure(prim, { benchmark: g.benchmarks[0]!, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, warmupMs: s.warmupMs, batches: 1, batchSize: s.batchSize, forceWallClock: o.forceWallClock });
+        await tunable(g.algorithm).measure(prim, { ...timing, benchmark: g.benchmarks[0]!, type: g.type, size, config: v.config, batches: 1, coldCache: false });
       } while (performance.now() - start < SETTLE_MS);
     } catch {
       // Its own measurement reports the error.
@@ -347,7 +349,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           measuredNow.add(entryKey(name, size));
           if (firstMeasured.length < REMEASURED && !firstMeasured.includes(v)) firstMeasured.push(v);
           try {
-            store.addRecord(await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, warmupMs: s.warmupMs, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache }));
+            store.addRecord(await alg.measure(prim, { ...timing, benchmark, type: g.type, size, config: v.config }));
           } catch (err) {
             if ((err as WgprimError)?.code === 'device-lost') throw new StopCampaign('device-lost', message(err));
             store.addError(name, size, message(err));
@@ -369,7 +371,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
           if (!first || (first as { error_occurred?: boolean }).error_occurred) continue;
           checkBudget();
           try {
-            const again = await alg.measure(prim, { benchmark, type: g.type, size, seed: s.seed, config: v.config, warmup: s.warmup, warmupMs: s.warmupMs, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+            const again = await alg.measure(prim, { ...timing, benchmark, type: g.type, size, config: v.config });
             // real_time is the mean milliseconds per call, as stats.mean.
             if (again.stats.mean < (first as GBenchEntry).real_time) store.replaceRecord(again);
           } catch {
@@ -418,7 +420,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
     // THRESHOLD_LOSSES_TO_STOP sizes in a row is not measured further, nor is onesweep once neither is.
     const outcomes: Record<'block_sort' | 'decoupled', PathOutcome[]> = { block_sort: [], decoupled: [] };
     for (const size of sizes) {
-      const optionsOf = (path: ThresholdPath) => ({ path, type, valueBytes, size, seed: s.seed, config: configOf(path), warmup: s.warmup, warmupMs: s.warmupMs, batches: s.batches, batchSize: s.batchSize, forceWallClock: o.forceWallClock, coldCache: s.coldCache });
+      const optionsOf = (path: ThresholdPath) => ({ ...timing, path, type, valueBytes, size, config: configOf(path) });
       const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(outcomes.decoupled) : path === 'block_sort' ? !pathDone(outcomes.block_sort) : true));
       if (!active.includes('block_sort') && !active.includes('decoupled')) {
         progress.run.done += THRESHOLD_PATHS.length;

@@ -275,16 +275,15 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       }
       const gk = `${targetKey}|${typeClass.float ? 'float' : 'int'}${typeClass.bytes}|${typeClass.valueBytes}`;
       let g = groups.get(gk);
-      if (g && g.source.index !== index) {
-        // Another file measured this (target, class): the newer file counts, the older is dropped whole.
-        if (when < g.source.when) {
-          if (!g.superseded.includes(label)) g.superseded.push(label);
-          return;
-        }
-        const superseded = [...g.superseded, g.source.label];
+      // Another file measured this (target, class): the newer file counts, the older is dropped whole.
+      if (g && g.source.index !== index && when < g.source.when) {
+        if (!g.superseded.includes(label)) g.superseded.push(label);
+        return;
+      }
+      if (!g || g.source.index !== index) {
+        const superseded = g ? [...g.superseded, g.source.label] : [];
         groups.set(gk, (g = { target, targetKey, typeClass, dates: [], versions: [], paths: new Map(), source: { index, when, label }, superseded }));
       }
-      if (!g) groups.set(gk, (g = { target, targetKey, typeClass, dates: [], versions: [], paths: new Map(), source: { index, when, label }, superseded: [] }));
       g.dates.push(date);
       g.versions.push(version);
       let configs = g.paths.get(path);

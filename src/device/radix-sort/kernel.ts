@@ -1,5 +1,6 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
 import { SUBGROUP_ID, subgroupId, unroll } from '../../wgsl/block.js';
+import { digitsPerInvocation } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
@@ -287,13 +288,13 @@ export function radixUpsweepKernel(o: RadixSortKernelOptions & { totals?: boolea
   const loadDigits = (e0: string, end: string): string => `    var ds: array<u32, IPT>;
 ${splitLoads(o.key, hi.keys, `${e0} - lid + TILE`, (load) => unroll(o.config.itemsPerThread, 'j', `    { let e = ${e0} + j * WG; ds[j] = RADIX; if (e < ${end}) { ds[j] = digit(to_ordered(${load}(e))); } }`))}
 ${unroll(o.config.itemsPerThread, 'j', `    if (ds[j] < RADIX) { atomicAdd(&hist[ds[j]], 1u); }`)}`;
-  const digitsPerInvocation = Math.ceil((1 << o.config.radixBits) / o.config.workgroupSize);
+  const dpi = digitsPerInvocation(o.config);
   // Tile counts: group g counts tiles_per_group tiles (UPSWEEP_TILES, within one block) one at a
   // time, each tile's counts tile-major (one coalesced row a tile), and adds their sums to its
   // block's totals (digit-major rows of TILE_BLOCK-tile blocks at rows_base) and the digit
   // totals: a group of several tiles adds fewer atomics.
   const body = o.tileCounts
-    ? `  var sums: array<u32, ${digitsPerInvocation}>;
+    ? `  var sums: array<u32, ${dpi}>;
   let first_tile = group * P.tiles_per_group;
   let end_tile = min(first_tile + P.tiles_per_group, P.num_tiles);
   for (var tile = first_tile; tile < end_tile; tile++) {
@@ -301,7 +302,7 @@ ${unroll(o.config.itemsPerThread, 'j', `    if (ds[j] < RADIX) { atomicAdd(&hist
     let end = min(tile * TILE + TILE, P.count);
 ${loadDigits('e0', 'end')}
     workgroupBarrier();
-${unroll(digitsPerInvocation, 'm', `    { let d = lid + m * WG; if (d < RADIX) {
+${unroll(dpi, 'm', `    { let d = lid + m * WG; if (d < RADIX) {
       let n = atomicLoad(&hist[d]);
       atomicStore(&hist[d], 0u);
       atomicStore(&counts[tile * RADIX + d], n);
@@ -311,7 +312,7 @@ ${unroll(digitsPerInvocation, 'm', `    { let d = lid + m * WG; if (d < RADIX) {
   }
   let block = first_tile / ${TILE_BLOCK}u;
   let blocks = (P.num_tiles + ${TILE_BLOCK - 1}u) / ${TILE_BLOCK}u;
-${unroll(digitsPerInvocation, 'm', `  { let d = lid + m * WG; let n = sums[m]; if (d < RADIX && n != 0u) {
+${unroll(dpi, 'm', `  { let d = lid + m * WG; let n = sums[m]; if (d < RADIX && n != 0u) {
     atomicAdd(&counts[P.rows_base + d * blocks + block], n);
     atomicAdd(&counts[P.totals_base + (group % ${COUNT_TOTAL_COPIES}u) * RADIX + d], n);
   } }`)}`

@@ -225,19 +225,23 @@ export async function recordRadixSort(
   // rows of radix words a pass), and one kernel scans the counts from them; the split rank's
   // many groups (one a tile) would queue up on the totals' words: a device-wide scan does it.
   const countTotals = !onesweep && config.rank === 'match';
-  // Pairs with the match rank: a workgroup a tile, from counts per tile (tile-major), where their
-  // blocks' totals fit a row of the count scan and all of it one binding; a pass's block totals
-  // come before its digit totals.
+  // The counts buffer: the counts (onesweep: the look-back state), then per pass its block totals
+  // (with tile counts) and its digit totals.
   const numBlocks = ceilDiv(numTiles, TILE_BLOCK);
-  const tileCounts = countTotals && pairs && numBlocks <= COUNT_SCAN_MAX_GROUPS
-    && (radix * numTiles + passes.length * radix * (numBlocks + COUNT_TOTAL_COPIES)) * 4 <= ctx.limits.maxStorageBufferBindingSize;
-  const tilesPerGroup = config.rank === 'split' || onesweep || tileCounts ? 1 : ceilDiv(numTiles, Math.min(numTiles, SORT_GROUPS));
-  const numGroups = ceilDiv(numTiles, tilesPerGroup);
-  const upsweepGroups = ceilDiv(numTiles, UPSWEEP_TILES);
-  const countsWords = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numGroups;
-  const blockWords = tileCounts ? radix * numBlocks : 0;
-  const totalsWords = countTotals ? blockWords + COUNT_TOTAL_COPIES * radix : 0;
-  const countsLength = countsWords + passes.length * totalsWords;
+  const layout = (tiles: boolean) => {
+    const tilesPerGroup = config.rank === 'split' || onesweep || tiles ? 1 : ceilDiv(numTiles, Math.min(numTiles, SORT_GROUPS));
+    const numGroups = ceilDiv(numTiles, tilesPerGroup);
+    const countsWords = onesweep ? ONESWEEP_COUNTER_WORDS + 2 * radix * numTiles : radix * numGroups;
+    const blockWords = tiles ? radix * numBlocks : 0;
+    const totalsWords = countTotals ? blockWords + COUNT_TOTAL_COPIES * radix : 0;
+    return { tilesPerGroup, numGroups, countsWords, blockWords, totalsWords, countsLength: countsWords + passes.length * totalsWords };
+  };
+  // Pairs with the match rank: a workgroup a tile, from counts per tile (tile-major), where their
+  // blocks' totals fit a row of the count scan and all of it one binding.
+  const tileCounts = countTotals && pairs && numBlocks <= COUNT_SCAN_MAX_GROUPS && layout(true).countsLength * 4 <= ctx.limits.maxStorageBufferBindingSize;
+  const { tilesPerGroup, numGroups, countsWords, blockWords, totalsWords, countsLength } = layout(tileCounts);
+  // The upsweep's groups: with tile counts UPSWEEP_TILES tiles each (the sort's one), else the sort's.
+  const [upsweepTiles, upsweepGroups] = tileCounts ? [UPSWEEP_TILES, ceilDiv(numTiles, UPSWEEP_TILES)] : [tilesPerGroup, numGroups];
   if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: ${numTiles} tiles of ${radix} digit counters need ${countsLength * 4} bytes, over maxStorageBufferBindingSize; use a larger itemsPerThread or fewer radixBits`);
   }
@@ -353,10 +357,8 @@ export async function recordRadixSort(
     } else {
       // This pass's block totals (tile counts) and digit totals.
       const passBase = countsWords + i * totalsWords;
-      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tilesPerGroup, numGroups, passBase + blockWords, tileCounts ? passBase : 0])) };
-      // With tile counts the upsweep counts UPSWEEP_TILES tiles a group (the sort one).
-      const upParams = tileCounts ? { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, UPSWEEP_TILES, upsweepGroups, passBase + blockWords, passBase])) } : params;
-      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [upParams, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), tileCounts ? upsweepGroups : numGroups);
+      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, upsweepTiles, upsweepGroups, passBase + blockWords, tileCounts ? passBase : 0])) };
+      ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), upsweepGroups);
       if (tileCounts) {
         // The blocks' totals scanned (rows of numBlocks), then each block's tiles from its start.
         const blockParams = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, TILE_BLOCK, numBlocks, passBase + blockWords, passBase])) };
