@@ -20,7 +20,8 @@ import { stripedTileLoad, workgroupInclusiveScan } from './wgsl.js';
  *   `tiles_per_group` tiles from g * tiles_per_group in order, carrying its digits' positions
  *   from tile to tile, so the counts and their scan are small (at most SORT_GROUPS groups, not
  *   one count per tile and digit), and loading its next tile's keys while it finishes this one;
- *   or (`tileCounts`, pairs) each workgroup sorts one tile from its own counts' scan.
+ *   or (`tileCounts`, where per-tile counts fit) each workgroup sorts one tile from its own
+ *   counts' scan.
  */
 
 /**
