@@ -159,7 +159,7 @@ describe('radix sort paths: the threshold', () => {
   for (const method of ['decoupled', 'reduce-then-scan', 'split'] as const) {
     it(`passKernels, ${method === 'split' ? 'the split rank' : method}: specialized passes by place (raw keys in first, out last), 8-byte keys by digit word; shared: one kernel; both right`, async () => {
       // Distinct sort and upsweep kernels by their keys' pass part (raw in, raw out; the digit's word).
-      const variants = (): string[] => [...new Set(kernelKeys.filter((k) => /^radix-(onesweep|scatter|upsweep):/.test(k)).map((k) => `${k.split(':')[0]}${k.match(/(:e\d\d)?(:w\d)?$/)![0]}`))];
+      const variants = (): string[] => [...new Set(kernelKeys.filter((k) => /^radix-(onesweep|scatter|upsweep):/.test(k)).map((k) => `${k.split(':')[0]}${k.match(/(:e\d\d)?(:w\d)?(:[ad])?$/)![0]}`))];
       const cases: [RadixSortKeyType, number?, number?][] = [['u32'], ['f32'], ['i64'], ['u64', 20, 50], ['f16'], ['i32', 4, 20]];
       const sortName = method === 'split' ? 'radix-scatter' : 'radix-onesweep';
       const names = (kernel: string, parts: string[]): string[] => parts.map((x) => `${kernel}${x}`);
@@ -170,7 +170,8 @@ describe('radix sort paths: the threshold', () => {
         for (const [type, beginBit, endBit] of cases) {
           const n = 2 * 256 + 3;
           kernelKeys = [];
-          await check(type, randomKeys(type, n, SEED + n + (beginBit ?? 0)), { config, blockSortConfig: { maxCount: 0 }, beginBit, endBit, descending: type === 'f32' || type === 'i64' }, `passKernels ${passKernels}`, false);
+          const descending = type === 'f32' || type === 'i64';
+          await check(type, randomKeys(type, n, SEED + n + (beginBit ?? 0)), { config, blockSortConfig: { maxCount: 0 }, beginBit, endBit, descending }, `passKernels ${passKernels}`, false);
           // Specialized: first (:e10), between (:e00; f16 and i32 [4, 20) have two passes), last (:e01).
           // u64 [20, 50): digits [20, 28) low word, [28, 36) across both, [36, 44) and [44, 50) high; i64: 8 passes, 4 low then 4 high.
           // The upsweep only loads: it is compiled as storing raw keys (its first pass: raw at both ends).
@@ -181,9 +182,16 @@ describe('radix sort paths: the threshold', () => {
               : type === 'i64'
                 ? [[':e00:w0', ':e00:w1', ':e01:w1', ':e10:w0'], [':e01:w0', ':e01:w1', ':w0']]
                 : [[...(type === 'f16' || type === 'i32' ? [] : [':e00']), ':e01', ':e10'], ['', ':e01']];
-          const want = [...names(sortName, sort), ...(method === 'decoupled' ? [] : names('radix-upsweep', up))].sort();
+          // Specialized kernels also take the direction as a constant (:a ascending, :d descending).
+          const dir = passKernels === 'shared' ? '' : descending ? ':d' : ':a';
+          const want = [...names(sortName, sort), ...(method === 'decoupled' ? [] : names('radix-upsweep', up))].map((k) => k + dir).sort();
           expect(variants().sort(), `${type} [${beginBit ?? 0}, ${endBit ?? 'all'}) ${method} ${passKernels}`).toEqual(want);
         }
+        // The other direction on the same prim: its own kernels, not the cached ascending ones.
+        kernelKeys = [];
+        await check('u32', randomKeys('u32', 515, SEED + 1), { config, blockSortConfig: { maxCount: 0 }, descending: true }, `passKernels ${passKernels} descending`, false);
+        const seen = variants();
+        if (passKernels === 'specialized') expect(seen.length > 0 && seen.every((k) => k.endsWith(':d')), `u32 descending ${method}: ${seen.join(' ')}`).toBe(true);
       }
     });
   }
@@ -335,4 +343,5 @@ describe('radix sort paths: buffer level', () => {
     expect(() => prim.selectedRadixSortBlockSortConfig('u32', 0, { itemsPerThread: -1 })).toThrow(WgprimError);
     kb.destroy();
   });
+
 });

@@ -43,17 +43,23 @@ export interface LsdPass {
   readonly rawIn: boolean;
   readonly rawOut: boolean;
   readonly word?: 0 | 1;
+  /**
+   * The direction as a constant (ascending: the first pass's load is the raw key, no transform,
+   * for unsigned keys); absent: the uniform's `flip`.
+   */
+  readonly descending?: boolean;
 }
 /** A kernel for any pass: raw keys in and out, a digit anywhere. */
 export const ANY_PASS: LsdPass = { rawIn: true, rawOut: true };
 /** Pipeline key part of a pass ('' for ANY_PASS). */
 export const lsdPassKey = (p: LsdPass): string =>
-  (p.rawIn && p.rawOut ? '' : `:e${Number(p.rawIn)}${Number(p.rawOut)}`) + (p.word === undefined ? '' : `:w${p.word}`);
+  (p.rawIn && p.rawOut ? '' : `:e${Number(p.rawIn)}${Number(p.rawOut)}`) + (p.word === undefined ? '' : `:w${p.word}`)
+  + (p.descending === undefined ? '' : p.descending ? ':d' : ':a');
 
 /** The kernels' pass for digit bits [shift, shift + bits) of pass `index` of `count`. */
-export function lsdPass(t: TypeInfo, index: number, count: number, shift: number, bits: number): LsdPass {
+export function lsdPass(t: TypeInfo, index: number, count: number, shift: number, bits: number, descending: boolean): LsdPass {
   const word = t.bytes !== 8 ? undefined : shift + bits <= 32 ? 0 : shift >= 32 ? 1 : undefined;
-  return { rawIn: index === 0, rawOut: index === count - 1, ...(word === undefined ? {} : { word }) };
+  return { rawIn: index === 0, rawOut: index === count - 1, ...(word === undefined ? {} : { word }), descending };
 }
 
 /**
@@ -97,7 +103,7 @@ fn bit_at(y: vec2<u32>, s: u32) -> u32 {
 }`
     : `fn digit_at(y: u32, shift: u32, bits: u32) -> u32 { return (y >> shift) & ((1u << bits) - 1u); }
 fn bit_at(y: u32, s: u32) -> u32 { return (y >> s) & 1u; }`;
-  const flip = withParams ? 'P.flip' : 'flip';
+  const flip = pass.descending !== undefined ? (pass.descending ? '0xffffffffu' : '0u') : withParams ? 'P.flip' : 'flip';
   // Between passes the keys stay ordered: only the first pass transforms what it loads and
   // only the last what it stores (16-bit keys: the stored half alone).
   const toBody = pass.rawIn ? `(${to}) ^ ${K}(${flip})` : 'x';

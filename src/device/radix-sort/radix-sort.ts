@@ -257,11 +257,12 @@ export async function recordRadixSort(
     : { keys: keySplitBytes === undefined ? undefined : keySplitBytes / t.bytes, values: valSplitBytes === undefined ? undefined : valSplitBytes / valueBytes };
   const kernelOptions = { key: t, valueBytes, config, split };
   // Specialized: kernels by the pass's place (the first loads raw keys and the last stores
-  // them; between, keys stay ordered), and for 8-byte keys by the word that holds the digit.
+  // them; between, keys stay ordered), for 8-byte keys by the word that holds the digit, and
+  // by direction (a constant: the first pass of an ascending u32 sort loads keys untransformed).
   // Passes of one place share their kernels: each distinct one is generated once.
   const byPlace = new Map<string, { sort: Kernel; upsweep?: Kernel }>();
   const passKernels = passes.map((pass, i) => {
-    const place = config.passKernels === 'specialized' ? lsdPass(t, i, passes.length, pass.shift, pass.bits) : ANY_PASS;
+    const place = config.passKernels === 'specialized' ? lsdPass(t, i, passes.length, pass.shift, pass.bits, descending) : ANY_PASS;
     let kernels = byPlace.get(lsdPassKey(place));
     if (!kernels) {
       const o = { ...kernelOptions, pass: place };
