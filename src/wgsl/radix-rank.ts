@@ -158,7 +158,7 @@ export function rankClear(o: RadixRankOptions, index: string): string {
  * u32 keys: 9.7 against 10.9 ms for a loop of load, store per subgroup), and once the starts
  * are known stores each subgroup's first rank, start included, so the match needs no rk_start.
  */
-export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string, cleared = false): string {
+export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string, cleared = false, late = false): string {
   const WG = o.workgroupSize;
   const nsg = maxSubgroups(o);
   const dpt = digitsPerInvocation(o);
@@ -198,15 +198,17 @@ ${unroll(nsg, 'g', `      ${used('g', `atomicStore(&rk_hist[g * RK_RADIX + d], s
       rk_count[d] = start - s0;
     }
   }`;
+  // Late: the match already counted each subgroup's digits (rankLate); only the scan is left.
+  const early = late ? '' : `  workgroupBarrier();
+  let own = sgid * RK_RADIX;
+${unroll(o.itemsPerThread, 'j', `  atomicAdd(&rk_hist[own + ${digitOf('j')}], 1u);`)}
+`;
   return `{
   let nsg = ${WG}u / sg_size;
   let r = sgid * sg_size + sg_lane;
-${cleared ? '' : `  workgroupBarrier();
+${cleared || late ? '' : `  workgroupBarrier();
 ${rankClear(o, 'r')}
-`}  workgroupBarrier();
-  let own = sgid * RK_RADIX;
-${unroll(o.itemsPerThread, 'j', `  atomicAdd(&rk_hist[own + ${digitOf('j')}], 1u);`)}
-  workgroupBarrier();
+`}${early}  workgroupBarrier();
   // The owned digits' counts; an exclusive scan of their totals in r order gives the starts.
   var owned = 0u;
 ${counts}
@@ -243,4 +245,20 @@ ${unroll(o.radixBits, 'b', `  { let on = ((d >> b) & 1u) == 1u; let bal = subgro
   let rank = subgroupShuffle(first, ${lowest}) + below;
   ${place('j', 'rank')}`)}
 }`;
+}
+
+/**
+ * Body text: the rank with late counts, for a caller that keeps its ranks in registers (`rks`,
+ * an array<u32, IPT> in scope) and ran `rankClear`: the match runs first on the cleared
+ * counters, so each item's rank is its place among its subgroup's items of its digit, and the
+ * subgroups' counts are what the match left; the scan turns them into first ranks, which each
+ * item then adds (one workgroup load a key instead of the early counts' atomic add a key, which
+ * lanes of one digit serialize on skewed keys). Publishes nothing before the match: for
+ * callers with no look-back. A barrier must follow before `rk_hist` is used for anything else.
+ */
+export function rankLate(o: RadixRankOptions, digitOf: (j: string) => string): string {
+  return `workgroupBarrier();
+  ${rankMatch(o, digitOf, (j, at) => `rks[${j}] = ${at};`)}
+  ${rankCounts(o, digitOf, true, true)}
+${unroll(o.itemsPerThread, 'j', `  rks[j] += atomicLoad(&rk_hist[sgid * RK_RADIX + ${digitOf('j')}]);`)}`;
 }

@@ -1,6 +1,6 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { subgroupId, unroll } from '../../wgsl/block.js';
-import { digitsPerInvocation, type RadixRankOptions, radixRankDecls, radixRankKey, radixRankSpareWord, rankClear, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { digitsPerInvocation, type RadixRankOptions, radixRankDecls, radixRankKey, radixRankSpareWord, rankClear, rankCounts, rankLate, rankMatch } from '../../wgsl/radix-rank.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { type RadixSortConfig } from './config.js';
@@ -172,6 +172,11 @@ ${byTile(
   // after this tile's keys are in workgroup memory (their registers are free again) and their
   // latency hides behind the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
   const single = !lookback && o.tileCounts === true;
+  // A tile a workgroup from scanned counts publishes nothing before the match, so the rank
+  // counts late (H200, 2^28: u32 keys 6.97 -> 6.88 ms, f32 7.03 -> 6.87, u64 21.14 -> 20.57,
+  // u32 pairs 8.62 -> 8.54). Onesweep publishes its counts before the match; the loop over a
+  // group's tiles keeps the early counts (not measured late).
+  const late = single;
   const prefetch = !lookback && !single;
   const nextKeys = `  if (tile + 1u < end_tile) {
     let base = (tile + 1u) * TILE;
@@ -187,7 +192,8 @@ ${tileLoad(false)}
   // Keys past the end are all-ones sentinels: the largest digit, last in the tile, never written.
 ${prefetch ? '' : tileLoad(true)}
   var rk_own_start: array<u32, RK_DPT>;
-  ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}
+${late ? `  var rks: array<u32, IPT>;
+  ${rankLate(rank, (j) => `digit(ks[${j}])`)}` : `  ${rankCounts(rank, (j) => `digit(ks[${j}])`, true)}`}
   let sentinel_digit = digit(SENTINEL);
   ${lookback
     ? `// Publish this tile's counts before ranking, so successors' look-backs find them early.
@@ -198,8 +204,8 @@ ${prefetch ? '' : tileLoad(true)}
     if (P.clear_base != ${NO_REGION}u) { atomicStore(&state[P.clear_base + tile * RK_RADIX + d], 0u); }
   }`
     : ''}
-  var rks: array<u32, IPT>;
-  ${rankMatch(rank, (j) => `digit(ks[${j}])`, (j, at) => `rks[${j}] = ${at};`)}
+${late ? '' : `  var rks: array<u32, IPT>;
+  ${rankMatch(rank, (j) => `digit(ks[${j}])`, (j, at) => `rks[${j}] = ${at};`)}`}
   // Every subgroup's counters are final: their memory takes the keys.
   workgroupBarrier();
 ${unroll(IPT, 'j', '  x_store_key(rks[j], ks[j]);')}
