@@ -188,7 +188,7 @@ describe('radix sort: each rank and look-back forced by config', () => {
   // Each method with u32 keys and one more key type (both through pairs and keys only).
   const extra: Record<string, RadixSortKeyType> = { onesweep: 'i64', 'match+reduce-then-scan': 'f32', 'split/shared': 'u64', 'split/subgroup': 'f16' };
   // The kernels each method dispatches (so a config that is silently replaced cannot pass);
-  // reduce-then-scan pairs scan counts per tile (tileScan), keys counts per run of tiles.
+  // reduce-then-scan scans counts per tile (tileScan).
   const kernels: Record<string, string[]> = {
     onesweep: ['histogram', 'rowScan', 'onesweep'], 'match+reduce-then-scan': ['upsweep', 'countScan', 'tileScan', 'sort'], 'split/shared': ['upsweep', 'scatter'], 'split/subgroup': ['upsweep', 'scatter'],
   };
@@ -415,17 +415,21 @@ describe('radix sort: reduce-then-scan groups sort runs of tiles', () => {
   });
 });
 
-describe('radix sort: reduce-then-scan pairs sort a tile a workgroup from counts per tile', () => {
-  it('tile counts in blocks of TILE_BLOCK tiles: counts that end a block early, on its edge and one tile past it; more digits than invocations; 8-byte values', async () => {
+describe('radix sort: reduce-then-scan sorts a tile a workgroup from counts per tile', () => {
+  it('tile counts in blocks of TILE_BLOCK tiles: counts that end a block early, on its edge and one tile past it; more digits than invocations; whole tiles of one digit; 8-byte values', async () => {
     const config = { ...MATCH_RTS, workgroupSize: 32, itemsPerThread: 1, radixBits: 4 };
     for (const tiles of [1, TILE_BLOCK - 1, TILE_BLOCK, TILE_BLOCK + 1, 3 * TILE_BLOCK + 5]) {
       const n = tiles * 32 - (tiles % 2);
       await check('u32', randomKeys('u32', n, SEED + 90 + tiles), { config, beginBit: 0, endBit: 8, descending: tiles % 2 === 1 }, `${tiles} tiles`, false);
     }
-    // More digits than invocations (the upsweep's and tile scan's digits in turns), and a group's
-    // tiles (UPSWEEP_TILES) cut short by the last tile.
+    // More digits than the upsweep's invocations (its digits in turns: 64 and 256 digits, 32
+    // invocations), and a group's tiles (UPSWEEP_TILES) cut short by the last tile.
     const n6 = (2 * TILE_BLOCK + UPSWEEP_TILES + 1) * 32 - 7;
     await check('u32', randomKeys('u32', n6, SEED + 93), { config: { ...config, radixBits: 6 }, beginBit: 4, endBit: 16 }, '6-bit digits', false);
+    await check('u32', randomKeys('u32', n6, SEED + 94), { config: { ...config, radixBits: 8 }, beginBit: 0, endBit: 16 }, '8-bit digits', false);
+    // Every key of a tile with one digit (a whole tile's count in one counter), odd and even digits.
+    const one = Uint32Array.from({ length: 5 * 32 + 3 }, (_, i) => (Math.floor(i / 32) % 2 === 0 ? 0x13 : 0x24));
+    await check('u32', one, { config, beginBit: 0, endBit: 8 }, 'tiles of one digit', false);
     const wide = BigUint64Array.from({ length: 100003 }, (_, i) => (BigInt(i) << 32n) | BigInt(100003 - i));
     const keys2 = randomKeys('u32', 100003, SEED + 92);
     const order = referenceOrder('u32', keys2, false, 24, 32);

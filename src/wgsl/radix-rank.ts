@@ -19,6 +19,8 @@ import { unroll } from './block.js';
  * - `rankMatch`: each item's rank: lanes with the same digit find each other with one ballot
  *   per digit bit; the lowest of them claims ranks for all with one atomic add on its
  *   subgroup's counter and hands the base to the others by shuffle; `place` gets the rank.
+ * - or `rankLate`: the match first, on cleared counters, then the scan of what it counted, then
+ *   each item adds its subgroup's first rank of its digit (no counts before the match).
  *
  * Needs `enable subgroups;`, and in scope: `sgid`, `sg_lane`, `sg_size` (subgroup ids must order
  * subgroups by the chunk they hold: callers take `sgid` from the SUBGROUP_ID ticket and load by
