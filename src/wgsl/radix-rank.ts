@@ -159,6 +159,8 @@ export function rankClear(o: RadixRankOptions, index: string): string {
  * Invocation r owns digits r * RK_DPT ..: it loads their subgroups' counts at once (H200, 2^28
  * u32 keys: 9.7 against 10.9 ms for a loop of load, store per subgroup), and once the starts
  * are known stores each subgroup's first rank, start included, so the match needs no rk_start.
+ * `late` (rankLate): the counters already hold each subgroup's counts (the match ran on cleared
+ * counters), so only the scan is left.
  */
 export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string, cleared = false, late = false): string {
   const WG = o.workgroupSize;

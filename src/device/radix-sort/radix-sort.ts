@@ -67,8 +67,9 @@ export function selectRadixSortBlockSortConfig(ctx: DeviceContext, tables: reado
 /**
  * Reduce-then-scan with the match rank where per-tile counts do not fit (past 4096 blocks of
  * tiles, or a binding): at most this many workgroups per pass, each sorting a run of tiles in
- * order (prefetching the next tile's keys), so that the per-(digit, group) counts stay small. Enough groups that the last wave is short, few enough that the counts'
- * scan is one workgroup a digit (H200, 2^28 u32 keys, 256 x 23, with that scan: 2640 / 3168 /
+ * order (prefetching the next tile's keys), so that the per-(digit, group) counts stay small.
+ * Enough groups that the last wave is short, few enough that the counts' scan is one workgroup
+ * a digit (H200, 2^28 u32 keys, 256 x 23, with that scan: 2640 / 3168 /
  * 4096 / 5280 / 8192 / 16384 groups 7.08 / 7.00 / 6.92 / 6.99 / 7.07 / 7.17 ms; f32 and u64
  * within 1% across 2640 .. 5280).
  */
@@ -220,7 +221,8 @@ export async function recordRadixSort(
     fail('limit-exceeded', `${name}: onesweep counts keys in 30 bits: ${count} keys exceed ${ONESWEEP_MAX_COUNT}; use lookback "reduce-then-scan"`);
   }
   // Reduce-then-scan: per-group digit counts (the split rank: a group per tile; the match rank
-  // per tile, or runs of tiles where those do not fit); onesweep: two look-back regions of one word per (tile, digit).
+  // per tile, or runs of tiles where those do not fit); onesweep: two look-back regions of one
+  // word per (tile, digit).
   // The match rank's upsweep adds each pass's digit totals past the counts (COUNT_TOTAL_COPIES
   // rows of radix words a pass), and one kernel scans the counts from them; the split rank's
   // many groups (one a tile) would queue up on the totals' words: a device-wide scan does it.
@@ -238,8 +240,9 @@ export async function recordRadixSort(
   };
   // The match rank: a workgroup a tile, from counts per tile (tile-major), where their blocks'
   // totals fit a row of the count scan and all of it one binding (else a group sorts a run of
-  // tiles). A tile a group holds fewer registers, two groups an SM (H200, 2^28: u32 keys 7.26 ->
-  // 7.02 ms, u64 keys 23.45 -> 21.13, u32 pairs 11.15 -> 8.08; docs/performance.md).
+  // tiles). A tile a group carries nothing from tile to tile (fewer registers: u64 keys 72
+  // against 86, pairs 121 against 160) and ranks with late counts (H200, 2^28: u32 keys 7.26 ->
+  // 7.02 ms, u64 keys 23.45 -> 21.13, u32 pairs 11.15 -> 8.08 before those; docs/performance.md).
   const tileCounts = countTotals && numBlocks <= COUNT_SCAN_MAX_GROUPS && layout(true).countsLength * 4 <= ctx.limits.maxStorageBufferBindingSize;
   const { tilesPerGroup, numGroups, countsWords, blockWords, totalsWords, countsLength } = layout(tileCounts);
   // The upsweep's groups: with tile counts UPSWEEP_TILES tiles each (the sort's one), else the sort's.
