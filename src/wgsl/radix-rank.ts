@@ -159,8 +159,8 @@ export function rankClear(o: RadixRankOptions, index: string): string {
  * Invocation r owns digits r * RK_DPT ..: it loads their subgroups' counts at once (H200, 2^28
  * u32 keys: 9.7 against 10.9 ms for a loop of load, store per subgroup), and once the starts
  * are known stores each subgroup's first rank, start included, so the match needs no rk_start.
- * `late` (rankLate): the counters already hold each subgroup's counts (the match ran on cleared
- * counters), so only the scan is left.
+ * `late` (rankLate, with `cleared`): the counters already hold each subgroup's counts (the match
+ * ran on cleared counters), so only the scan is left.
  */
 export function rankCounts(o: RadixRankOptions, digitOf: (j: string) => string, cleared = false, late = false): string {
   const WG = o.workgroupSize;
@@ -210,7 +210,7 @@ ${unroll(o.itemsPerThread, 'j', `  atomicAdd(&rk_hist[own + ${digitOf('j')}], 1u
   return `{
   let nsg = ${WG}u / sg_size;
   let r = sgid * sg_size + sg_lane;
-${cleared || late ? '' : `  workgroupBarrier();
+${cleared ? '' : `  workgroupBarrier();
 ${rankClear(o, 'r')}
 `}${early}  workgroupBarrier();
   // The owned digits' counts; an exclusive scan of their totals in r order gives the starts.

@@ -54,9 +54,10 @@ export interface OnesweepKernelOptions {
   readonly pass?: LsdPass;
   /**
    * Scanned: each workgroup sorts one tile, from first positions per tile laid out tile-major
-   * (`offsets[tile * RADIX + d]`), with no loop over tiles: a loop costs the pairs kernel ~40
-   * registers (H200, 256 x 23 u32 pairs: 160 against 121), past the 128 that let two workgroups
-   * share an SM. Default: runs of tiles (tiles_per_group), from per-group offsets.
+   * (`offsets[tile * RADIX + d]`), with no loop over tiles: a loop costs registers and with them
+   * workgroups an SM (H200, 256 x 23 u32 pairs: 160 against 121, past the 128 that let two share
+   * an SM; 256 x 11 u64 keys 86 against 72, two against three). Default: runs of tiles
+   * (tiles_per_group), from per-group offsets.
    */
   readonly tileCounts?: boolean;
 }

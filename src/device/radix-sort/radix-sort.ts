@@ -363,15 +363,16 @@ export async function recordRadixSort(
     } else {
       // This pass's block totals (tile counts) and digit totals.
       const passBase = countsWords + i * totalsWords;
-      const params = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, upsweepTiles, upsweepGroups, passBase + blockWords, tileCounts ? passBase : 0])) };
+      const passParams = (tiles: number, groups: number): GPUBufferBinding => ({
+        buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, tiles, groups, passBase + blockWords, tileCounts ? passBase : 0])),
+      });
+      const params = passParams(upsweepTiles, upsweepGroups);
       ctx.dispatch(encoder, upsweep!.label, upPipeline!, ctx.bindGroup(upPipeline!, upsweep!.key, [params, lo(keySrc, keyBytes, keySplitBytes), countsBinding, ...hi(keySrc, keyBytes, keySplitBytes)]), upsweepGroups);
-      if (tileCounts) {
-        // The blocks' totals scanned (rows of numBlocks), then each block's tiles from its start.
-        const blockParams = { buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, TILE_BLOCK, numBlocks, passBase + blockWords, passBase])) };
-        ctx.dispatch(encoder, countScan!.label, countScanPipeline!, ctx.bindGroup(countScanPipeline!, countScan!.key, [blockParams, countsBinding]), radix);
-        ctx.dispatch(encoder, tileScan!.label, tileScanPipeline!, ctx.bindGroup(tileScanPipeline!, tileScan!.key, [blockParams, countsBinding]), numBlocks);
-      } else if (countScan) ctx.dispatch(encoder, countScan.label, countScanPipeline!, ctx.bindGroup(countScanPipeline!, countScan.key, [params, countsBinding]), radix);
+      // Tile counts: the blocks' totals scanned (rows of numBlocks), then each block's tiles from its start.
+      const scanParams = tileCounts ? passParams(TILE_BLOCK, numBlocks) : params;
+      if (countScan) ctx.dispatch(encoder, countScan.label, countScanPipeline!, ctx.bindGroup(countScanPipeline!, countScan.key, [scanParams, countsBinding]), radix);
       else recordCountScan!(encoder);
+      if (tileScan) ctx.dispatch(encoder, tileScan.label, tileScanPipeline!, ctx.bindGroup(tileScanPipeline!, tileScan.key, [scanParams, countsBinding]), numBlocks);
       entries = config.rank === 'split'
         ? [params, ...keyIo, countsBinding, ...values, ...highs]
         : [{ buffer: ctx.uniform(new Uint32Array([count, numTiles, pass.shift, pass.bits, flip, 0, 0, NO_REGION, tilesPerGroup, numGroups])) }, ...keyIo, countsBinding, ...values, ...highs];
