@@ -13,7 +13,7 @@ import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-c
 import type { Prim } from '../prim.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type BenchRecord, formatName, type NameFields } from './gbench.js';
-import { type RecordCall, releaseColdCacheBuffer, timeGpu } from './timing.js';
+import { type RecordCall, releaseColdCacheBuffer, type RunTimingOptions, timeGpu } from './timing.js';
 
 /** What `bench --algorithm` takes; `scan` means both scans. */
 export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform' | 'radix_sort_keys' | 'radix_sort_pairs' | 'segmented_radix_sort';
@@ -55,7 +55,8 @@ export function selectedFor(prim: Prim, family: ConfigFamily, type: ElementType,
   }
 }
 
-export interface BenchmarkOptions {
+/** `warmupMs` applies after inputs that took over IDLE_WARMUP_AFTER_MS to make. */
+export interface BenchmarkOptions extends RunTimingOptions {
   readonly algorithm: BenchAlgorithm;
   readonly type: ElementType;
   /** Elements per call. */
@@ -63,14 +64,6 @@ export interface BenchmarkOptions {
   readonly seed: number;
   /** Overrides the selected config, field by field. */
   readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig> | Partial<RadixSortConfig> | Partial<SegmentedRadixSortConfig>;
-  readonly warmup: number;
-  /** After inputs that took over IDLE_WARMUP_AFTER_MS to make, untimed calls go on until this many ms have passed (see `TimingOptions.warmupMs`). */
-  readonly warmupMs?: number;
-  readonly batches: number;
-  readonly batchSize: number;
-  readonly forceWallClock?: boolean;
-  /** Flush the GPU's caches before each timed region (see `TimingOptions.coldCache`). */
-  readonly coldCache?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,6 +33,9 @@ export interface TimingOptions {
   readonly coldCacheBytes?: number;
 }
 
+/** The timing settings a benchmark run takes (the cold-cache scratch size is the runner's). */
+export type RunTimingOptions = Omit<TimingOptions, 'coldCacheBytes'>;
+
 export type TimingMethod = 'timestamp-query' | 'wall-clock';
 
 export interface TimingResult {

@@ -18,6 +18,7 @@ import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixVa
 import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
 import { BENCH_SEGMENT_LENGTH, benchSegmentOffsets, segmentedRadixSortName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
+import { type RunTimingOptions } from '../bench/timing.js';
 import { groupBy } from './measurements.js';
 
 /** One value of a tuning parameter. */
@@ -34,20 +35,12 @@ export interface RecordBuffers {
   readonly count: number;
 }
 
-export interface MeasureOptions {
+export interface MeasureOptions extends RunTimingOptions {
   readonly benchmark: string;
   readonly type: ElementType;
   readonly size: number;
   readonly seed: number;
   readonly config: ConfigObject;
-  readonly warmup: number;
-  /** After slow-to-make inputs, untimed calls for this many ms (`BenchmarkOptions.warmupMs`). */
-  readonly warmupMs?: number;
-  readonly batches: number;
-  readonly batchSize: number;
-  readonly forceWallClock?: boolean;
-  /** Flush the GPU's caches before each timed region (`TimingOptions.coldCache`). */
-  readonly coldCache?: boolean;
 }
 
 /** A benchmark entry's name, read back: which algorithm, benchmark, type and config it timed. */

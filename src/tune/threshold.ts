@@ -17,6 +17,7 @@
 import { type BenchRecord, formatName, type NameFields, type NameInput, parseName } from '../bench/gbench.js';
 import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
+import { type RunTimingOptions } from '../bench/timing.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
 import { configKey, rowKey, type TunedAlgorithm } from '../config/tables.js';
@@ -89,7 +90,7 @@ export function radixSortThresholdName(path: ThresholdPath, keyType: string, con
   return formatName({ lvl: 'device', algo: RADIX_THRESHOLD_ALGO, path, key_type: keyType, value_type: valueType, cfg: cfg as NameInput });
 }
 
-export interface ThresholdMeasureOptions {
+export interface ThresholdMeasureOptions extends RunTimingOptions {
   readonly path: ThresholdPath;
   readonly type: ElementType;
   /** 0 (default): keys only; 4: pairs with u32 values (as the pairs benchmarks). */
@@ -98,12 +99,6 @@ export interface ThresholdMeasureOptions {
   readonly seed: number;
   /** The path's config: a block sort config for `block_sort`, an LSD config for `onesweep` and `decoupled` (timed with decoupledMaxCount 0). */
   readonly config: RadixSortBlockSortConfig | RadixSortConfig;
-  readonly warmup: number;
-  readonly warmupMs?: number;
-  readonly batches: number;
-  readonly batchSize: number;
-  readonly forceWallClock?: boolean;
-  readonly coldCache?: boolean;
 }
 
 /**
