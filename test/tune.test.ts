@@ -677,6 +677,19 @@ describe('wgprim tune', () => {
     expect(gbenchProblems(full)).toEqual([]);
     expect(full.benchmarks).toHaveLength(2);
     expect(full.benchmarks[0]).toEqual(part.benchmarks[0]);
+    // With --algorithms the run is the named algorithm's alone: no note.
+    expect(String(rest.stdout)).not.toMatch(/^note /m);
+  });
+
+  it('says when a settings file names some algorithms and the defaults add the others', () => {
+    const settingsFile = path.join(TMP, 'settings-some.json');
+    fs.writeFileSync(settingsFile, JSON.stringify({ warmup: 1, batches: 2, batchSize: 2, algorithms: { transform: { space: { workgroupSize: [64], itemsPerThread: [4] }, types: ['u32'], sizes: [4096] } } }));
+    const r = tune('--settings', settingsFile, '--benchmark_out', path.join(TMP, 'tune-some.json'), '--no-apply', '-q', '--max-measurements', '1');
+    expect(r.status, String(r.stderr)).toBe(1);
+    const note = String(r.stdout).match(/^note\s+the settings name transform; (.*) come from the defaults and run too \(--algorithms transform runs only the named\)$/m);
+    expect(note, String(r.stdout)).not.toBeNull();
+    expect(note![1]).toContain('reduce');
+    expect(note![1]).not.toContain('transform');
   });
 });
 

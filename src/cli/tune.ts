@@ -48,14 +48,20 @@ export function defaultOutFile(shard: Shard | undefined): string {
   return shard && shard.count > 1 ? `tune-results-${shard.index}of${shard.count}.json` : 'tune-results.json';
 }
 
+export interface LoadedSettings {
+  readonly settings: TuneSettings;
+  /** The algorithms (and threshold stages) the user's settings name, where they name any. */
+  readonly named?: readonly string[];
+}
+
 /**
  * A user's settings: a JSON file, or a .js/.mjs module whose default export (or `settings`
  * export) is a settings object or a function `(deviceKind, device) => settings`. Merged over
  * the defaults for this device.
  */
-export async function loadSettings(file: string | undefined, kind: DeviceKind, dev: CliDevice): Promise<TuneSettings> {
+export async function loadSettings(file: string | undefined, kind: DeviceKind, dev: CliDevice): Promise<LoadedSettings> {
   const base = defaultSettings(kind);
-  if (!file) return base;
+  if (!file) return { settings: base };
   const abs = path.resolve(file);
   if (!fs.existsSync(abs)) throw new Error(`--settings ${file}: no such file`);
   let input: unknown;
@@ -73,7 +79,9 @@ export async function loadSettings(file: string | undefined, kind: DeviceKind, d
       throw new Error(`--settings ${file}: ${(err as Error).message}`);
     }
   }
-  return mergeSettings(base, input);
+  const algorithms = (input as { algorithms?: unknown } | null)?.algorithms;
+  const named = algorithms !== null && typeof algorithms === 'object' ? Object.keys(algorithms) : [];
+  return { settings: mergeSettings(base, input), ...(named.length > 0 ? { named } : {}) };
 }
 
 /** Writes the file through a temporary file and a rename, so an interrupted write never leaves half a file. */
@@ -187,7 +195,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   const shard = opts.shard ? parseShard(opts.shard) : undefined;
   const dev = await openDevice();
   const kind = deviceKindOf(dev.prim.target);
-  const loaded = await loadSettings(opts.settings, kind, dev);
+  const { settings: loaded, named } = await loadSettings(opts.settings, kind, dev);
   const settings: TuneSettings = opts.cold ? { ...loaded, coldCache: true } : loaded;
   if (opts.printSettings) {
     console.log(JSON.stringify(settings, (_k, v: unknown) => (typeof v === 'function' ? `[function]` : v), 2));
@@ -209,6 +217,12 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   }
 
   console.log(`adapter  ${describeTarget(dev.prim.target)}: ${kind === 'cpu' ? 'CPU adapter, small default space' : 'GPU, full default space'}${opts.settings ? `; settings ${opts.settings}` : ''}`);
+  // Settings merge over the defaults, so a file that names a few algorithms still runs the
+  // defaults' others: say so, since a campaign that was meant to be short may run for hours.
+  const unnamed = named && !opts.algorithms ? Object.keys(settings.algorithms).filter((a) => !named.includes(a)) : [];
+  if (unnamed.length > 0) {
+    console.log(`note     the settings name ${named!.join(', ')}; ${unnamed.join(', ')} come from the defaults and run too (--algorithms ${named!.join(',')} runs only the named)`);
+  }
   const sizes = [...new Set(Object.entries(settings.algorithms).filter(([a]) => !opts.algorithms || opts.algorithms.includes(a)).flatMap(([, a]) => a.sizes))].sort((x, y) => x - y);
   console.log(`output   ${out}${existing ? ' (resumed: what it holds is not measured again)' : ''}; sizes ${sizes.map(formatCount).join(', ')}; seed ${settings.seed}; ${settings.warmup} warm-up, ${settings.batches}x${settings.batchSize} timed calls${settings.coldCache ? ', cold cache' : ''}${shard ? `; shard ${shard.index}/${shard.count}` : ''}`);
 
