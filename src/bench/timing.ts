@@ -36,6 +36,11 @@ export interface TimingOptions {
 /** The timing settings a benchmark run takes (the cold-cache scratch size is the runner's). */
 export type RunTimingOptions = Omit<TimingOptions, 'coldCacheBytes'>;
 
+/** The timing fields of `o` alone, to hand on to another runner's options. */
+export function runTimingOf(o: RunTimingOptions): RunTimingOptions {
+  return { warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
+}
+
 export type TimingMethod = 'timestamp-query' | 'wall-clock';
 
 export interface TimingResult {

@@ -220,8 +220,8 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   // Settings merge over the defaults, so a file that names a few algorithms still runs the
   // defaults' others: say so, since a campaign that was meant to be short may run for hours.
   const unnamed = named && !opts.algorithms ? Object.keys(settings.algorithms).filter((a) => !named.includes(a)) : [];
-  if (unnamed.length > 0) {
-    console.log(`note     the settings name ${named!.join(', ')}; ${unnamed.join(', ')} come from the defaults and run too (--algorithms ${named!.join(',')} runs only the named)`);
+  if (named && unnamed.length > 0) {
+    console.log(`note     the settings name ${named.join(', ')}; ${unnamed.join(', ')} come from the defaults and run too (--algorithms ${named.join(',')} runs only the named)`);
   }
   const sizes = [...new Set(Object.entries(settings.algorithms).filter(([a]) => !opts.algorithms || opts.algorithms.includes(a)).flatMap(([, a]) => a.sizes))].sort((x, y) => x - y);
   console.log(`output   ${out}${existing ? ' (resumed: what it holds is not measured again)' : ''}; sizes ${sizes.map(formatCount).join(', ')}; seed ${settings.seed}; ${settings.warmup} warm-up, ${settings.batches}x${settings.batchSize} timed calls${settings.coldCache ? ', cold cache' : ''}${shard ? `; shard ${shard.index}/${shard.count}` : ''}`);

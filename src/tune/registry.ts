@@ -18,7 +18,7 @@ import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixVa
 import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
 import { BENCH_SEGMENT_LENGTH, benchSegmentOffsets, segmentedRadixSortName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
-import { type RunTimingOptions } from '../bench/timing.js';
+import { type RunTimingOptions, runTimingOf } from '../bench/timing.js';
 import { groupBy } from './measurements.js';
 
 /** One value of a tuning parameter. */
@@ -167,10 +167,7 @@ export function parseBenchmarkName(fields: NameFields): ParsedBenchmark | undefi
 // as `wgprim bench` writes.
 
 async function measureWithBench(prim: Prim, o: MeasureOptions): Promise<BenchRecord> {
-  const records = await benchmarkAlgorithm(prim, {
-    algorithm: o.benchmark as SingleAlgorithm, type: o.type, size: o.size, seed: o.seed, config: o.config as never,
-    warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
-  });
+  const records = await benchmarkAlgorithm(prim, { ...runTimingOf(o), algorithm: o.benchmark as SingleAlgorithm, type: o.type, size: o.size, seed: o.seed, config: o.config as never });
   if (records.length !== 1) throw new WgprimError('invalid-argument', `benchmark "${o.benchmark}" gave ${records.length} records, expected 1`);
   return records[0]!;
 }
@@ -364,8 +361,7 @@ registerTunable({
   // Past one tile: the block sort and the merge kernels both run.
   fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   measure: (prim, o) => benchmarkRadixSortBlockSort(prim, {
-    pairs: o.benchmark === 'radix_sort_block_sort_pairs', type: o.type, size: o.size, seed: o.seed, config: o.config as unknown as RadixSortBlockSortConfig,
-    warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
+    ...runTimingOf(o), pairs: o.benchmark === 'radix_sort_block_sort_pairs', type: o.type, size: o.size, seed: o.seed, config: o.config as unknown as RadixSortBlockSortConfig,
   }),
   benchmarkName: (benchmark, type, c) => radixSortBlockSortName(type, benchmark === 'radix_sort_block_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortBlockSortConfig),
 });

@@ -17,7 +17,7 @@
 import { type BenchRecord, formatName, type NameFields, type NameInput, parseName } from '../bench/gbench.js';
 import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
-import { type RunTimingOptions } from '../bench/timing.js';
+import { type RunTimingOptions, runTimingOf } from '../bench/timing.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
 import { configKey, rowKey, type TunedAlgorithm } from '../config/tables.js';
@@ -108,7 +108,7 @@ export interface ThresholdMeasureOptions extends RunTimingOptions {
  */
 export async function measureRadixSortThreshold(prim: Prim, o: ThresholdMeasureOptions): Promise<BenchRecord> {
   const valueBytes = o.valueBytes ?? 0;
-  const timing = { type: o.type, size: o.size, seed: o.seed, warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
+  const timing = { ...runTimingOf(o), type: o.type, size: o.size, seed: o.seed };
   const record = o.path === 'block_sort'
     ? await benchmarkRadixSortBlockSort(prim, { ...timing, pairs: valueBytes !== 0, config: o.config as RadixSortBlockSortConfig })
     : (await benchmarkAlgorithm(prim, { ...timing, algorithm: valueBytes !== 0 ? 'radix_sort_pairs' : 'radix_sort_keys', config: { ...(o.config as RadixSortConfig), decoupledMaxCount: 0 } }))[0]!;
