@@ -11,7 +11,7 @@
 //   tune-h200-radix-s9-32.json (radix_sort_threshold)
 //   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold)
 //   tune-h200-radix-s12-keys-threshold.json (radix_sort_threshold)
-//   tune-h200-radix-s13-64.json (radix_sort_threshold)
+//   tune-h200-radix-s14-64.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
@@ -50,7 +50,7 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 32768 },
     evidence: {
       itemsPerSecond: 8.923e8, cv: 0.0088, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x11 8-bit match reduce-then-scan (decoupled up to 2^21), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^15: measured threshold (radix_sort_threshold: this block sort path against onesweep 320x9 8-bit match reduce-then-scan (decoupled up to 2^21), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {

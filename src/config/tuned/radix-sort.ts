@@ -9,11 +9,11 @@
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
 //   tune-h200-radix-s9-32.json (nvidia//nvidia-h200, 2026-11-30)
-//   tune-h200-radix-s13-64.json (nvidia//nvidia-h200, 2026-11-30)
+//   tune-h200-radix-s14-64.json (nvidia//nvidia-h200, 2026-11-30)
 //   tune-h200-radix-s9-32.json (radix_sort_threshold)
 //   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold)
 //   tune-h200-radix-s12-keys-threshold.json (radix_sort_threshold)
-//   tune-h200-radix-s13-64.json (radix_sort_threshold)
+//   tune-h200-radix-s14-64.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
@@ -49,10 +49,10 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 2097152, passKernels: 'specialized' },
+    config: { workgroupSize: 320, itemsPerThread: 9, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 2097152, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 1.206e10, cv: 0.00234, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 11/11 configs eligible; runner-up 256x11 8 match subgroup reduce-then-scan 256 16 2097152 specialized at 1.000x; decoupledMaxCount 2^21: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
+      itemsPerSecond: 1.232e10, cv: 0.00235, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 11/11 configs eligible; runner-up 256x11 8 match subgroup reduce-then-scan 256 16 2097152 specialized at 0.983x; decoupledMaxCount 2^21: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
@@ -60,7 +60,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
     config: { workgroupSize: 256, itemsPerThread: 11, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 2097152, passKernels: 'specialized' },
     evidence: {
-      itemsPerSecond: 8.965e9, cv: 0.00523, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
+      itemsPerSecond: 9.184e9, cv: 0.00791, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 11/11 configs eligible; runner-up 256x11 8 match subgroup reduce-then-scan 256 16 0 specialized at 1.000x; decoupledMaxCount 2^21: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, with u32 values, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24; decoupled faster at 2^10, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
