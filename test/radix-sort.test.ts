@@ -242,6 +242,17 @@ describe('radix sort: each rank and look-back forced by config', () => {
     }
   });
 
+  it('320 and 384 invocations (the H200 u64 keys row is 320 x 9): more invocations than digits, u64 keys and pairs, both offset methods', async () => {
+    // 7-bit digits: lavapipe's 8-lane subgroups need 40 counter rows at 320 invocations, and 8-bit ones would not fit its 32 KiB.
+    const cases = [[320, 9, MATCH_RTS, true], [320, 9, ONESWEEP, true], [384, 7, MATCH_RTS, false]] as const;
+    for (const [workgroupSize, itemsPerThread, base, keysOnly] of cases) {
+      const config = { ...base, workgroupSize, itemsPerThread, radixBits: 7, histogramWorkgroupSize: 256 };
+      expect(radixSortConfigProblem(prim.context, typeInfo('u64'), 4, config)).toBeUndefined();
+      const tile = tileSize(config);
+      for (const n of [tile - 1, 2 * tile + 1]) await check('u64', randomKeys('u64', n, SEED + n), { descending: n === tile - 1, config }, `${base.lookback} ${workgroupSize} x ${itemsPerThread}`, keysOnly);
+    }
+  });
+
   it('histogram shapes: small tiles (over 512 histogram tiles), 96 invocations, odd and large itemsPerThread', async () => {
     const shapes: [number, number][] = [[32, 1], [96, 3], [128, 16], [64, 7], [256, 4]];
     for (const [histogramWorkgroupSize, histogramItemsPerThread] of shapes) {
