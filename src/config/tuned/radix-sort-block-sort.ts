@@ -12,6 +12,7 @@
 //   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold)
 //   tune-h200-radix-s12-keys-threshold.json (radix_sort_threshold)
 //   tune-h200-radix-s14-64.json (radix_sort_threshold)
+//   tune-h200-radix-s14-u32-threshold.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
@@ -32,7 +33,7 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
     config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 16384 },
     evidence: {
       itemsPerSecond: 1.64e9, cv: 0.0126, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^22), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^23), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {

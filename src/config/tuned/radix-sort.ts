@@ -14,6 +14,7 @@
 //   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold)
 //   tune-h200-radix-s12-keys-threshold.json (radix_sort_threshold)
 //   tune-h200-radix-s14-64.json (radix_sort_threshold)
+//   tune-h200-radix-s14-u32-threshold.json (radix_sort_threshold)
 // 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { RadixSortConfig } from '../../device/radix-sort/config.js';
@@ -31,10 +32,10 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 4194304, passKernels: 'specialized' },
+    config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 8388608, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 3.356e10, cv: 0.00386, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 67108864 specialized at 0.996x; decoupledMaxCount 2^22: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 67108864 specialized at 0.996x; decoupledMaxCount 2^23: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
