@@ -343,5 +343,4 @@ describe('radix sort paths: buffer level', () => {
     expect(() => prim.selectedRadixSortBlockSortConfig('u32', 0, { itemsPerThread: -1 })).toThrow(WgprimError);
     kb.destroy();
   });
-
 });

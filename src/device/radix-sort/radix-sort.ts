@@ -243,8 +243,9 @@ export async function recordRadixSort(
   // tiles). A tile a group carries nothing from tile to tile (fewer registers: u64 keys 72
   // against 86, pairs 121 against 160) and ranks with late counts (H200, 2^28: u32 keys 7.26 ->
   // 7.02 ms, u64 keys 23.45 -> 21.13, u32 pairs 11.15 -> 8.08 before those; docs/performance.md).
-  const tileCounts = countTotals && numBlocks <= COUNT_SCAN_MAX_GROUPS && layout(true).countsLength * 4 <= ctx.limits.maxStorageBufferBindingSize;
-  const { tilesPerGroup, numGroups, countsWords, blockWords, totalsWords, countsLength } = layout(tileCounts);
+  const tiled = layout(true);
+  const tileCounts = countTotals && numBlocks <= COUNT_SCAN_MAX_GROUPS && tiled.countsLength * 4 <= ctx.limits.maxStorageBufferBindingSize;
+  const { tilesPerGroup, numGroups, countsWords, blockWords, totalsWords, countsLength } = tileCounts ? tiled : layout(false);
   // The upsweep's groups: with tile counts UPSWEEP_TILES tiles each (the sort's one), else the sort's.
   const [upsweepTiles, upsweepGroups] = tileCounts ? [UPSWEEP_TILES, ceilDiv(numTiles, UPSWEEP_TILES)] : [tilesPerGroup, numGroups];
   if (countsLength * 4 > ctx.limits.maxStorageBufferBindingSize) {
