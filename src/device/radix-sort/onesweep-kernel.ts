@@ -158,6 +158,13 @@ ${vals.loads('base + TILE', (load) => byTile(
     unroll(IPT, 'j', `    vs[j] = ${load('base + striped_pos(j, sgid, sg_lane, sg_size)')};`),
     unroll(IPT, 'j', `    { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { vs[j] = ${load('base + p')}; } }`),
   ))}`;
+  // Pairs: each value goes where its key went. 8-byte keys (whose registers are the scarcer):
+  // the write-out keeps its keys' digits four to a word and the values' destinations come again
+  // from rk_count (which the exchange leaves alone), in place of IPT destinations held across
+  // two barriers (H200, 2^28 pairs, u64 keys 256 x 11: 28.05 -> 27.54 ms; 4-byte keys 256 x 23
+  // lose: u32 8.52 -> 8.64, f32 8.35 -> 8.49).
+  const packedDigits = c.radixBits <= 8 && o.key.bytes === 8;
+  const valueDst = packedDigits ? 'let dst = rk_count[(digs[k / 4u] >> ((k % 4u) * 8u)) & 0xffu] + i;' : 'let dst = dsts[k];';
   const valuesExchange = `  workgroupBarrier();
 ${byTile(
     unroll(IPT, 'j', '    x_store_value(rks[j], vs[j]);'),
@@ -165,10 +172,10 @@ ${byTile(
   )}
   workgroupBarrier();
 ${byTile(
-    unroll(IPT, 'k', `    { let i = k * WG + lid; ${vals.store('dsts[k]', 'x_load_value(i)')}; }`),
-    unroll(IPT, 'k', `    { let i = k * WG + lid; if (i < valid) { ${vals.store('dsts[k]', 'x_load_value(i)')}; } }`),
+    unroll(IPT, 'k', `    { let i = k * WG + lid; ${valueDst} ${vals.store('dst', 'x_load_value(i)')}; }`),
+    unroll(IPT, 'k', `    { let i = k * WG + lid; if (i < valid) { ${valueDst} ${vals.store('dst', 'x_load_value(i)')}; } }`),
   )}`;
-  const writeKey = `let y = x_load_key(i); let dst = rk_count[digit(y)] + i; store_key(dst, from_ordered(y));${pairs ? ' dsts[k] = dst;' : ''}`;
+  const writeKey = `let y = x_load_key(i); let d = digit(y); let dst = rk_count[d] + i; store_key(dst, from_ordered(y));${!pairs ? '' : packedDigits ? ' digs[k / 4u] |= d << ((k % 4u) * 8u);' : ' dsts[k] = dst;'}`;
   // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
   // after this tile's keys are in workgroup memory (their registers are free again) and their
   // latency hides behind the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
@@ -217,7 +224,7 @@ ${prefetch ? nextKeys : ''}
   // before it 10.57 / 11.19 / 12.39, of 8 after it 10.21).
   ${offsetsBlock}
   workgroupBarrier();
-  ${pairs ? 'var dsts: array<u32, IPT>;' : ''}
+  ${!pairs ? '' : packedDigits ? `var digs: array<u32, ${Math.ceil(IPT / 4)}>;` : 'var dsts: array<u32, IPT>;'}
 ${byTile(
     unroll(IPT, 'k', `    { let i = k * WG + lid; ${writeKey} }`),
     unroll(IPT, 'k', `    { let i = k * WG + lid; if (i < valid) { ${writeKey} } }`),
