@@ -163,8 +163,13 @@ ${vals.loads('base + TILE', (load) => byTile(
   // from rk_count (which the exchange leaves alone), in place of IPT destinations held across
   // two barriers (H200, 2^28 pairs, u64 keys 256 x 11: 28.05 -> 27.54 ms; 4-byte keys 256 x 23
   // lose: u32 8.52 -> 8.64, f32 8.35 -> 8.49).
-  const packedDigits = c.radixBits <= 8 && o.key.bytes === 8;
-  const valueDst = packedDigits ? 'let dst = rk_count[(digs[k / 4u] >> ((k % 4u) * 8u)) & 0xffu] + i;' : 'let dst = dsts[k];';
+  // What the keys' write-out declares (`decl`) and keeps a key (`keep`, with its digit d and
+  // destination dst in scope), and how the values' write-out gets destination `dst` back.
+  const valueDsts = !pairs
+    ? { decl: '', keep: '', dst: '' }
+    : c.radixBits <= 8 && o.key.bytes === 8
+      ? { decl: `var digs: array<u32, ${Math.ceil(IPT / 4)}>;`, keep: ' digs[k / 4u] |= d << ((k % 4u) * 8u);', dst: 'let dst = rk_count[(digs[k / 4u] >> ((k % 4u) * 8u)) & 0xffu] + i;' }
+      : { decl: 'var dsts: array<u32, IPT>;', keep: ' dsts[k] = dst;', dst: 'let dst = dsts[k];' };
   const valuesExchange = `  workgroupBarrier();
 ${byTile(
     unroll(IPT, 'j', '    x_store_value(rks[j], vs[j]);'),
@@ -172,10 +177,10 @@ ${byTile(
   )}
   workgroupBarrier();
 ${byTile(
-    unroll(IPT, 'k', `    { let i = k * WG + lid; ${valueDst} ${vals.store('dst', 'x_load_value(i)')}; }`),
-    unroll(IPT, 'k', `    { let i = k * WG + lid; if (i < valid) { ${valueDst} ${vals.store('dst', 'x_load_value(i)')}; } }`),
+    unroll(IPT, 'k', `    { let i = k * WG + lid; ${valueDsts.dst} ${vals.store('dst', 'x_load_value(i)')}; }`),
+    unroll(IPT, 'k', `    { let i = k * WG + lid; if (i < valid) { ${valueDsts.dst} ${vals.store('dst', 'x_load_value(i)')}; } }`),
   )}`;
-  const writeKey = `let y = x_load_key(i); let d = digit(y); let dst = rk_count[d] + i; store_key(dst, from_ordered(y));${!pairs ? '' : packedDigits ? ' digs[k / 4u] |= d << ((k % 4u) * 8u);' : ' dsts[k] = dst;'}`;
+  const writeKey = `let y = x_load_key(i); let d = digit(y); let dst = rk_count[d] + i; store_key(dst, from_ordered(y));${valueDsts.keep}`;
   // Scanned: a group's tiles come one after another, so the next tile's keys are loaded right
   // after this tile's keys are in workgroup memory (their registers are free again) and their
   // latency hides behind the barrier and the write-out (H200, 2^28 u32 keys: 10.9 against 12.0 ms).
@@ -224,7 +229,7 @@ ${prefetch ? nextKeys : ''}
   // before it 10.57 / 11.19 / 12.39, of 8 after it 10.21).
   ${offsetsBlock}
   workgroupBarrier();
-  ${!pairs ? '' : packedDigits ? `var digs: array<u32, ${Math.ceil(IPT / 4)}>;` : 'var dsts: array<u32, IPT>;'}
+  ${valueDsts.decl}
 ${byTile(
     unroll(IPT, 'k', `    { let i = k * WG + lid; ${writeKey} }`),
     unroll(IPT, 'k', `    { let i = k * WG + lid; if (i < valid) { ${writeKey} } }`),
