@@ -1,23 +1,29 @@
-// wgprim core: runs wherever a GPUDevice exists; imports nothing from Node.
+// wgprim core: runs wherever a GPUDevice exists; imports nothing from Node, the tuner or the CLI.
 export { createPrim, Prim, type PrimOptions, type TunedTables, type AlgorithmName } from './prim.js';
-export { ArrayApi, typeOfArray, type PrimTypedArray, type ArrayScanOptions, type ArrayReduceOptions, type ArrayTransformOptions, type ArrayRadixSortOptions, type ArraySegmentedRadixSortOptions, type RadixSortValueArray } from './arrays.js';
+export {
+  ArrayApi, typeOfArray, type PrimTypedArray, type ArrayScanOptions, type ArrayReduceOptions, type ArrayTransformOptions, type ArrayRadixSortOptions,
+  type ArraySegmentedRadixSortOptions, type RadixSortValueArray,
+} from './arrays.js';
 export { WgprimError, type WgprimErrorCode } from './runtime/errors.js';
 export { type Target, type AdapterInfoLike, targetFromAdapterInfo, hasForwardProgress, describeTarget } from './runtime/target.js';
-export { DeviceContext } from './runtime/context.js';
+export { DeviceContext, type DispatchProfiler } from './runtime/context.js';
 export { gridFor } from './runtime/dispatch.js';
 export { type ElementType, ELEMENT_TYPES, typeInfo, typeClassOf, type TypeClass } from './wgsl/types.js';
 export { type Operator, type BuiltinOperator, type CustomOperator, BUILTIN_OPERATORS } from './wgsl/operators.js';
 export { f16Bits, f16Value } from './wgsl/values.js';
 export { type TunedEntry, type TargetMatch, type TuningEvidence, type ConfigSource, type SelectedConfig } from './config/types.js';
 export { selectConfig, matchLevel } from './config/select.js';
-export { normalizeTunedInput, TUNED_ALGORITHMS, TUNED_TABLE_FORMAT, type TunedAlgorithm, type TunedInput, type TunedTableFile } from './config/tables.js';
-export { createOptimization, renderTableModule, renderTableJson, type CreateOptimizationOptions, type CreateOptimizationResult, type GroupResult } from './tune/create-optimization.js';
-export { applyConfigImprovements, classifyImprovement, type ApplyImprovementsInput, type ApplyImprovementsResult, type ImprovementDecision, type ImprovementStatus } from './tune/apply-improvements.js';
-export { type TuneOptions, type TuneSummary, type TuneGroupSummary, type TuneDecision, type TunedConfigScore } from './tune/runtime.js';
+export { normalizeTunedInput, TUNED_ALGORITHMS, TUNED_TABLE_FORMAT, type TunedAlgorithm, type TunedInput, type TunedTableFile } from './tables.js';
+export { ALGORITHMS, TABLES, BENCHMARKS, TUNING_STAGES } from './algorithms.js';
+export {
+  type AlgorithmSpec, type ConfigTable, type BenchmarkSpec, type TuningSpec, type AlgorithmEnv, type ArrayEnv, type ParamSpace, type ParamValue, type ConfigObject,
+  type ValueBytes,
+} from './device/spec.js';
 export {
   type TuneCache, type TuneCacheState, type TuneCacheEntry, type StorageLike, memoryTuneCache, localStorageTuneCache, defaultTuneCache, tuneCacheKey,
   TUNE_CACHE_FORMAT,
-} from './tune/cache.js';
+} from './tune-cache.js';
+export { WGPRIM_VERSION } from './version.js';
 export { type ScanConfig, scanSpace } from './device/scan/config.js';
 export { type ScanArgs } from './device/scan/scan.js';
 export { type ReduceConfig, reduceSpace } from './device/reduce/config.js';
@@ -29,7 +35,3 @@ export { type SegmentedRadixSortConfig, segmentedRadixSortSpace } from './device
 export { type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs } from './device/segmented-radix-sort/segmented-radix-sort.js';
 export { type RadixSortBlockSortConfig, radixSortBlockSortSpace, RADIX_BLOCK_SORT_DEFAULT_MAX_COUNT } from './device/radix-sort/block-sort-config.js';
 export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';
-export {
-  KernelProfiler, profileCalls, aggregateProfile, type KernelProfilerOptions, type KernelProfile, type KernelStat, type PassSample, type ProfileOptions, type ProfileResult,
-} from './bench/profile.js';
-export { type DispatchProfiler } from './runtime/context.js';

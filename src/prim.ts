@@ -1,75 +1,62 @@
 import { DeviceContext } from './runtime/context.js';
 import { WgprimError } from './runtime/errors.js';
 import { type AdapterInfoLike, type Target, targetFromAdapterInfo } from './runtime/target.js';
-import { type TunedEntry, type SelectedConfig } from './config/types.js';
-import { normalizeTunedInput, rowKey, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedInput, type TunedTables } from './config/tables.js';
-import { type TuneCache, type TuneCacheState, readTuneCache } from './tune/cache.js';
-import { type TuneOptions, type TuneSummary, tunePrim } from './tune/runtime.js';
-import { scanTuned } from './config/tuned/scan.js';
-import { reduceTuned } from './config/tuned/reduce.js';
-import { transformTuned } from './config/tuned/transform.js';
-import { radixSortTuned } from './config/tuned/radix-sort.js';
-import { segmentedRadixSortTuned } from './config/tuned/segmented-radix-sort.js';
-import { type SegmentedRadixSortConfig } from './device/segmented-radix-sort/config.js';
-import { recordSegmentedRadixSort, type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs, selectSegmentedRadixSortConfig } from './device/segmented-radix-sort/segmented-radix-sort.js';
-import { radixSortBlockSortTuned } from './config/tuned/radix-sort-block-sort.js';
-import { type ScanConfig } from './device/scan/config.js';
-import { recordScan, type ScanArgs, selectScanConfig } from './device/scan/scan.js';
-import { type ReduceConfig } from './device/reduce/config.js';
-import { recordReduce, type ReduceArgs, selectReduceConfig } from './device/reduce/reduce.js';
-import { type TransformConfig } from './device/transform/config.js';
-import { recordTransform, type TransformArgs, selectTransformConfig } from './device/transform/transform.js';
-import { type RadixSortConfig } from './device/radix-sort/config.js';
-import { recordRadixSort, type RadixSortKeysArgs, type RadixSortPairsArgs, selectRadixSortBlockSortConfig, selectRadixSortConfig } from './device/radix-sort/radix-sort.js';
-import { type RadixSortBlockSortConfig } from './device/radix-sort/block-sort-config.js';
+import { type SelectedConfig, type TunedEntry } from './config/types.js';
 import { type ElementType } from './wgsl/types.js';
+import { type AlgorithmEnv, type ConfigTable, type ValueBytes } from './device/spec.js';
+import { selectFromTable } from './device/select.js';
+import { ALGORITHMS, type AlgorithmCalls, TABLES, tableNamed, type TunedAlgorithm } from './algorithms.js';
+import { normalizeTunedInput, rowKey, TUNED_ALGORITHMS, type TunedInput, type TunedTables } from './tables.js';
+import { type TuneCache, type TuneCacheState, readTuneCache } from './tune-cache.js';
 import { ArrayApi } from './arrays.js';
 
-export type { TunedTables, TunedInput } from './config/tables.js';
+export type { TunedTables, TunedInput } from './tables.js';
 
 export interface PrimOptions {
   /** Adapter identity; defaults to `device.adapterInfo`. Tuned configs are selected by it. */
   readonly adapterInfo?: AdapterInfoLike;
   /**
-   * Tuned tables loaded at run time, consulted before the built-in ones: tables by algorithm
-   * (`{ scan: [...], reduce: [...] }`), a parsed `<algorithm>.json` that
-   * `wgprim create-optimization` writes, or a list of either (`loadTunedDir` in `wgprim/node`
-   * reads a folder of them). Validated: a malformed row throws `invalid-argument`.
+   * Tuned tables loaded at run time, consulted before the built-in ones: tables by name
+   * (`{ scan: [...], reduce: [...] }`), a parsed `<table>.json` that `wgprim create-optimization`
+   * writes, or a list of either (`loadTunedDir` in `wgprim/node` reads a folder of them).
+   * Validated: a malformed row throws `invalid-argument`.
    */
   readonly tuned?: TunedInput;
   /** Alias of `tuned` (its rows come after those of `tuned`). */
   readonly configs?: TunedInput;
   /**
-   * Where `prim.tune` keeps what it found, per adapter and wgprim version: the rows stored for
-   * this adapter and version are installed at once (before `tuned` and the built-in tables);
-   * an entry of another adapter or version is ignored (`prim.tuneCacheState` says why).
+   * Where `tune` (`wgprim/tune`) keeps what it found, per adapter and wgprim version: the rows
+   * stored for this adapter and version are installed at once (before `tuned` and the built-in
+   * tables); an entry of another adapter or version is ignored (`prim.tuneCacheState` says why).
    * `memoryTuneCache()`, `localStorageTuneCache()` (pages), `fileTuneCache()` (`wgprim/node`).
    */
   readonly tuneCache?: TuneCache;
 }
 
-export type AlgorithmName = 'scan' | 'reduce' | 'transform';
+/** A tuned table's name, as `selectedConfig` takes it (`scan`, `reduce`, `transform`, `radixSort`, ...). */
+export type AlgorithmName = TunedAlgorithm;
+
+type Rows = Record<string, readonly TunedEntry<unknown>[]>;
+type ConfigOfTable<N extends TunedAlgorithm> = NonNullable<TunedTables[N]>[number]['config'];
+
+// The buffer-level calls of every registered algorithm are methods of Prim (installed in the constructor).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Prim extends AlgorithmCalls {}
 
 /** wgprim bound to one GPUDevice: every algorithm, at buffer level and (`arrays`) at array level. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Prim {
   readonly context: DeviceContext;
   readonly arrays: ArrayApi;
   /** What `createPrim` made of `options.tuneCache` (undefined without one). */
   readonly tuneCacheState?: TuneCacheState;
-  private readonly tuneCache?: TuneCache;
-  private tables: {
-    scan: readonly (readonly TunedEntry<ScanConfig>[])[];
-    reduce: readonly (readonly TunedEntry<ReduceConfig>[])[];
-    transform: readonly (readonly TunedEntry<TransformConfig>[])[];
-    radixSort: readonly (readonly TunedEntry<RadixSortConfig>[])[];
-    segmentedRadixSort: readonly (readonly TunedEntry<SegmentedRadixSortConfig>[])[];
-    radixSortBlockSort: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[];
-  };
+  /** The cache `createPrim` was given: where `tune` stores its rows unless told otherwise. */
+  readonly tuneCache?: TuneCache;
   /** Rows installed at run time (`tune`, `useTuned`, the tune cache), consulted first. */
-  private runtime: Record<TunedAlgorithm, readonly TunedEntry<unknown>[]> = { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [], segmentedRadixSort: [] };
+  private runtime: Rows = {};
   private runtimeRows = new Set<TunedEntry<unknown>>();
-  private readonly user: TunedTables;
-  private tuning = false;
+  private readonly user: Rows;
+  private readonly env: AlgorithmEnv;
 
   constructor(device: GPUDevice, options: PrimOptions = {}) {
     if (!device || typeof (device as GPUDevice).createBuffer !== 'function') {
@@ -77,38 +64,25 @@ export class Prim {
     }
     const info = options.adapterInfo ?? (device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo;
     this.context = new DeviceContext(device, targetFromAdapterInfo(info));
-    const fromTuned = normalizeTunedInput(options.tuned, 'tuned');
-    const fromConfigs = normalizeTunedInput(options.configs, 'configs');
-    const user: TunedTables = {
-      scan: [...(fromTuned.scan ?? []), ...(fromConfigs.scan ?? [])],
-      reduce: [...(fromTuned.reduce ?? []), ...(fromConfigs.reduce ?? [])],
-      transform: [...(fromTuned.transform ?? []), ...(fromConfigs.transform ?? [])],
-      radixSort: [...(fromTuned.radixSort ?? []), ...(fromConfigs.radixSort ?? [])],
-      segmentedRadixSort: [...(fromTuned.segmentedRadixSort ?? []), ...(fromConfigs.segmentedRadixSort ?? [])],
-      radixSortBlockSort: [...(fromTuned.radixSortBlockSort ?? []), ...(fromConfigs.radixSortBlockSort ?? [])],
+    const fromTuned = normalizeTunedInput(options.tuned, 'tuned') as Rows;
+    const fromConfigs = normalizeTunedInput(options.configs, 'configs') as Rows;
+    this.user = Object.fromEntries(TUNED_ALGORITHMS.map((a) => [a, [...(fromTuned[a] ?? []), ...(fromConfigs[a] ?? [])]]));
+    this.env = {
+      context: this.context,
+      rows: <C>(table: ConfigTable<C>) => [this.runtime[table.name] ?? [], this.user[table.name] ?? [], table.builtin] as readonly (readonly TunedEntry<C>[])[],
+      select: <C>(table: ConfigTable<C>, type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<C>): SelectedConfig<C> => {
+        const s = selectFromTable(this.context, table, this.env.rows(table), type, valueBytes, override);
+        return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
+      },
     };
-    this.user = user;
-    this.tables = this.makeTables();
+    for (const algorithm of ALGORITHMS) Object.assign(this, algorithm.calls(this.env));
     if (options.tuneCache) {
       this.tuneCache = options.tuneCache;
       const { state, tables } = readTuneCache(options.tuneCache, this.context.target);
       this.tuneCacheState = state;
       if (tables) this.useTuned(tables);
     }
-    this.arrays = new ArrayApi(this);
-  }
-
-  private makeTables(): Prim['tables'] {
-    const r = this.runtime;
-    const u = this.user;
-    return {
-      scan: [r.scan as readonly TunedEntry<ScanConfig>[], u.scan ?? [], scanTuned],
-      reduce: [r.reduce as readonly TunedEntry<ReduceConfig>[], u.reduce ?? [], reduceTuned],
-      transform: [r.transform as readonly TunedEntry<TransformConfig>[], u.transform ?? [], transformTuned],
-      radixSort: [r.radixSort as readonly TunedEntry<RadixSortConfig>[], u.radixSort ?? [], radixSortTuned],
-      segmentedRadixSort: [r.segmentedRadixSort as readonly TunedEntry<SegmentedRadixSortConfig>[], u.segmentedRadixSort ?? [], segmentedRadixSortTuned],
-      radixSortBlockSort: [r.radixSortBlockSort as readonly TunedEntry<RadixSortBlockSortConfig>[], u.radixSortBlockSort ?? [], radixSortBlockSortTuned],
-    };
+    this.arrays = new ArrayApi(this.env, device);
   }
 
   /**
@@ -116,46 +90,25 @@ export class Prim {
    * the built-in ones (same forms as `createPrim`'s `tuned`; validated, a malformed row throws
    * `invalid-argument`). A row replaces an installed one of the same target and type class;
    * `{ replace: true }` drops every row installed before. `selectedConfig` reports their
-   * source as `tuned:runtime`. `prim.tune` installs its rows with this.
+   * source as `tuned:runtime`. `tune` (`wgprim/tune`) installs its rows with this.
    */
   useTuned(tables: TunedInput, options: { readonly replace?: boolean } = {}): void {
-    const fresh = normalizeTunedInput(tables, 'useTuned') as Record<string, readonly TunedEntry<unknown>[] | undefined>;
-    const next = { ...(options.replace ? { scan: [], reduce: [], transform: [], radixSort: [], radixSortBlockSort: [], segmentedRadixSort: [] } : this.runtime) };
+    const fresh = normalizeTunedInput(tables, 'useTuned') as Rows;
+    const next: Rows = options.replace ? {} : { ...this.runtime };
     for (const a of TUNED_ALGORITHMS) {
       const rows = fresh[a];
       if (!rows) continue;
-      const byKey = new Map(next[a].map((e) => [rowKey(e), e] as const));
+      const byKey = new Map((next[a] ?? []).map((e) => [rowKey(e), e] as const));
       for (const e of rows) byKey.set(rowKey(e), e);
       next[a] = [...byKey.values()];
     }
     this.runtime = next;
-    this.runtimeRows = new Set(TUNED_ALGORITHMS.flatMap((a) => next[a]));
-    this.tables = this.makeTables();
+    this.runtimeRows = new Set(Object.values(next).flat());
   }
 
-  /** The rows installed at run time (`tune`, `useTuned`, the tune cache), by algorithm. */
+  /** The rows installed at run time (`tune`, `useTuned`, the tune cache), by table. */
   get runtimeTuned(): TunedTables {
-    const out: Record<string, readonly TunedEntry<unknown>[]> = {};
-    for (const a of TUNED_ALGORITHMS) if (this.runtime[a].length) out[a] = [...this.runtime[a]];
-    return out as TunedTables;
-  }
-
-  /**
-   * Tunes on this device within `budgetMs`: a small campaign (by default a local search from
-   * the configs selected today, the representative type of each type class, one size), the
-   * best config per algorithm and type class turned into rows (create-optimization, in memory),
-   * those that beat today's configs installed (`useTuned`), and every installed row stored in
-   * the tune cache (`options.cache`, else `createPrim`'s `tuneCache`) under this adapter and
-   * wgprim version. Returns what was measured and decided. Calls must not overlap.
-   */
-  async tune(options: TuneOptions): Promise<TuneSummary> {
-    if (this.tuning) throw new WgprimError('invalid-argument', 'prim.tune is already running on this Prim: await the first call');
-    this.tuning = true;
-    try {
-      return await tunePrim(this, this.tuneCache, options);
-    } finally {
-      this.tuning = false;
-    }
+    return Object.fromEntries(TUNED_ALGORITHMS.filter((a) => this.runtime[a]?.length).map((a) => [a, [...this.runtime[a]!]])) as TunedTables;
   }
 
   get device(): GPUDevice {
@@ -165,89 +118,15 @@ export class Prim {
     return this.context.target;
   }
 
-  /** Records an inclusive scan of `count` elements from `input` to `output` into `encoder`. */
-  inclusiveScan(encoder: GPUCommandEncoder, args: ScanArgs): Promise<void> {
-    return recordScan(this.context, this.tables.scan, encoder, args, false);
-  }
-  /** Records an exclusive scan (output[0] is the initial value, or the identity). */
-  exclusiveScan(encoder: GPUCommandEncoder, args: ScanArgs): Promise<void> {
-    return recordScan(this.context, this.tables.scan, encoder, args, true);
-  }
-  /** Records a reduction of `count` elements of `input` into element 0 of `output`. */
-  reduce(encoder: GPUCommandEncoder, args: ReduceArgs): Promise<void> {
-    return recordReduce(this.context, this.tables.reduce, encoder, args);
-  }
-  /** Records `output[i] = f(a[i])` or `f(a[i], b[i])` for a WGSL expression. */
-  transform(encoder: GPUCommandEncoder, args: TransformArgs): Promise<void> {
-    return recordTransform(this.context, this.tables.transform, encoder, args);
-  }
-
   /**
-   * Records a stable LSD radix sort of `count` keys (portable multi-pass path: correct without
-   * forward progress). Sorted in place unless `keysOut` is given; a scratch buffer of the keys'
-   * size is used for the passes in between.
+   * The config a call of table `algorithm` on `type` would use here, and where it came from.
+   * Tables keyed by value class too (the sorts') take the values' size: 0 keys only.
    */
-  radixSortKeys(encoder: GPUCommandEncoder, args: RadixSortKeysArgs): Promise<void> {
-    return recordRadixSort(this.context, this.tables.radixSort, this.tables.radixSortBlockSort, this.tables.scan, encoder, args, false);
-  }
-  /** Records a stable LSD radix sort of keys with values of 4 or 8 bytes moved alongside. */
-  radixSortPairs(encoder: GPUCommandEncoder, args: RadixSortPairsArgs): Promise<void> {
-    return recordRadixSort(this.context, this.tables.radixSort, this.tables.radixSortBlockSort, this.tables.scan, encoder, args, true);
-  }
-  /**
-   * The radix sort config a call would use for these keys and values (0: keys only), and where
-   * it came from. Rows are keyed by the key type's class and the value size they were tuned with
-   * (`typeClass.valueBytes`, 0 keys only): at one target level a row with these values wins over
-   * one without `valueBytes` (which serves any values); a row the values make too large for
-   * workgroup memory is skipped.
-   */
-  selectedRadixSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
-    const s = selectRadixSortConfig(this.context, this.tables.radixSort, type, valueBytes, override);
-    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
-  }
-
-  /**
-   * The config of the radix sort's small-size path (block sort + merge, counts up to its
-   * `maxCount`) a call would use for these keys and values, and where it came from.
-   */
-  selectedRadixSortBlockSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<RadixSortBlockSortConfig>): SelectedConfig<RadixSortBlockSortConfig> {
-    const s = selectRadixSortBlockSortConfig(this.context, this.tables.radixSortBlockSort, type, valueBytes, override);
-    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
-  }
-
-  /**
-   * Records a stable radix sort of each segment [begin[i], end[i]) of `keys` into `keysOut`
-   * (CUB's DeviceSegmentedRadixSort::SortKeys). `endOffsets` omitted: segment i ends where
-   * segment i + 1 begins (`beginOffsets` holds segments + 1 entries). Elements no segment covers
-   * are copied to `keysOut` unchanged.
-   */
-  segmentedRadixSortKeys(encoder: GPUCommandEncoder, args: SegmentedRadixSortKeysArgs): Promise<void> {
-    return recordSegmentedRadixSort(this.context, this.tables.segmentedRadixSort, encoder, args, false);
-  }
-  /** `segmentedRadixSortKeys` with values of 4 or 8 bytes moved alongside (into `valuesOut`). */
-  segmentedRadixSortPairs(encoder: GPUCommandEncoder, args: SegmentedRadixSortPairsArgs): Promise<void> {
-    return recordSegmentedRadixSort(this.context, this.tables.segmentedRadixSort, encoder, args, true);
-  }
-  /** The segmented radix sort config a call would use for these keys and values (0: keys only), and where it came from. */
-  selectedSegmentedRadixSortConfig(type: ElementType, valueBytes: 0 | 4 | 8 = 0, override?: Partial<SegmentedRadixSortConfig>): SelectedConfig<SegmentedRadixSortConfig> {
-    const s = selectSegmentedRadixSortConfig(this.context, this.tables.segmentedRadixSort, type, valueBytes, override);
-    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
-  }
-
-  /** The config a call of `algorithm` on `type` would use here, and where it came from. */
-  selectedConfig(algorithm: 'scan', type: ElementType, override?: Partial<ScanConfig>): SelectedConfig<ScanConfig>;
-  selectedConfig(algorithm: 'reduce', type: ElementType, override?: Partial<ReduceConfig>): SelectedConfig<ReduceConfig>;
-  selectedConfig(algorithm: 'transform', type: ElementType, override?: Partial<TransformConfig>): SelectedConfig<TransformConfig>;
-  selectedConfig(algorithm: AlgorithmName, type: ElementType, override?: object): SelectedConfig<unknown>;
-  selectedConfig(algorithm: AlgorithmName, type: ElementType, override?: object): SelectedConfig<unknown> {
-    let s: SelectedConfig<unknown>;
-    switch (algorithm) {
-      case 'scan': s = selectScanConfig(this.context, this.tables.scan, type, override as Partial<ScanConfig>); break;
-      case 'reduce': s = selectReduceConfig(this.context, this.tables.reduce, type, override as Partial<ReduceConfig>); break;
-      case 'transform': s = selectTransformConfig(this.context, this.tables.transform, type, override as Partial<TransformConfig>); break;
-      default: throw new WgprimError('invalid-argument', `unknown algorithm "${String(algorithm)}"`);
+  selectedConfig<N extends TunedAlgorithm>(algorithm: N, type: ElementType, override?: Partial<ConfigOfTable<N>>, valueBytes: ValueBytes = 0): SelectedConfig<ConfigOfTable<N>> {
+    if (typeof algorithm !== 'string' || !TABLES.some((t) => t.name === algorithm)) {
+      throw new WgprimError('invalid-argument', `unknown algorithm "${String(algorithm)}" (tables: ${TUNED_ALGORITHMS.join(', ')})`);
     }
-    return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
+    return this.env.select(tableNamed(algorithm) as ConfigTable<ConfigOfTable<N>>, type, valueBytes, override);
   }
 }
 

@@ -5,7 +5,7 @@
 // (threshold.ts `withThreshold`). Pure: crafted benchmark files and tables, no device.
 import { describe, expect, it } from 'vitest';
 import { type TunedEntry } from '../src/config/types.js';
-import { type TunedTables } from '../src/config/tables.js';
+import { type TunedTables } from '../src/tables.js';
 import { radixSortBlockSortName, radixSortName } from '../src/bench/run.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../src/device/radix-sort/config.js';

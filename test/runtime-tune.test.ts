@@ -8,11 +8,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type AdapterInfoLike, type Prim, type TransformConfig, type TuneCache, type TuneSummary, type TunedEntry, WgprimError, createPrim, memoryTuneCache, tuneCacheKey,
+  type AdapterInfoLike, type Prim, type TransformConfig, type TuneCache, type TunedEntry, WgprimError, createPrim, memoryTuneCache, tuneCacheKey,
   localStorageTuneCache, defaultTuneCache,
 } from '../src/index.js';
+import { tune, type TuneSummary } from '../src/tune/index.js';
 import { fileTuneCache, defaultTuneCacheDir, tuneCacheFileName } from '../src/node/index.js';
-import { encodeTuneCacheEntry, readTuneCache, TUNE_CACHE_FORMAT } from '../src/tune/cache.js';
+import { encodeTuneCacheEntry, readTuneCache, TUNE_CACHE_FORMAT } from '../src/tune-cache.js';
 import { COLD_CACHE_BYTES, timeGpu } from '../src/bench/timing.js';
 import { benchmarkAlgorithm, transformExpression } from '../src/bench/run.js';
 import { gbenchFile } from '../src/bench/gbench.js';
@@ -71,15 +72,15 @@ describe('prim.tune on the device', () => {
 
   it('rejects bad options with typed errors before measuring', async () => {
     const p = fresh();
-    await expectCode(p.tune({ budgetMs: 0 }), 'invalid-argument', /budgetMs/);
-    await expectCode(p.tune({} as never), 'invalid-argument', /budgetMs/);
-    await expectCode(p.tune({ budgetMs: 100, algorithms: ['radix_sort'] }), 'invalid-argument', /no tunable algorithm "radix_sort"/);
-    await expectCode(p.tune({ budgetMs: 100, types: ['u8' as never] }), 'invalid-argument', /unknown type "u8"/);
-    await expectCode(p.tune({ budgetMs: 100, sizes: [0] }), 'invalid-argument', /sizes/);
-    await expectCode(p.tune({ budgetMs: 100, install: 'all' as never }), 'invalid-argument', /install/);
-    await expectCode(p.tune({ budgetMs: 100, settings: { batches: 0 } }), 'invalid-argument', /batches must be an integer >= 1/);
+    await expectCode(tune(p, { budgetMs: 0 }), 'invalid-argument', /budgetMs/);
+    await expectCode(tune(p, {} as never), 'invalid-argument', /budgetMs/);
+    await expectCode(tune(p, { budgetMs: 100, algorithms: ['radix_sort'] }), 'invalid-argument', /no tunable algorithm "radix_sort"/);
+    await expectCode(tune(p, { budgetMs: 100, types: ['u8' as never] }), 'invalid-argument', /unknown type "u8"/);
+    await expectCode(tune(p, { budgetMs: 100, sizes: [0] }), 'invalid-argument', /sizes/);
+    await expectCode(tune(p, { budgetMs: 100, install: 'all' as never }), 'invalid-argument', /install/);
+    await expectCode(tune(p, { budgetMs: 100, settings: { batches: 0 } }), 'invalid-argument', /batches must be an integer >= 1/);
     // Rows for an adapter without a vendor could never be selected.
-    await expectCode(createPrim(device, { adapterInfo: {} }).tune({ budgetMs: 100 }), 'invalid-argument', /no vendor/);
+    await expectCode(tune(createPrim(device, { adapterInfo: {} }), { budgetMs: 100 }), 'invalid-argument', /no vendor/);
     expect(p.runtimeTuned).toEqual({});
   });
 
@@ -88,8 +89,8 @@ describe('prim.tune on the device', () => {
     const p = fresh({ tuneCache: cache });
     expect(p.tuneCacheState).toMatchObject({ status: 'missing', rows: 0, key: tuneCacheKey(p.target) });
     const before = selections(p);
-    const running = p.tune({ budgetMs: 3000, algorithms: ['transform', 'reduce'], types: ['u32', 'u64'], settings: QUICK });
-    await expectCode(p.tune({ budgetMs: 100 }), 'invalid-argument', /already running/);
+    const running = tune(p, { budgetMs: 3000, algorithms: ['transform', 'reduce'], types: ['u32', 'u64'], settings: QUICK });
+    await expectCode(tune(p, { budgetMs: 100 }), 'invalid-argument', /already running/);
     const s = await running;
     console.log(`[runtime-tune] ${s.measurements} measurements in ${s.elapsedMs.toFixed(0)} ms${s.stopped ? ` (${s.stopped.message})` : ''}; ` +
       s.groups.map((g) => `${g.algorithm} ${g.type}: ${g.decision} (${g.detail})`).join('; '));
@@ -138,7 +139,7 @@ describe('prim.tune on the device', () => {
     const p = fresh();
     // A small tile, onesweep and reduce-then-scan: compiles fast on lavapipe.
     const space = { workgroupSize: [64], itemsPerThread: [4], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled', 'reduce-then-scan'], histogramWorkgroupSize: [64], histogramItemsPerThread: [4] };
-    const s = await p.tune({ budgetMs: 30_000, algorithms: ['radix_sort_onesweep'], types: ['u32'], sizes: [4096], install: 'best', cache: false, settings: { ...QUICK, strategy: 'exhaustive', algorithms: { radix_sort_onesweep: { space } } } });
+    const s = await tune(p, { budgetMs: 30_000, algorithms: ['radix_sort_onesweep'], types: ['u32'], sizes: [4096], install: 'best', cache: false, settings: { ...QUICK, strategy: 'exhaustive', algorithms: { radix_sort_onesweep: { space } } } });
     expect(s.algorithms).toEqual(['radix_sort_onesweep']);
     expect(s.groups).toHaveLength(1);
     expect(s.groups[0]).toMatchObject({ algorithm: 'radix_sort_onesweep', type: 'u32', decision: 'installed' });
@@ -152,7 +153,7 @@ describe('prim.tune on the device', () => {
     const dir = path.join(TMP, 'file-cache');
     const cache = fileTuneCache(dir);
     const p = fresh({ tuneCache: cache });
-    const s = await p.tune({ budgetMs: 2500, algorithms: ['transform', 'scan'], types: ['u32'], install: 'best', settings: QUICK });
+    const s = await tune(p, { budgetMs: 2500, algorithms: ['transform', 'scan'], types: ['u32'], install: 'best', settings: QUICK });
     const installed = s.groups.filter((g) => g.decision === 'installed');
     expect(installed.length, s.groups.map((g) => `${g.algorithm}: ${g.decision} ${g.detail}`).join('; ')).toBeGreaterThan(0);
     for (const g of installed) {

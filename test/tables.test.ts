@@ -8,7 +8,7 @@ import {
   type AdapterInfoLike, createPrim, type Prim, type ReduceConfig, type ScanConfig, type TransformConfig, type TunedEntry, WgprimError,
 } from '../src/index.js';
 import { radixSortName, reduceName, scanName, transformName } from '../src/bench/run.js';
-import { type TunedTables, rowKey, typeClassKey } from '../src/config/tables.js';
+import { type TunedTables, rowKey, typeClassKey } from '../src/tables.js';
 import { scanTuned as builtInScan } from '../src/config/tuned/scan.js';
 import { createOptimization, GENERATED_HEADER, type GroupResult, summarizeGroups } from '../src/tune/create-optimization.js';
 import { applyConfigImprovements, classifyImprovement, decisionRows } from '../src/tune/apply-improvements.js';
@@ -280,7 +280,7 @@ describe('tuned tables at run time are validated', () => {
     rejects({ scan: good }, /tuned\.scan: must be a list of rows/);
     rejects({ format: 'wgprim-tuned-table', formatVersion: 1, algorithm: 'sort', entries: [] }, /tuned\.algorithm: must be one of scan, reduce, transform/);
     rejects({ format: 'wgprim-tuned-table', formatVersion: 9, algorithm: 'scan', entries: [] }, /formatVersion/);
-    rejects([{ scan: [good] }, 'x'], /tuned\[1\]: must be tables by algorithm/);
+    rejects([{ scan: [good] }, 'x'], /tuned\[1\]: must be tables by name/);
   });
 
   it('the JSON form and the configs alias select, tuned rows first', () => {

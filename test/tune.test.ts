@@ -22,7 +22,7 @@ import { PLAN_STAGES, formatPlan, planOrder, planStages } from '../src/tune/plan
 import { type CampaignResult, type SummaryRow, runCampaign, summarize, summaryTypeLabel, variantScore } from '../src/tune/campaign.js';
 import { type TuneEntry, type TuneFile, entryKey, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
 import { createOptimization, type GroupResult } from '../src/tune/create-optimization.js';
-import { groupOfRow } from '../src/tune/runtime.js';
+import { groupOfRow, tune } from '../src/tune/runtime.js';
 import { createPrim } from '../src/prim.js';
 import { testPrim } from './support/gpu.js';
 
@@ -614,7 +614,7 @@ describe('campaign on a device', () => {
     const keysBefore = p.selectedRadixSortConfig('u32', 0);
     const pairsBefore = p.selectedRadixSortConfig('u32', 4);
     const space = { workgroupSize: [64], itemsPerThread: [4], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled', 'reduce-then-scan'], histogramWorkgroupSize: [64], histogramItemsPerThread: [4] };
-    const s = await p.tune({
+    const s = await tune(p, {
       budgetMs: 60_000, algorithms: ['radix_sort_onesweep'], types: ['u32'], sizes: [4096], install: 'best', cache: false,
       settings: { warmup: 1, batches: 2, batchSize: 2, strategy: 'exhaustive', algorithms: { radix_sort_onesweep: { space, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'] } } },
     });

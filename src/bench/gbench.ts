@@ -5,7 +5,8 @@ import { type AdapterInfoLike } from '../runtime/target.js';
 import { type TimingMethod, type TimingStats } from './timing.js';
 
 /** Written into every benchmark file; keep in step with package.json. */
-export const WGPRIM_VERSION = '0.1.0';
+export { WGPRIM_VERSION } from '../version.js';
+import { WGPRIM_VERSION } from '../version.js';
 
 // ---------------------------------------------------------------------------------------------
 // Names: `{lvl:device,algo:scan,exclusive:false,value_type:u32,cfg:{bs:256,ipt:16}}/manual_time`

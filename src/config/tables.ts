@@ -1,65 +1,22 @@
-// Tuned tables as data: which algorithms have one, the JSON form of a table (the "sidecar" that
-// `wgprim create-optimization` writes next to each generated module), and validation of tables
-// a user loads at run time. Browser-safe.
+// Tuned tables as data, for any table: the JSON form of a table (what `wgprim create-optimization`
+// writes for a user's folder), keys of rows and configs, and validation of tables a user loads at
+// run time. The tables themselves are the algorithms' (src/tables.ts binds these to them). Browser-safe.
 import { WgprimError } from '../runtime/errors.js';
 import { type TunedEntry } from './types.js';
-import { type ScanConfig, scanSpace } from '../device/scan/config.js';
-import { type ReduceConfig, reduceSpace } from '../device/reduce/config.js';
-import { type TransformConfig, transformSpace } from '../device/transform/config.js';
-import { type RadixSortConfig, radixSortSpace, radixSortUntimedSpace } from '../device/radix-sort/config.js';
-import { type SegmentedRadixSortConfig, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
-import { type RadixSortBlockSortConfig, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
 
-/** Tuned tables by algorithm: the built-in ones, or a user's, loaded at run time. */
-export interface TunedTables {
-  readonly scan?: readonly TunedEntry<ScanConfig>[];
-  readonly reduce?: readonly TunedEntry<ReduceConfig>[];
-  readonly transform?: readonly TunedEntry<TransformConfig>[];
-  /** Keyed by the key type's class and the value class (`typeClass.valueBytes`: 0 keys only; absent: any values). */
-  readonly radixSort?: readonly TunedEntry<RadixSortConfig>[];
-  /** Keyed by the key type's class and the value class, like radixSort. */
-  readonly segmentedRadixSort?: readonly TunedEntry<SegmentedRadixSortConfig>[];
-  /** The radix sort's small-size path (block sort + merge, and its `maxCount` threshold); keyed like `radixSort`. */
-  readonly radixSortBlockSort?: readonly TunedEntry<RadixSortBlockSortConfig>[];
-}
-
-/** Algorithms that have a tuned table (one generated module each: `config/tuned/<fileName>.ts`). */
-export const TUNED_ALGORITHMS = ['scan', 'reduce', 'transform', 'radixSort', 'radixSortBlockSort', 'segmentedRadixSort'] as const;
-export type TunedAlgorithm = (typeof TUNED_ALGORITHMS)[number];
-
+/** What validation and keys need to know of a tuned table (the algorithms' `ConfigTable`s, with `fields`). */
 export interface TableSpec {
-  readonly algorithm: TunedAlgorithm;
-  /** Name of the table's export in its module, e.g. `scanTuned`. */
-  readonly exportName: string;
-  /** The generated module's and sidecar's base name: `config/tuned/<fileName>.ts` and `.json`. */
-  readonly fileName: string;
+  /** The table's name (`scan`, `radixSort`). */
+  readonly algorithm: string;
   /** TypeScript name of the config type, e.g. `ScanConfig`. */
   readonly configType: string;
-  /** Module of the config type, relative to the package's `src/` (or `dist/`). */
-  readonly configModule: string;
   /**
    * The config's fields, in the order they are written: numbers are non-negative integers,
    * strings one of the listed values. Taken from the algorithm's tuning space.
    */
-  readonly fields: Readonly<Record<string, readonly (number | string)[]>>;
+  readonly fields: Readonly<Record<string, readonly (number | string | boolean)[]>>;
   /** Fields added after tables were first written, and the value a row without one reads as. */
   readonly defaults?: Readonly<Record<string, number | string>>;
-}
-
-export const TABLE_SPECS: Readonly<Record<TunedAlgorithm, TableSpec>> = {
-  scan: { algorithm: 'scan', exportName: 'scanTuned', fileName: 'scan', configType: 'ScanConfig', configModule: 'device/scan/config.js', fields: scanSpace },
-  reduce: { algorithm: 'reduce', exportName: 'reduceTuned', fileName: 'reduce', configType: 'ReduceConfig', configModule: 'device/reduce/config.js', fields: reduceSpace },
-  transform: { algorithm: 'transform', exportName: 'transformTuned', fileName: 'transform', configType: 'TransformConfig', configModule: 'device/transform/config.js', fields: transformSpace },
-  radixSort: { algorithm: 'radixSort', exportName: 'radixSortTuned', fileName: 'radix-sort', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js', fields: { ...radixSortSpace, ...radixSortUntimedSpace }, defaults: { decoupledMaxCount: 0, passKernels: 'specialized' } },
-  segmentedRadixSort: { algorithm: 'segmentedRadixSort', exportName: 'segmentedRadixSortTuned', fileName: 'segmented-radix-sort', configType: 'SegmentedRadixSortConfig', configModule: 'device/segmented-radix-sort/config.js', fields: segmentedRadixSortSpace },
-  radixSortBlockSort: {
-    algorithm: 'radixSortBlockSort', exportName: 'radixSortBlockSortTuned', fileName: 'radix-sort-block-sort', configType: 'RadixSortBlockSortConfig',
-    configModule: 'device/radix-sort/block-sort-config.js', fields: radixSortBlockSortSpace,
-  },
-};
-
-export function isTunedAlgorithm(a: string): a is TunedAlgorithm {
-  return (TUNED_ALGORITHMS as readonly string[]).includes(a);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -71,7 +28,7 @@ export const TUNED_TABLE_FORMAT_VERSION = 1;
 export interface TunedTableFile {
   readonly format: typeof TUNED_TABLE_FORMAT;
   readonly formatVersion: number;
-  readonly algorithm: TunedAlgorithm;
+  readonly algorithm: string;
   /** What wrote it, e.g. `wgprim create-optimization 0.1.0`. */
   readonly generator?: string;
   readonly entries: readonly TunedEntry<unknown>[];
@@ -81,7 +38,7 @@ export function isTunedTableFile(x: unknown): x is { format: string } {
   return !!x && typeof x === 'object' && !Array.isArray(x) && (x as { format?: unknown }).format === TUNED_TABLE_FORMAT;
 }
 
-export function tableFile(algorithm: TunedAlgorithm, entries: readonly TunedEntry<unknown>[], generator?: string): TunedTableFile {
+export function tableFile(algorithm: string, entries: readonly TunedEntry<unknown>[], generator?: string): TunedTableFile {
   return { format: TUNED_TABLE_FORMAT, formatVersion: TUNED_TABLE_FORMAT_VERSION, algorithm, ...(generator ? { generator } : {}), entries };
 }
 
@@ -104,9 +61,9 @@ export function rowKey(e: TunedEntry<unknown>): string {
   return `${targetKey(e.target)}|${typeClassKey(e.typeClass)}`;
 }
 /** A config's fields in the table's order (then any others, sorted), as JSON: equal configs give equal keys. */
-export function configKey(algorithm: TunedAlgorithm, config: unknown): string {
+export function configKeyOf(spec: TableSpec, config: unknown): string {
   const c = config as Record<string, unknown>;
-  const order = [...Object.keys(TABLE_SPECS[algorithm].fields), ...Object.keys(c).filter((k) => !(k in TABLE_SPECS[algorithm].fields)).sort()];
+  const order = [...Object.keys(spec.fields), ...Object.keys(c).filter((k) => !(k in spec.fields)).sort()];
   return JSON.stringify(order.filter((k) => k in c).map((k) => [k, c[k]]));
 }
 
@@ -121,7 +78,8 @@ const show = (x: unknown): string => (typeof x === 'string' ? JSON.stringify(x) 
  * Checks one row; throws `invalid-argument` naming the row and field. Returns the row itself, or
  * where it lacks fields added since (`TableSpec.defaults`), a copy with their defaults.
  */
-export function validateTunedEntry<C>(algorithm: TunedAlgorithm, row: unknown, where: string): TunedEntry<C> {
+export function validateRow<C>(spec: TableSpec, row: unknown, where: string): TunedEntry<C> {
+  const algorithm = spec.algorithm;
   if (!isObject(row)) throw bad(where, `a row must be an object { target, typeClass, config, evidence }, got ${show(row)}`);
   const known = new Set(['target', 'typeClass', 'config', 'evidence']);
   for (const k of Object.keys(row)) if (!known.has(k)) throw bad(where, `unknown field "${k}" (a row has target, typeClass, config, evidence)`);
@@ -143,10 +101,10 @@ export function validateTunedEntry<C>(algorithm: TunedAlgorithm, row: unknown, w
   }
 
   const cfg = row.config;
-  const fields = TABLE_SPECS[algorithm].fields;
-  if (!isObject(cfg)) throw bad(`${where}.config`, `must be a ${TABLE_SPECS[algorithm].configType} object, got ${show(cfg)}`);
+  const fields = spec.fields;
+  if (!isObject(cfg)) throw bad(`${where}.config`, `must be a ${spec.configType} object, got ${show(cfg)}`);
   for (const k of Object.keys(cfg)) if (!(k in fields)) throw bad(`${where}.config`, `unknown ${algorithm} config field "${k}" (fields: ${Object.keys(fields).join(', ')})`);
-  const defaults = TABLE_SPECS[algorithm].defaults ?? {};
+  const defaults = spec.defaults ?? {};
   const missing = Object.keys(defaults).filter((k) => !(k in cfg));
   for (const [k, values] of Object.entries(fields)) {
     if (missing.includes(k)) continue;
@@ -176,46 +134,46 @@ export function validateTunedEntry<C>(algorithm: TunedAlgorithm, row: unknown, w
   return row as unknown as TunedEntry<C>;
 }
 
-function validateRows(algorithm: TunedAlgorithm, rows: unknown, where: string): readonly TunedEntry<unknown>[] {
+function validateRows(spec: TableSpec, rows: unknown, where: string): readonly TunedEntry<unknown>[] {
   if (!Array.isArray(rows)) throw bad(where, `must be a list of rows, got ${show(rows)}`);
-  const checked = rows.map((r, i) => validateTunedEntry<unknown>(algorithm, r, `${where}[${i}]`));
+  const checked = rows.map((r, i) => validateRow<unknown>(spec, r, `${where}[${i}]`));
   return checked.every((r, i) => r === rows[i]) ? (rows as TunedEntry<unknown>[]) : checked;
 }
 
-/** What `createPrim(device, { tuned })` accepts: tables by algorithm, parsed table JSON files, or a list of either. */
-export type TunedInput = TunedTables | TunedTableFile | readonly (TunedTables | TunedTableFile)[];
-
 /**
- * Validates tuned tables given at run time and returns them as one `TunedTables`. Rows are
- * kept as given (not copied), except that a row written before a config field existed gets a
- * copy with the field's default (`TableSpec.defaults`); where several inputs have rows for one algorithm, earlier inputs
- * come first (and so win ties in selection).
+ * Validates tuned tables given at run time (tables by name, a parsed tuned-table file, or a list
+ * of either) against `specs` and returns rows by table name. Rows are kept as given (not
+ * copied), except that a row written before a config field existed gets a copy with the
+ * field's default; where several inputs have rows for one table, earlier inputs come first
+ * (and so win ties in selection).
  */
-export function normalizeTunedInput(input: unknown, name = 'tuned'): TunedTables {
+export function normalizeTables(input: unknown, name: string, specs: readonly TableSpec[]): Record<string, readonly TunedEntry<unknown>[]> {
   if (input === undefined || input === null) return {};
+  const byName = new Map(specs.map((t) => [t.algorithm, t] as const));
+  const names = specs.map((t) => t.algorithm).join(', ');
   const parts = Array.isArray(input) ? input : [input];
-  const out: Record<TunedAlgorithm, TunedEntry<unknown>[] | undefined> = { scan: undefined, reduce: undefined, transform: undefined, radixSort: undefined, radixSortBlockSort: undefined, segmentedRadixSort: undefined };
-  const add = (algorithm: TunedAlgorithm, rows: readonly TunedEntry<unknown>[]): void => {
-    out[algorithm] = out[algorithm] ? [...out[algorithm]!, ...rows] : (rows as TunedEntry<unknown>[]);
+  const out = new Map<string, TunedEntry<unknown>[]>();
+  const add = (table: string, rows: readonly TunedEntry<unknown>[]): void => {
+    out.set(table, [...(out.get(table) ?? []), ...rows]);
   };
   parts.forEach((part, i) => {
     const where = Array.isArray(input) ? `${name}[${i}]` : name;
-    if (!isObject(part)) throw bad(where, `must be tables by algorithm { scan?, reduce?, transform?, radixSort?, radixSortBlockSort? } or a "${TUNED_TABLE_FORMAT}" JSON file, got ${show(part)}`);
+    if (!isObject(part)) throw bad(where, `must be tables by name { ${names} } or a "${TUNED_TABLE_FORMAT}" JSON file, got ${show(part)}`);
     if ('format' in part) {
       if (part.format !== TUNED_TABLE_FORMAT) throw bad(`${where}.format`, `must be "${TUNED_TABLE_FORMAT}", got ${show(part.format)}`);
       if (part.formatVersion !== TUNED_TABLE_FORMAT_VERSION) throw bad(`${where}.formatVersion`, `this wgprim reads version ${TUNED_TABLE_FORMAT_VERSION}, got ${show(part.formatVersion)}`);
-      const a = part.algorithm;
-      if (typeof a !== 'string' || !isTunedAlgorithm(a)) throw bad(`${where}.algorithm`, `must be one of ${TUNED_ALGORITHMS.join(', ')}, got ${show(a)}`);
-      add(a, validateRows(a, part.entries, `${where}.entries`));
+      const spec = typeof part.algorithm === 'string' ? byName.get(part.algorithm) : undefined;
+      if (!spec) throw bad(`${where}.algorithm`, `must be one of ${names}, got ${show(part.algorithm)}`);
+      add(spec.algorithm, validateRows(spec, part.entries, `${where}.entries`));
       return;
     }
     for (const [k, rows] of Object.entries(part)) {
-      if (!isTunedAlgorithm(k)) throw bad(where, `unknown algorithm "${k}" (tables: ${TUNED_ALGORITHMS.join(', ')})`);
+      const spec = byName.get(k);
+      if (!spec) throw bad(where, `unknown algorithm "${k}" (tables: ${names})`);
       if (rows === undefined) continue;
-      add(k, validateRows(k, rows, `${where}.${k}`));
+      add(k, validateRows(spec, rows, `${where}.${k}`));
     }
   });
-  const result: Record<string, unknown> = {};
-  for (const a of TUNED_ALGORITHMS) if (out[a]) result[a] = out[a];
-  return result as TunedTables;
+  // In the specs' order, whatever order the input named them in.
+  return Object.fromEntries(specs.filter((t) => out.has(t.algorithm)).map((t) => [t.algorithm, out.get(t.algorithm)!]));
 }

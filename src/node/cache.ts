@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WgprimError } from '../runtime/errors.js';
-import { type TuneCache } from '../tune/cache.js';
+import { type TuneCache } from '../tune-cache.js';
 
 /** `$XDG_CACHE_HOME/wgprim` where XDG_CACHE_HOME is set (and absolute), else `~/.cache/wgprim`. */
 export function defaultTuneCacheDir(env: NodeJS.ProcessEnv = process.env): string {

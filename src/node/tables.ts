@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WgprimError } from '../runtime/errors.js';
 import { type TunedEntry } from '../config/types.js';
-import { isTunedTableFile, normalizeTunedInput, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
+import { isTunedTableFile, normalizeTunedInput, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
 import { scanTuned } from '../config/tuned/scan.js';
 import { reduceTuned } from '../config/tuned/reduce.js';
 import { transformTuned } from '../config/tuned/transform.js';

@@ -19,8 +19,11 @@
 // shared with create-optimization's merge into an existing folder). radixSort rows' decoupledMaxCount
 // is such a threshold too (sweeps time their configs with it 0), decided the same way.
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
+import { classifyImprovement } from './acceptance.js';
+
+export { classifyImprovement } from './acceptance.js';
 import { matchLevel } from '../config/select.js';
-import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
+import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
 import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
@@ -92,19 +95,6 @@ export interface ApplyImprovementsResult {
   /** `<algorithm>.ts` and `<algorithm>.json` for each improved table. */
   readonly outputs: readonly OutputFile[];
   readonly warnings: readonly string[];
-}
-
-/** The acceptance rule alone. */
-export function classifyImprovement(oldScore: number, newScore: number, oldCv: number, newCv: number, thresholdPercent: number): { status: 'accepted' | 'slower' | 'marginal' | 'noisy'; changePercent: number; boundPercent: number } {
-  const changePercent = ((newScore - oldScore) / oldScore) * 100;
-  const noise = 1.96 * Math.sqrt(oldCv * oldCv + newCv * newCv) * 100;
-  const boundPercent = Math.max(thresholdPercent, noise);
-  let status: 'accepted' | 'slower' | 'marginal' | 'noisy';
-  if (!(changePercent > 0)) status = 'slower';
-  else if (changePercent <= thresholdPercent) status = 'marginal';
-  else if (changePercent <= boundPercent) status = 'noisy';
-  else status = 'accepted';
-  return { status, changePercent, boundPercent };
 }
 
 const asTarget = (m: Measurement): Target => ({

@@ -53,7 +53,7 @@
 import { type TargetMatch, type TunedEntry, type TuningEvidence } from '../config/types.js';
 import {
   configKey, rowKey, TABLE_SPECS, tableFile, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables,
-} from '../config/tables.js';
+} from '../tables.js';
 import { WGPRIM_VERSION } from '../bench/gbench.js';
 import { type TypeClass } from '../wgsl/types.js';
 import {

@@ -3,7 +3,7 @@
 // (size and any other name field) it was measured at. Browser-safe: callers pass parsed JSON.
 import { WgprimError } from '../runtime/errors.js';
 import { type TargetMatch } from '../config/types.js';
-import { configKey, normId, TABLE_SPECS, type TunedAlgorithm, typeClassKey, validateTunedEntry } from '../config/tables.js';
+import { configKey, normId, TABLE_SPECS, type TunedAlgorithm, typeClassKey, validateTunedEntry } from '../tables.js';
 import { parseName, type NameFields } from '../bench/gbench.js';
 import { configFromName } from '../bench/run.js';
 import { ELEMENT_TYPES, type TypeClass, typeInfo } from '../wgsl/types.js';

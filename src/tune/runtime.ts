@@ -1,4 +1,4 @@
-// Tuning at run time: `prim.tune({ budgetMs })` on the user's own device, in Node or a page.
+// Tuning at run time: `tune(prim, { budgetMs })` on the user's own device, in Node or a page.
 // A small budgeted campaign (runCampaign: by default a local search from the configs selected
 // today, the device's representative types, one size), create-optimization in memory, the rows
 // that beat today's configs installed into the Prim, and all of them stored in the tune cache
@@ -8,7 +8,7 @@ import { type AdapterInfoLike, type Target, describeTarget } from '../runtime/ta
 import { ELEMENT_TYPES, type ElementType, type TypeClass, typeClassOf } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
 import { type TunedEntry } from '../config/types.js';
-import { configKey, isTunedAlgorithm, type TunedAlgorithm, type TunedTables } from '../config/tables.js';
+import { configKey, isTunedAlgorithm, type TunedAlgorithm, type TunedTables } from '../tables.js';
 import { releaseBenchmarkBuffers } from '../bench/run.js';
 import { type ProgressEvent, runCampaign, type StopReason, summaryTypeLabel } from './campaign.js';
 import { type ConfigObject, isTunable, tunable, tunableAlgorithms } from './registry.js';
@@ -16,7 +16,7 @@ import { type SettingsInput, type StrategyName, REPRESENTATIVE_TYPES, defaultSet
 import { createOptimization, type CandidateScore, type GroupResult } from './create-optimization.js';
 import { classifyImprovement } from './apply-improvements.js';
 import { type TuneFile } from './results.js';
-import { type TuneCache, encodeTuneCacheEntry, tuneCacheKey } from './cache.js';
+import { type TuneCache, encodeTuneCacheEntry, tuneCacheKey } from '../tune-cache.js';
 
 export interface TuneOptions {
   /** Milliseconds to spend; measuring stops at the first measurement that starts after it. Required. */
@@ -147,7 +147,7 @@ function tableOf(name: string): TunedAlgorithm | undefined {
 
 function checkOptions(o: TuneOptions): void {
   const bad = (what: string): never => {
-    throw new WgprimError('invalid-argument', `prim.tune: ${what}`);
+    throw new WgprimError('invalid-argument', `tune: ${what}`);
   };
   if (!o || typeof o !== 'object') bad('takes an options object { budgetMs, algorithms?, types?, sizes? }');
   if (typeof o.budgetMs !== 'number' || !Number.isFinite(o.budgetMs) || o.budgetMs <= 0) bad(`budgetMs must be a number of milliseconds > 0, got ${JSON.stringify(o.budgetMs)}`);
@@ -212,12 +212,32 @@ function decide(
   }
 }
 
-/** `prim.tune`: see `TuneOptions`. */
-export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o: TuneOptions): Promise<TuneSummary> {
+/** Prims a `tune` call is running on: calls on one Prim must not overlap. */
+const tuning = new WeakSet<Prim>();
+
+/**
+ * Tunes `prim` on its device within `options.budgetMs`: a small campaign (by default a local
+ * search from the configs selected today, the representative type of each type class, one
+ * size), the best config per table and type class turned into rows (create-optimization, in
+ * memory), those that beat today's configs installed (`prim.useTuned`), and every installed row
+ * stored in the tune cache (`options.cache`, else `createPrim`'s `tuneCache`) under this adapter
+ * and wgprim version. Returns what was measured and decided. Calls on one Prim must not overlap.
+ */
+export async function tune(prim: Prim, options: TuneOptions): Promise<TuneSummary> {
+  if (tuning.has(prim)) throw new WgprimError('invalid-argument', 'tune is already running on this Prim: await the first call');
+  tuning.add(prim);
+  try {
+    return await tunePrim(prim, prim.tuneCache, options);
+  } finally {
+    tuning.delete(prim);
+  }
+}
+
+async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o: TuneOptions): Promise<TuneSummary> {
   checkOptions(o);
   const target = prim.target;
   if (!target.vendor) {
-    throw new WgprimError('invalid-argument', 'prim.tune: the adapter reports no vendor, so tuned rows could never be selected: pass the adapter\'s identity, createPrim(device, { adapterInfo: adapter.info })');
+    throw new WgprimError('invalid-argument', 'tune: the adapter reports no vendor, so tuned rows could never be selected: pass the adapter\'s identity, createPrim(device, { adapterInfo: adapter.info })');
   }
   const started = performance.now();
   const kind = deviceKindOf(target);
@@ -251,7 +271,7 @@ export async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o
   }
 
   // create-optimization in memory: the best config per (table, type class) of this adapter.
-  const co = createOptimization([{ data: result.file, label: 'prim.tune' }], { vendorLevel: false });
+  const co = createOptimization([{ data: result.file, label: 'tune' }], { vendorLevel: false });
   const install = o.install ?? 'significant';
   const threshold = o.minImprovementPercent ?? 2;
   const groups: TuneGroupSummary[] = [];

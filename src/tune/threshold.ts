@@ -20,10 +20,10 @@ import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-c
 import { type RunTimingOptions, runTimingOf } from '../bench/timing.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type TargetMatch, type TunedEntry } from '../config/types.js';
-import { configKey, rowKey, type TunedAlgorithm } from '../config/tables.js';
+import { configKey, rowKey, type TunedAlgorithm } from '../tables.js';
 import { type Prim } from '../prim.js';
 import { type ElementType, type TypeClass } from '../wgsl/types.js';
-import { classifyImprovement } from './apply-improvements.js';
+import { classifyImprovement } from './acceptance.js';
 import { type BenchInput, configLabel, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName, valueClassLabel, valueClassOfName } from './measurements.js';
 
 export const RADIX_THRESHOLD_ALGO = 'radix_sort_threshold';

@@ -3,6 +3,7 @@
 // every result in Node against a plain JS computation; radix sorts are checked here (radix()).
 import { createPrim, WgprimError, localStorageTuneCache } from '/dist/index.js';
 import { rng as unitRng } from '/dist/tune/strategy.js';
+import { tune } from '/dist/tune/index.js';
 
 const LIMITS = [
   'maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupStorageSize',
@@ -352,7 +353,7 @@ window.wgprimTest = {
   },
 
   /**
-   * prim.tune in the page, with the tune cache in localStorage: a short campaign on one
+   * tune (wgprim/tune) in the page, with the tune cache in localStorage: a short campaign on one
    * algorithm and type, then a second Prim on the same device and cache, which must select
    * the same configs without measuring.
    */
@@ -361,7 +362,7 @@ window.wgprimTest = {
     const cache = localStorageTuneCache();
     const prim = createPrim(device, { adapterInfo: adapter.info, tuneCache: cache });
     const before = prim.tuneCacheState;
-    const summary = await prim.tune(options);
+    const summary = await tune(prim, options);
     const again = createPrim(device, { adapterInfo: adapter.info, tuneCache: localStorageTuneCache() });
     const pick = (p) => ({ transformU32: p.selectedConfig('transform', 'u32'), transformF32: p.selectedConfig('transform', 'f32') });
     const { file, ...rest } = summary;

@@ -12,13 +12,11 @@ import { ANY_PASS, f16ClearBytes, lsdPass, lsdPassKey, type RadixSplit, COUNT_SC
 import { type Kernel } from '../../runtime/kernel.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem } from './block-sort-config.js';
 import { recordRadixBlockSort } from './block-sort.js';
+import { selectFromTable } from '../select.js';
+import { radixSortBlockSortTable, radixSortTable } from './table.js';
+import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from './keys.js';
 
-/**
- * Key types the radix sort takes. f16 keys (16-bit patterns, two to a word) need no device
- * feature: the sort only moves their bits.
- */
-export type RadixSortKeyType = 'u32' | 'i32' | 'f32' | 'f16' | 'u64' | 'i64';
-const KEY_TYPES: readonly string[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
+export { radixBitRange, radixKeyInfo, type RadixSortKeyType } from './keys.js';
 
 export interface RadixSortKeysArgs {
   readonly keys: GPUBuffer;
@@ -47,23 +45,6 @@ export interface RadixSortPairsArgs extends RadixSortKeysArgs {
   readonly valueBytes: 4 | 8;
 }
 
-export function radixKeyInfo(type: unknown): TypeInfo {
-  if (typeof type !== 'string' || !KEY_TYPES.includes(type)) {
-    fail('unsupported-type', `radix sort keys must be one of ${KEY_TYPES.join(', ')}, got ${String(type)}`);
-  }
-  return typeInfo(type);
-}
-
-export function selectRadixSortConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<RadixSortConfig>[])[], type: ElementType, valueBytes: 0 | 4 | 8, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
-  const t = radixKeyInfo(type);
-  return selectWithOverride('radixSort', tables, ctx.target, { ...typeClassOf(type), valueBytes }, (c) => radixSortConfigProblem(ctx, t, valueBytes, c), () => radixSortHeuristic(ctx, t, valueBytes), override);
-}
-
-export function selectRadixSortBlockSortConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[], type: ElementType, valueBytes: 0 | 4 | 8, override?: Partial<RadixSortBlockSortConfig>): SelectedConfig<RadixSortBlockSortConfig> {
-  const t = radixKeyInfo(type);
-  return selectWithOverride('radixSortBlockSort', tables, ctx.target, { ...typeClassOf(type), valueBytes }, (c) => radixSortBlockSortProblem(ctx, t, valueBytes, c), () => radixSortBlockSortHeuristic(ctx, t, valueBytes), override);
-}
-
 /**
  * Reduce-then-scan with the match rank where per-tile counts do not fit (past 4096 blocks of
  * tiles, or a binding): at most this many workgroups per pass, each sorting a run of tiles in
@@ -84,20 +65,6 @@ export const HISTOGRAM_GROUPS = 4096;
 
 /** Counts above this always take the onesweep / LSD path (the merge's u32 positions stay in range). */
 export const BLOCK_SORT_MAX_COUNT = 2 ** 30;
-
-/** The bit range a call sorts by, checked: floats take only the full range. */
-export function radixBitRange(t: TypeInfo, beginBit: unknown, endBit: unknown): [number, number] {
-  const width = t.bytes * 8;
-  const b = beginBit ?? 0;
-  const e = endBit ?? width;
-  if (typeof b !== 'number' || typeof e !== 'number' || !Number.isInteger(b) || !Number.isInteger(e) || b < 0 || e > width || b > e) {
-    fail('invalid-argument', `bit range [${String(beginBit)}, ${String(endBit)}) is not within [0, ${width}] with beginBit <= endBit`);
-  }
-  if (t.isFloat && (b !== 0 || e !== width)) {
-    fail('invalid-argument', `a bit range is for integer keys: ${t.name} keys sort by all ${width} bits (got [${b}, ${e}))`);
-  }
-  return [b, e];
-}
 
 function checkValueBytes(v: unknown): 4 | 8 {
   if (v !== 4 && v !== 8) fail('invalid-argument', `valueBytes must be 4 or 8, got ${String(v)}`);
@@ -180,12 +147,12 @@ export async function recordRadixSort(
   }
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
-  const { config: selected } = selectRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
+  const { config: selected } = selectFromTable(ctx, radixSortTable, tables, args.type, valueBytes, args.config);
   // Up to decoupledMaxCount, decoupled look-back (onesweep) with the same tile.
   const config: RadixSortConfig = selected.lookback !== 'decoupled' && count <= Math.min(selected.decoupledMaxCount, ONESWEEP_MAX_COUNT)
     ? { ...selected, lookback: 'decoupled' }
     : selected;
-  const { config: blockConfig } = selectRadixSortBlockSortConfig(ctx, blockSortTables, args.type, valueBytes, args.blockSortConfig);
+  const { config: blockConfig } = selectFromTable(ctx, radixSortBlockSortTable, blockSortTables, args.type, valueBytes, args.blockSortConfig);
   if (count === 0) return;
   const keyBytes = roundUp(count * t.bytes, 4);
   const valBytes = count * valueBytes;

@@ -2,11 +2,12 @@ import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
-import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
+import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { encodeValue } from '../../wgsl/values.js';
-import { selectWithOverride } from '../../config/select.js';
-import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
-import { type ReduceConfig, reduceConfigProblem, reduceHeuristic } from './config.js';
+import { type TunedEntry } from '../../config/types.js';
+import { selectFromTable } from '../select.js';
+import { type ReduceConfig } from './config.js';
+import { reduceTable } from './table.js';
 import { reduceKernel } from './kernel.js';
 
 export interface ReduceArgs {
@@ -22,11 +23,6 @@ export interface ReduceArgs {
   readonly config?: Partial<ReduceConfig>;
 }
 
-export function selectReduceConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ReduceConfig>[])[], type: ElementType, override?: Partial<ReduceConfig>): SelectedConfig<ReduceConfig> {
-  const t = typeInfo(type);
-  return selectWithOverride('reduce', tables, ctx.target, typeClassOf(type), (c) => reduceConfigProblem(ctx, t, c), () => reduceHeuristic(ctx, t), override);
-}
-
 export async function recordReduce(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ReduceConfig>[])[], encoder: GPUCommandEncoder, args: ReduceArgs): Promise<void> {
   ctx.assertAlive();
   if (!args || typeof args !== 'object') fail('invalid-argument', 'reduce needs an argument object { input, output, count, type }');
@@ -38,7 +34,7 @@ export async function recordReduce(ctx: DeviceContext, tables: readonly (readonl
   ctx.checkBuffer('reduce output', args.output, 1, t);
   if (args.input === args.output) fail('overlap', 'reduce output must be a different buffer from its input');
   const init = args.initialValue === undefined ? undefined : encodeValue(t, args.initialValue, 'initialValue');
-  const { config } = selectReduceConfig(ctx, tables, args.type, args.config);
+  const { config } = selectFromTable(ctx, reduceTable, tables, args.type, 0, args.config);
 
   const tile = config.workgroupSize * config.itemsPerThread;
   const numTiles = ceilDiv(args.count, tile);

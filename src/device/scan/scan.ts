@@ -2,11 +2,12 @@ import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
-import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
+import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { encodeValue } from '../../wgsl/values.js';
-import { selectWithOverride } from '../../config/select.js';
-import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
-import { type ScanConfig, scanConfigProblem, scanHeuristic } from './config.js';
+import { type TunedEntry } from '../../config/types.js';
+import { selectFromTable } from '../select.js';
+import { type ScanConfig } from './config.js';
+import { scanTable } from './table.js';
 import { lookbackStateWords, scanKernel, type ScanMode } from './kernel.js';
 
 export interface ScanArgs {
@@ -21,11 +22,6 @@ export interface ScanArgs {
   readonly initialValue?: number | bigint;
   /** Overrides the selected config, field by field. */
   readonly config?: Partial<ScanConfig>;
-}
-
-export function selectScanConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<ScanConfig>[])[], type: ElementType, override?: Partial<ScanConfig>): SelectedConfig<ScanConfig> {
-  const t = typeInfo(type);
-  return selectWithOverride('scan', tables, ctx.target, typeClassOf(type), (c) => scanConfigProblem(ctx, t, c), () => scanHeuristic(ctx, t), override);
 }
 
 /** Records an inclusive or exclusive device-wide scan into `encoder`. */
@@ -48,7 +44,7 @@ export async function prepareScan(ctx: DeviceContext, tables: readonly (readonly
   ctx.checkBuffer('scan input', args.input, args.count, t);
   ctx.checkBuffer('scan output', args.output, args.count, t);
   const init = args.initialValue === undefined ? undefined : encodeValue(t, args.initialValue, 'initialValue');
-  const { config } = selectScanConfig(ctx, tables, args.type, args.config);
+  const { config } = selectFromTable(ctx, scanTable, tables, args.type, 0, args.config);
   const { count } = args;
   if (count === 0) return () => {};
 

@@ -1,4 +1,6 @@
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
+import { selectFromTable } from '../select.js';
+import { segmentedRadixSortTable } from './table.js';
 import { ceilDiv, roundUp } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type ElementType, typeClassOf, typeInfo, type TypeInfo } from '../../wgsl/types.js';
@@ -54,17 +56,6 @@ export interface SegmentedRadixSortPairsArgs extends SegmentedRadixSortKeysArgs 
    */
   readonly valuesOut?: GPUBuffer;
   readonly valueBytes: 4 | 8;
-}
-
-export function selectSegmentedRadixSortConfig(
-  ctx: DeviceContext,
-  tables: readonly (readonly TunedEntry<SegmentedRadixSortConfig>[])[],
-  type: ElementType,
-  valueBytes: 0 | 4 | 8,
-  override?: Partial<SegmentedRadixSortConfig>,
-): SelectedConfig<SegmentedRadixSortConfig> {
-  const t = radixKeyInfo(type);
-  return selectWithOverride('segmentedRadixSort', tables, ctx.target, { ...typeClassOf(type), valueBytes }, (c) => segmentedRadixSortConfigProblem(ctx, t, valueBytes, c), () => segmentedRadixSortHeuristic(ctx, t, valueBytes), override);
 }
 
 const VALUE_INFO: Record<4 | 8, TypeInfo> = { 4: typeInfo('u32'), 8: typeInfo('u64') };
@@ -132,7 +123,7 @@ export async function recordSegmentedRadixSort(
   }
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
-  const { config } = selectSegmentedRadixSortConfig(ctx, tables, args.type, valueBytes, args.config);
+  const { config } = selectFromTable(ctx, segmentedRadixSortTable, tables, args.type, valueBytes, args.config);
   const groups = ceilDiv(segments, config.segmentsPerWorkgroup);
   if (groups > maxDim * maxDim) {
     fail('limit-exceeded', `${name}: ${segments} segments need ${groups} workgroups (${config.segmentsPerWorkgroup} segments each), over this device's ${maxDim}^2 workgroups per dispatch`);

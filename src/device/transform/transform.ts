@@ -2,9 +2,10 @@ import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
-import { selectWithOverride } from '../../config/select.js';
-import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
-import { type TransformConfig, transformConfigProblem, transformHeuristic } from './config.js';
+import { type TunedEntry } from '../../config/types.js';
+import { selectFromTable } from '../select.js';
+import { type TransformConfig } from './config.js';
+import { transformTable } from './table.js';
 import { transformKernel } from './kernel.js';
 
 export interface TransformArgs {
@@ -28,10 +29,6 @@ export interface TransformArgs {
   readonly config?: Partial<TransformConfig>;
 }
 
-export function selectTransformConfig(ctx: DeviceContext, tables: readonly (readonly TunedEntry<TransformConfig>[])[], type: ElementType, override?: Partial<TransformConfig>): SelectedConfig<TransformConfig> {
-  return selectWithOverride('transform', tables, ctx.target, typeClassOf(type), (c) => transformConfigProblem(ctx, c), transformHeuristic, override);
-}
-
 export async function recordTransform(ctx: DeviceContext, tables: readonly (readonly TunedEntry<TransformConfig>[])[], encoder: GPUCommandEncoder, args: TransformArgs): Promise<void> {
   ctx.assertAlive();
   if (!args || typeof args !== 'object') fail('invalid-argument', 'transform needs an argument object { input, output, count, type, expression }');
@@ -47,7 +44,7 @@ export async function recordTransform(ctx: DeviceContext, tables: readonly (read
   const inPlace = args.input === args.output;
   if (inPlace && a.bytes !== out.bytes) fail('overlap', `an in-place transform needs the output type to have the input's size (${a.name} -> ${out.name})`);
   if (b && args.input2 === args.output) fail('overlap', 'transform output must not be input2; only `input` may be transformed in place');
-  const { config } = selectTransformConfig(ctx, tables, args.type, args.config);
+  const { config } = selectFromTable(ctx, transformTable, tables, args.type, 0, args.config);
   if (args.count === 0) return;
 
   const kernel = transformKernel({ a, b, out, expression: args.expression, inPlace, config });

@@ -3,10 +3,10 @@
 // version), stored as a JSON string under a key; an entry made on another adapter or by another
 // version is never used. Browser-safe: in-memory and `localStorage` caches here, a file cache in
 // `wgprim/node`.
-import { WgprimError } from '../runtime/errors.js';
-import { type Target } from '../runtime/target.js';
-import { WGPRIM_VERSION } from '../bench/gbench.js';
-import { normalizeTunedInput, type TunedTables } from '../config/tables.js';
+import { WgprimError } from './runtime/errors.js';
+import { type Target } from './runtime/target.js';
+import { WGPRIM_VERSION } from './version.js';
+import { normalizeTunedInput, type TunedTables } from './tables.js';
 
 /**
  * Where tuned rows persist: get and set of a JSON string by key. Synchronous, so that

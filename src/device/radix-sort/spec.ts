@@ -1,0 +1,105 @@
+// The device-wide radix sort: keys, or keys and values, of every key type; stable; bit ranges.
+import { type ElementType } from '../../wgsl/types.js';
+import { type SelectedConfig } from '../../config/types.js';
+import { type AlgorithmEnv, type BenchmarkSpec, defineAlgorithm, type ValueBytes } from '../spec.js';
+import { scanTable } from '../scan/table.js';
+import { type RadixSortConfig } from './config.js';
+import { type RadixSortBlockSortConfig } from './block-sort-config.js';
+import { type RadixSortKeyType } from './keys.js';
+import { radixMaxArrayBytes, recordRadixSort, type RadixSortKeysArgs, type RadixSortPairsArgs } from './radix-sort.js';
+import { radixSortBlockSortTable, radixSortTable } from './table.js';
+import { radixSortArrays } from './arrays.js';
+
+/** The LSD benchmarks time that path at every size (no block sort below its maxCount). */
+export const ONESWEEP_ONLY: Partial<RadixSortBlockSortConfig> = { maxCount: 0 };
+
+function radixSortCalls(env: AlgorithmEnv) {
+  const record = (encoder: GPUCommandEncoder, args: RadixSortKeysArgs | RadixSortPairsArgs, pairs: boolean): Promise<void> =>
+    recordRadixSort(env.context, env.rows(radixSortTable), env.rows(radixSortBlockSortTable), env.rows(scanTable), encoder, args, pairs);
+  return {
+    /**
+     * Records a stable radix sort of `count` keys. Sorted in place unless `keysOut` is given; a
+     * scratch buffer of the keys' size is used for the passes in between.
+     */
+    radixSortKeys(encoder: GPUCommandEncoder, args: RadixSortKeysArgs): Promise<void> {
+      return record(encoder, args, false);
+    },
+    /** Records a stable radix sort of keys with values of 4 or 8 bytes moved alongside. */
+    radixSortPairs(encoder: GPUCommandEncoder, args: RadixSortPairsArgs): Promise<void> {
+      return record(encoder, args, true);
+    },
+    /**
+     * The radix sort config a call would use for these keys and values (0: keys only), and where
+     * it came from. Rows are keyed by the key type's class and the value size they were tuned with.
+     */
+    selectedRadixSortConfig(type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<RadixSortConfig>): SelectedConfig<RadixSortConfig> {
+      return env.select(radixSortTable, type, valueBytes, override);
+    },
+    /** The config of the small-size path (block sort + merge, counts up to its `maxCount`) a call would use. */
+    selectedRadixSortBlockSortConfig(type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<RadixSortBlockSortConfig>): SelectedConfig<RadixSortBlockSortConfig> {
+      return env.select(radixSortBlockSortTable, type, valueBytes, override);
+    },
+  };
+}
+
+/** A sort benchmark: keys from `input` to `output` (the input is never written); pairs move u32 indices (an argsort, as CUB's anchor). */
+function sortBenchmark(o: { name: string; algo: string; anchor?: string | null; blockSort: boolean; pairs: boolean }): BenchmarkSpec {
+  const table = o.blockSort ? radixSortBlockSortTable : radixSortTable;
+  return {
+    name: o.name,
+    ...(o.anchor !== undefined ? { anchor: o.anchor } : {}),
+    table,
+    input: 'sort-keys',
+    valueBytes: o.pairs ? 4 : 0,
+    needsTypeFeature: false,
+    nameFields: (type) => ({ lvl: 'device', algo: o.algo, key_type: type, value_type: o.pairs ? 'u32' : 'empty' }),
+    bytesPerCall: (type, n) => 2 * n * (table.keyInfo(type).bytes + (o.pairs ? 4 : 0)),
+    ...(o.blockSort ? {} : { maxArrayBytes: radixMaxArrayBytes }),
+    prepare: async (env, c, resources) => {
+      const base = { keys: c.input, keysOut: c.output, count: c.count, type: c.type as RadixSortKeyType };
+      // The block sort path is taken at every size: its maxCount is raised to the size (names keep the config's own).
+      const args: RadixSortKeysArgs = o.blockSort
+        ? { ...base, blockSortConfig: { ...(c.config as unknown as RadixSortBlockSortConfig), maxCount: Math.max(Number(c.config.maxCount), c.count) } }
+        : { ...base, config: c.config as unknown as RadixSortConfig, blockSortConfig: ONESWEEP_ONLY };
+      const calls = radixSortCalls(env);
+      if (!o.pairs) return (encoder) => calls.radixSortKeys(encoder, args);
+      const { values, valuesOut } = await resources.values(c.count);
+      return (encoder) => calls.radixSortPairs(encoder, { ...args, values, valuesOut, valueBytes: 4 });
+    },
+  };
+}
+
+export const radixSortAlgorithm = defineAlgorithm({
+  name: 'radix-sort',
+  summary: 'stable LSD radix sort of keys or pairs: block sort + merge for small counts, onesweep or reduce-then-scan passes above',
+  tables: [radixSortTable, radixSortBlockSortTable],
+  benchmarks: [
+    sortBenchmark({ name: 'radix_sort_keys', algo: 'radix_sort_onesweep', blockSort: false, pairs: false }),
+    sortBenchmark({ name: 'radix_sort_pairs', algo: 'radix_sort_onesweep', blockSort: false, pairs: true }),
+    sortBenchmark({ name: 'radix_sort_block_sort_keys', algo: 'radix_sort_block_sort', anchor: null, blockSort: true, pairs: false }),
+    sortBenchmark({ name: 'radix_sort_block_sort_pairs', algo: 'radix_sort_block_sort', anchor: null, blockSort: true, pairs: true }),
+  ],
+  tuning: [
+    {
+      stage: 'radix_sort_onesweep', table: radixSortTable, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'], defaultBenchmarks: ['radix_sort_keys'],
+      // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
+      smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
+      // decoupledMaxCount is the threshold stage's: configs are timed on their own lookback at every size.
+      fixed: { decoupledMaxCount: 0 },
+      smallSizes: [2 ** 14, 2 ** 16],
+      smallTypes: ['u32'],
+      fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+    },
+    {
+      stage: 'radix_sort_block_sort', table: radixSortBlockSortTable, benchmarks: ['radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs'], defaultBenchmarks: ['radix_sort_block_sort_keys'],
+      optIn: true,
+      smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8], radixBits: [4], rank: ['match'], mergeWorkgroupSize: [128], mergeItemsPerThread: [4, 8], maxCount: [radixSortBlockSortTable.space.maxCount![0]!] },
+      smallSizes: [2 ** 12, 2 ** 14],
+      smallTypes: ['u32'],
+      // Past one tile: the block sort and the merge kernels both run.
+      fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+    },
+  ],
+  calls: radixSortCalls,
+  arrays: radixSortArrays,
+});

@@ -1,0 +1,15 @@
+import { typeInfo } from '../../wgsl/types.js';
+import { reduceTuned } from '../../config/tuned/reduce.js';
+import { defineTable } from '../spec.js';
+import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from './config.js';
+
+export const reduceTable = defineTable<ReduceConfig, 'reduce'>({
+  name: 'reduce', fileName: 'reduce', exportName: 'reduceTuned', configType: 'ReduceConfig', configModule: 'device/reduce/config.js',
+  space: reduceSpace,
+  valueClasses: false,
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', maxWorkgroups: 'max_wg', workgroupReduce: 'method' },
+  builtin: reduceTuned,
+  keyInfo: typeInfo,
+  problem: (ctx, t, _vb, c) => reduceConfigProblem(ctx, t, c),
+  heuristic: (ctx, t) => reduceHeuristic(ctx, t),
+});

@@ -1,0 +1,15 @@
+import { typeInfo } from '../../wgsl/types.js';
+import { scanTuned } from '../../config/tuned/scan.js';
+import { defineTable } from '../spec.js';
+import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from './config.js';
+
+export const scanTable = defineTable<ScanConfig, 'scan'>({
+  name: 'scan', fileName: 'scan', exportName: 'scanTuned', configType: 'ScanConfig', configModule: 'device/scan/config.js',
+  space: scanSpace,
+  valueClasses: false,
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', lookback: 'lookback', workgroupScan: 'method' },
+  builtin: scanTuned,
+  keyInfo: typeInfo,
+  problem: (ctx, t, _vb, c) => scanConfigProblem(ctx, t, c),
+  heuristic: (ctx, t) => scanHeuristic(ctx, t),
+});

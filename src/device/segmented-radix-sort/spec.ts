@@ -1,0 +1,134 @@
+// The segmented radix sort: each segment of keys (or pairs) sorted on its own (CUB's DeviceSegmentedRadixSort).
+import { fail } from '../../runtime/errors.js';
+import { type ElementType } from '../../wgsl/types.js';
+import { type SelectedConfig } from '../../config/types.js';
+import { arrayOfType, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
+import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm, type ValueBytes } from '../spec.js';
+import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sort/keys.js';
+import { pairValueBytes, type RadixSortValueArray } from '../radix-sort/arrays.js';
+import { type SegmentedRadixSortConfig } from './config.js';
+import { recordSegmentedRadixSort, type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs } from './segmented-radix-sort.js';
+import { segmentedRadixSortTable } from './table.js';
+
+/** Options of the array-level `segmentedRadixSortKeys` / `segmentedRadixSortPairs`. */
+export interface ArraySegmentedRadixSortOptions {
+  /** Ends of the segments (as many as the offsets); omitted: segment i is [offsets[i], offsets[i + 1]). */
+  readonly endOffsets?: Uint32Array;
+  /** Needed only for f16 keys (a Uint16Array of f16 bits). */
+  readonly type?: 'f16';
+  readonly descending?: boolean;
+  /** Integer keys only: sort by bits [beginBit, endBit). */
+  readonly beginBit?: number;
+  readonly endBit?: number;
+  readonly config?: Partial<SegmentedRadixSortConfig>;
+}
+
+/** Fixed segment length of the benchmark (CUB's anchor: `seg1024`). */
+export const BENCH_SEGMENT_LENGTH = 1024;
+
+function segmentedCalls(env: AlgorithmEnv) {
+  return {
+    /**
+     * Records a stable radix sort of each segment [begin[i], end[i]) of `keys` into `keysOut`.
+     * `endOffsets` omitted: segment i ends where segment i + 1 begins (`beginOffsets` holds
+     * segments + 1 entries). Elements no segment covers are copied to `keysOut` unchanged.
+     */
+    segmentedRadixSortKeys(encoder: GPUCommandEncoder, args: SegmentedRadixSortKeysArgs): Promise<void> {
+      return recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
+    },
+    /** `segmentedRadixSortKeys` with values of 4 or 8 bytes moved alongside (into `valuesOut`). */
+    segmentedRadixSortPairs(encoder: GPUCommandEncoder, args: SegmentedRadixSortPairsArgs): Promise<void> {
+      return recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, true);
+    },
+    /** The segmented radix sort config a call would use for these keys and values (0: keys only), and where it came from. */
+    selectedSegmentedRadixSortConfig(type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<SegmentedRadixSortConfig>): SelectedConfig<SegmentedRadixSortConfig> {
+      return env.select(segmentedRadixSortTable, type, valueBytes, override);
+    },
+  };
+}
+
+function precheck(env: ArrayEnv, keys: PrimTypedArray, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions, valueBytes: ValueBytes): { type: RadixSortKeyType; segments: number; maxSegmentLength: number } {
+  env.context.assertAlive();
+  if (!options || typeof options !== 'object') fail('invalid-argument', 'segmented radix sort options must be an object');
+  if (!(offsets instanceof Uint32Array)) fail('invalid-argument', 'segmented radix sort offsets must be a Uint32Array');
+  const ends = options.endOffsets;
+  if (ends !== undefined && !(ends instanceof Uint32Array)) fail('invalid-argument', 'segmented radix sort endOffsets must be a Uint32Array');
+  if (ends !== undefined && ends.length !== offsets.length) fail('invalid-argument', `segmented radix sort: ${offsets.length} begin offsets but ${ends.length} end offsets`);
+  const segments = ends !== undefined ? offsets.length : Math.max(0, offsets.length - 1);
+  const type = typeOfArray(keys, options.type);
+  radixBitRange(radixKeyInfo(type), options.beginBit, options.endBit);
+  if (options.descending !== undefined && typeof options.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(options.descending)}`);
+  if (options.config !== undefined) env.select(segmentedRadixSortTable, type, valueBytes, options.config);
+  // The longest segment, as the sort clamps it: within a tile, no scratch buffer is needed.
+  let maxSegmentLength = 0;
+  for (let i = 0; i < segments; i++) {
+    const end = Math.min(ends ? ends[i]! : offsets[i + 1]!, keys.length);
+    maxSegmentLength = Math.max(maxSegmentLength, end - Math.min(offsets[i]!, end));
+  }
+  return { type: type as RadixSortKeyType, segments, maxSegmentLength };
+}
+
+async function sortArrays<A extends PrimTypedArray, V extends RadixSortValueArray>(env: ArrayEnv, keys: A, values: V | undefined, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions): Promise<{ keys: A; values?: V }> {
+  const valueBytes = values === undefined ? 0 : pairValueBytes('segmentedRadixSortPairs', keys, values);
+  const { type, segments, maxSegmentLength } = precheck(env, keys, offsets, options, valueBytes);
+  const kb = env.upload(keys);
+  const ko = env.buffer(keys.byteLength);
+  const vb = values ? env.upload(values) : undefined;
+  const vo = values ? env.buffer(values.byteLength) : undefined;
+  const ob = env.upload(offsets.length ? offsets : new Uint32Array(1));
+  const eb = options.endOffsets ? env.upload(options.endOffsets.length ? options.endOffsets : new Uint32Array(1)) : undefined;
+  try {
+    const args = { keys: kb, keysOut: ko, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config, maxSegmentLength };
+    const outputs: [GPUBuffer, number][] = [[ko, keys.byteLength]];
+    if (vo) outputs.push([vo, values!.byteLength]);
+    const [k, v] = await env.runAll(outputs, (enc) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), enc, vb ? { ...args, values: vb, valuesOut: vo, valueBytes: valueBytes as 4 | 8 } : args, vb !== undefined));
+    const out = { keys: arrayOfType(type, k!, keys.length) as A };
+    if (!values) return out;
+    const Ctor = values.constructor as new (b: ArrayBuffer, o: number, n: number) => V;
+    return { ...out, values: new Ctor(v!, 0, values.length) };
+  } finally {
+    for (const b of [kb, ko, vb, vo, ob, eb]) b?.destroy();
+  }
+}
+
+export const segmentedRadixSortAlgorithm = defineAlgorithm({
+  name: 'segmented-radix-sort',
+  summary: 'stable radix sort of each segment: small segments in a subgroup or workgroup, large ones by LSD passes',
+  tables: [segmentedRadixSortTable],
+  benchmarks: [{
+    name: 'segmented_radix_sort',
+    table: segmentedRadixSortTable,
+    input: 'sort-keys',
+    valueBytes: 0,
+    needsTypeFeature: false,
+    nameFields: (type) => ({ lvl: 'device', algo: 'segmented_radix_sort', key_type: type, value_type: 'empty', segment_length: BENCH_SEGMENT_LENGTH }),
+    bytesPerCall: (type, n) => 2 * n * segmentedRadixSortTable.keyInfo(type).bytes,
+    // Keys from `input` to `output` in fixed segments (the last may be shorter), the ends omitted, as CUB's anchor.
+    prepare: async (env, c, resources) => {
+      const beginOffsets = await resources.segmentOffsets(c.count, BENCH_SEGMENT_LENGTH);
+      const args = { keys: c.input, keysOut: c.output, count: c.count, segments: Math.ceil(c.count / BENCH_SEGMENT_LENGTH), beginOffsets, type: c.type as RadixSortKeyType, config: c.config as unknown as SegmentedRadixSortConfig };
+      return (encoder) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
+    },
+  }],
+  tuning: [{
+    stage: 'segmented_radix_sort', table: segmentedRadixSortTable, benchmarks: ['segmented_radix_sort'], defaultBenchmarks: ['segmented_radix_sort'],
+    smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'], segmentsPerWorkgroup: [1] },
+    smallSizes: [2 ** 14, 2 ** 16],
+    smallTypes: ['u32'],
+    // One kernel (and the copy of uncovered elements) serves every segment length.
+    fullCoverageCount: () => BENCH_SEGMENT_LENGTH + 1,
+  }],
+  calls: segmentedCalls,
+  arrays: (env: ArrayEnv) => ({
+    /**
+     * A copy of `keys` with each segment sorted stably on its own: segment i is
+     * [offsets[i], options.endOffsets[i]), or without endOffsets [offsets[i], offsets[i + 1]).
+     * Elements outside every segment keep their place.
+     */
+    segmentedRadixSortKeys: async <A extends PrimTypedArray>(keys: A, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions = {}): Promise<A> =>
+      (await sortArrays(env, keys, undefined, offsets, options)).keys,
+    /** Keys sorted as `segmentedRadixSortKeys` does, and the values permuted with them. */
+    segmentedRadixSortPairs: async <A extends PrimTypedArray, V extends RadixSortValueArray>(keys: A, values: V, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions = {}): Promise<{ keys: A; values: V }> =>
+      (await sortArrays(env, keys, values, offsets, options)) as { keys: A; values: V },
+  }),
+});

@@ -1,0 +1,16 @@
+import { segmentedRadixSortTuned } from '../../config/tuned/segmented-radix-sort.js';
+import { defineTable } from '../spec.js';
+import { radixKeyInfo } from '../radix-sort/keys.js';
+import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic, segmentedRadixSortSpace } from './config.js';
+
+export const segmentedRadixSortTable = defineTable<SegmentedRadixSortConfig, 'segmentedRadixSort'>({
+  name: 'segmentedRadixSort', fileName: 'segmented-radix-sort', exportName: 'segmentedRadixSortTuned', configType: 'SegmentedRadixSortConfig',
+  configModule: 'device/segmented-radix-sort/config.js',
+  space: segmentedRadixSortSpace,
+  valueClasses: true,
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', radixBits: 'bits', rank: 'rank', segmentsPerWorkgroup: 'spw' },
+  builtin: segmentedRadixSortTuned,
+  keyInfo: radixKeyInfo,
+  problem: segmentedRadixSortConfigProblem,
+  heuristic: segmentedRadixSortHeuristic,
+});

@@ -1,0 +1,160 @@
+// What an algorithm is to the rest of wgprim: one spec object per algorithm folder. `Prim`,
+// table loading and selection, the benchmark runner, the tuner and the CLI read these specs and
+// name no algorithm. Browser-safe: nothing here imports the tuner, Node or Dawn.
+import { type DeviceContext } from '../runtime/context.js';
+import { type ElementType, type TypeInfo } from '../wgsl/types.js';
+import { type SelectedConfig, type TunedEntry } from '../config/types.js';
+
+/** One value of a config field. */
+export type ParamValue = number | string | boolean;
+/** Each config field and the values it may take, in order (ordered for numbers). */
+export type ParamSpace = Readonly<Record<string, readonly ParamValue[]>>;
+/** A config as plain data. */
+export type ConfigObject = Readonly<Record<string, ParamValue>>;
+/** Bytes of the values a sort moves beside its keys (0: keys only). */
+export type ValueBytes = 0 | 4 | 8;
+
+/**
+ * One tuned table: a config family, its space, heuristic, validity check and built-in rows.
+ * An algorithm may own several (the radix sort: its LSD passes and its small-size path).
+ */
+export interface ConfigTable<C = unknown, N extends string = string> {
+  /** The table's key in `TunedTables` and tuned-table files (`scan`, `radixSort`). */
+  readonly name: N;
+  /** Base name of the generated module (`config/tuned/<fileName>.ts`). */
+  readonly fileName: string;
+  /** Name of the module's export (`scanTuned`). */
+  readonly exportName: string;
+  /** TypeScript name of the config type and its module relative to `src/` (for generated modules). */
+  readonly configType: string;
+  readonly configModule: string;
+  /** The config's fields and the values the tuner tries, in the order rows are written. */
+  readonly space: ParamSpace;
+  /** Fields the tuner leaves at the heuristic's value unless a settings file names them. */
+  readonly untimedSpace?: ParamSpace;
+  /** Fields added after tables were first written, and the value a row without one reads as. */
+  readonly defaults?: Readonly<Record<string, number | string>>;
+  /** Rows keyed by value class as well as key class (sorts). */
+  readonly valueClasses: boolean;
+  /**
+   * Benchmark-name abbreviations of the fields (rocPRIM's `cfg:{bs:256,...}`); a field listed in
+   * `nameOmits` is left out of names while it holds that value.
+   */
+  readonly nameFields: Readonly<Record<string, string>>;
+  readonly nameOmits?: Readonly<Record<string, ParamValue>>;
+  /** The built-in tuned rows. */
+  readonly builtin: readonly TunedEntry<C>[];
+  /** The type info of a call's element (or key) type; throws `unsupported-type` for a type it does not take. */
+  keyInfo(type: ElementType): TypeInfo;
+  /** Why `config` cannot run here for this type and value size, or undefined. */
+  problem(ctx: DeviceContext, key: TypeInfo, valueBytes: ValueBytes, config: C): string | undefined;
+  /** The config a call takes where no tuned row matches. */
+  heuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: ValueBytes): C;
+}
+
+/** What an algorithm's calls get from the `Prim` they are bound to. */
+export interface AlgorithmEnv {
+  readonly context: DeviceContext;
+  /** The rows a call consults for `table`, most preferred first: installed at run time, the user's, built in. */
+  rows<C>(table: ConfigTable<C>): readonly (readonly TunedEntry<C>[])[];
+  /** The config a call of `table` takes here, with a caller's override merged over it (checked). */
+  select<C>(table: ConfigTable<C>, type: ElementType, valueBytes?: ValueBytes, override?: Partial<C>): SelectedConfig<C>;
+}
+
+/** What a benchmark's input holds: values in [0, 1000] (scan, reduce, transform) or sort keys. */
+export type InputKind = 'values' | 'sort-keys';
+
+/** The buffers and data a benchmark call may ask the runner for (kept between calls by the runner). */
+export interface BenchResources {
+  readonly device: GPUDevice;
+  /** u32 values 0..count-1 and a buffer for their permuted order. */
+  values(count: number): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }>;
+  /** Begin offsets of fixed segments of `length` (segments + 1 entries). */
+  segmentOffsets(count: number, length: number): Promise<GPUBuffer>;
+}
+
+/** One call a benchmark times, on buffers the runner made. */
+export interface BenchCall {
+  readonly input: GPUBuffer;
+  readonly output: GPUBuffer;
+  readonly count: number;
+  readonly type: ElementType;
+  readonly config: ConfigObject;
+}
+
+/** A benchmark of one algorithm: what `wgprim bench` and the tuner time, and the CUB anchor it compares with. */
+export interface BenchmarkSpec {
+  /** `wgprim bench --algorithm` name; also the CUB anchor's `algo` where `anchor` is not given. */
+  readonly name: string;
+  /** The CUB anchor's `algo`, where it differs from `name`; null: CUB has no such benchmark. */
+  readonly anchor?: string | null;
+  /** The config table it selects from. */
+  readonly table: ConfigTable;
+  readonly input: InputKind;
+  /** The value class it is selected and tuned with (0: none). */
+  readonly valueBytes: ValueBytes;
+  /** Name fields besides `cfg` (rocPRIM's grammar: `lvl`, `algo`, `key_type` / `value_type`, ...). */
+  nameFields(type: ElementType): Readonly<Record<string, string | number | boolean>>;
+  /** Bytes a call moves (each input read once, each output written once, as CUB's anchors count). */
+  bytesPerCall(type: ElementType, count: number): number;
+  /** The most bytes of one array its calls take (default maxStorageBufferBindingSize). */
+  maxArrayBytes?(limits: GPUSupportedLimits): number;
+  /** Whether the element type needs its device feature (f16: `shader-f16`); sorts only move bits. */
+  readonly needsTypeFeature: boolean;
+  /** Prepares one call of `config` on the runner's buffers: returns what records it. */
+  prepare(env: AlgorithmEnv, call: BenchCall, resources: BenchResources): Promise<(encoder: GPUCommandEncoder) => Promise<void>>;
+}
+
+/** A tuning stage over one table: its benchmarks, the spaces for GPU and CPU adapters. */
+export interface TuningSpec {
+  /** The stage's name (rocPRIM's benchmark `algo`: `scan`, `radix_sort_onesweep`). */
+  readonly stage: string;
+  readonly table: ConfigTable;
+  /** Benchmarks one variant can be timed with (names of the algorithm's `benchmarks`). */
+  readonly benchmarks: readonly string[];
+  /** The ones timed unless the settings say otherwise. */
+  readonly defaultBenchmarks: readonly string[];
+  /** Tuned only when named (the default campaign leaves it out). */
+  readonly optIn?: boolean;
+  /** A small space for CPU adapters (lavapipe, SwiftShader). */
+  readonly smallSpace: ParamSpace;
+  /** Fields a space that leaves them out sets to these values, not to the heuristic's. */
+  readonly fixed?: Readonly<Record<string, ParamValue>>;
+  readonly smallSizes?: readonly number[];
+  readonly smallTypes?: readonly ElementType[];
+  /** Elements a call must cover so that every pass (and so every pipeline) of `config` is used. */
+  fullCoverageCount(config: ConfigObject): number;
+}
+
+/** A device algorithm: its tables, its public calls, its benchmarks and tuning stages. */
+export interface AlgorithmSpec<Calls extends object = object, Arrays extends object = object, Tables extends readonly ConfigTable<any, string>[] = readonly ConfigTable<any, string>[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** The folder's name (`scan`, `radix-sort`). */
+  readonly name: string;
+  /** One line for `wgprim info` and the docs. */
+  readonly summary: string;
+  readonly tables: Tables;
+  readonly benchmarks: readonly BenchmarkSpec[];
+  readonly tuning: readonly TuningSpec[];
+  /** The buffer-level calls it adds to `Prim` (recorded into the caller's encoder). */
+  calls(env: AlgorithmEnv): Calls;
+  /** The array-level calls it adds to `prim.arrays` (upload, run, read back). */
+  arrays(env: ArrayEnv): Arrays;
+}
+
+/** What array-level calls get: the buffer-level environment and the upload / read-back helpers. */
+export interface ArrayEnv extends AlgorithmEnv {
+  readonly device: GPUDevice;
+  /** A STORAGE | COPY_SRC | COPY_DST buffer of at least `bytes` (at least 4). */
+  buffer(bytes: number): GPUBuffer;
+  /** A buffer holding a copy of `data`. */
+  upload(data: ArrayBufferView): GPUBuffer;
+  /**
+   * Records `record` into a fresh encoder, submits it and reads back each output's first bytes.
+   * A validation error of the work is a typed error.
+   */
+  runAll(outputs: readonly (readonly [GPUBuffer, number])[], record: (encoder: GPUCommandEncoder) => Promise<void>): Promise<ArrayBuffer[]>;
+}
+
+/** Helper for specs: a typed identity, so a spec's literal types survive. */
+export const defineAlgorithm = <Calls extends object, Arrays extends object, const Tables extends readonly ConfigTable<any, string>[]>(spec: AlgorithmSpec<Calls, Arrays, Tables>): AlgorithmSpec<Calls, Arrays, Tables> => spec; // eslint-disable-line @typescript-eslint/no-explicit-any
+export const defineTable = <C, N extends string>(table: ConfigTable<C, N>): ConfigTable<C, N> => table;
