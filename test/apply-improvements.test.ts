@@ -35,7 +35,7 @@ function benchFile(runs: readonly [RadixSortBlockSortConfig, number][]): { data:
 
 const KERNEL_NOTE = 'geomean of items/s over 2 points (sizes 2^12, 2^14 x value_type=empty); cv: max; 2/2 configs eligible';
 const measured = (n: number): string => `${KERNEL_NOTE}; maxCount ${n}: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x16 8-bit match decoupled, keys only (so a keys-only row, valueBytes 0), at 2^10, 2^12; block sort faster at 2^10: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)`;
-const byHand = (n: number): string => `${KERNEL_NOTE}; maxCount: threshold set by hand from the paths run in docs/bench: block sort faster up to ${n}`;
+const byHand = (n: number): string => `${KERNEL_NOTE}; maxCount: threshold set by hand from the paths measured: block sort faster up to ${n}`;
 
 /** A row; evidence figures that say nothing of the runs (the comparison must use the runs, not these). */
 function row(config: RadixSortBlockSortConfig, maxCount: number, note: string, itemsPerSecond = 1e8, date = '2026-11-29'): TunedEntry<RadixSortBlockSortConfig> {

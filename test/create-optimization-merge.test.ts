@@ -98,7 +98,7 @@ describe('create-optimization --merge: radixSortBlockSort maxCount is a threshol
 
     // Set by hand in the folder, measured in the data: the measured one.
     const hand: TunedEntry<RadixSortBlockSortConfig> = { ...blockRows(folder(sweep([[A, 5e8]])))[0]!, config: { ...A, maxCount: 2 ** 20 } };
-    const handRow = { ...hand, evidence: { ...hand.evidence, note: `${hand.evidence.note}; maxCount: threshold set by hand from docs/bench: block sort faster up to 2^20` } };
+    const handRow = { ...hand, evidence: { ...hand.evidence, note: `${hand.evidence.note}; maxCount: threshold set by hand from measurements: block sort faster up to 2^20` } };
     const kept = createOptimization([file(sweep([[A, 6e8]]))], { existing: { radixSortBlockSort: [handRow] } });
     expect(blockRows(kept.tables)[0]!.config.maxCount).toBe(2 ** 20);
     expect(maxCountEvidence(blockRows(kept.tables)[0]!.evidence.note)).toBe('set');
