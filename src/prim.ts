@@ -58,6 +58,11 @@ export class Prim {
   private readonly user: Rows;
   private readonly env: AlgorithmEnv;
 
+  /** What the algorithms' calls see of this Prim: for the benchmark runner and the tuner (`wgprim/tune`). */
+  get algorithmEnv(): AlgorithmEnv {
+    return this.env;
+  }
+
   constructor(device: GPUDevice, options: PrimOptions = {}) {
     if (!device || typeof (device as GPUDevice).createBuffer !== 'function') {
       throw new WgprimError('invalid-argument', 'createPrim needs a GPUDevice');

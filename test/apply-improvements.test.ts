@@ -5,7 +5,7 @@
 // Pure: crafted benchmark files and tables, no device.
 import { describe, expect, it } from 'vitest';
 import { type TunedEntry } from '../src/config/types.js';
-import { radixSortBlockSortName } from '../src/bench/run.js';
+import { radixSortBlockSortName } from './support/names.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
 import { applyConfigImprovements, decisionSummary } from '../src/tune/apply-improvements.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TunedEntry } from '../src/config/types.js';
 import { type TunedTables } from '../src/tables.js';
-import { radixSortBlockSortName, radixSortName } from '../src/bench/run.js';
+import { radixSortBlockSortName, radixSortName } from './support/names.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../src/device/radix-sort/config.js';
 import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';

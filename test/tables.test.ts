@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type AdapterInfoLike, createPrim, type Prim, type ReduceConfig, type ScanConfig, type TransformConfig, type TunedEntry, WgprimError,
 } from '../src/index.js';
-import { radixSortName, reduceName, scanName, transformName } from '../src/bench/run.js';
+import { radixSortName, reduceName, scanName, transformName } from './support/names.js';
 import { type TunedTables, rowKey, typeClassKey } from '../src/tables.js';
 import { scanTuned as builtInScan } from '../src/config/tuned/scan.js';
 import { createOptimization, GENERATED_HEADER, type GroupResult, summarizeGroups } from '../src/tune/create-optimization.js';

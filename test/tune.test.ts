@@ -11,9 +11,11 @@ import { typeInfo } from '../src/wgsl/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim, WgprimError } from '../src/index.js';
 import { formatName, type NameFields, parseName } from '../src/bench/gbench.js';
-import { configFromName, radixSortName, transformName } from '../src/bench/run.js';
+import { configFromName } from '../src/bench/run.js';
+import { radixSortName, transformName } from './support/names.js';
 import { type DeviceContext } from '../src/runtime/context.js';
-import { type ConfigObject, radixValueClass, registerTunable, tunable } from '../src/tune/registry.js';
+import { type ConfigObject, groupValueClass, registerTunable, tunable } from '../src/tune/registry.js';
+import { TUNING_STAGES } from '../src/algorithms.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic } from '../src/device/radix-sort/block-sort-config.js';
 import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolveSettings, settingsJsonSchema } from '../src/tune/settings.js';
 import { type Variant, type VariantGroup, enumerateVariants, inShard, parseShard, spacePoints, spaceSize, variantKey } from '../src/tune/variants.js';
@@ -477,7 +479,9 @@ describe('campaign on a device', () => {
     expect(keysSel.config).not.toEqual(PAIRS);
     expect(tunedPrim.selectedRadixSortBlockSortConfig('u32', 4).config).toEqual(BLOCK_PAIRS);
     expect(tunedPrim.selectedRadixSortBlockSortConfig('u32', 0).config).not.toEqual(BLOCK_PAIRS);
-    expect([radixValueClass(undefined, 'p'), radixValueClass(['p'], 'p'), radixValueClass(['k', 'p'], 'p'), radixValueClass(['k'], 'p')]).toEqual([0, 4, 0, 0]);
+    const onesweep = TUNING_STAGES.find((s) => s.stage === 'radix_sort_onesweep')!;
+    const vc = (b: string[] | undefined): number => groupValueClass(onesweep, b);
+    expect([vc(undefined), vc(['radix_sort_pairs']), vc(['radix_sort_keys', 'radix_sort_pairs']), vc(['radix_sort_keys'])]).toEqual([0, 4, 0, 0]);
 
     // The baselines (no device work): pairs only, the pairs selection and heuristic; keys and
     // pairs, the keys selection first (the reported default), the pairs ones measured too.
@@ -553,7 +557,7 @@ describe('campaign on a device', () => {
     const heuristic = radixSortHeuristic(prim.context, typeInfo('u32'), 0);
     const selected = prim.selectedRadixSortConfig('u32', 0).config;
     for (const e of file.benchmarks.filter(isErrorEntry)) {
-      const cfg = configFromName('radix_sort_onesweep', parseName(e.name).cfg as NameFields) as RadixSortConfig;
+      const cfg = configFromName('radix_sort_onesweep', parseName(e.name).cfg as NameFields) as unknown as RadixSortConfig;
       expect([heuristic, selected]).toContainEqual(cfg);
       expect(radixSortConfigProblem(prim.context, typeInfo('u32'), 4, cfg)).toMatch(/workgroup memory/);
       expect(e.error_message).toMatch(/workgroup memory/);

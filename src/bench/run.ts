@@ -1,148 +1,100 @@
-// Benchmarks one device algorithm on seeded random data: browser-safe.
+// Benchmarks one device algorithm on seeded random data, from the algorithms' benchmark specs
+// (src/device/<algorithm>/spec.ts): names in rocPRIM's grammar, inputs, bytes per call. Names
+// no algorithm. Browser-safe.
 import { WgprimError } from '../runtime/errors.js';
 import { roundUp } from '../runtime/dispatch.js';
 import { type ElementType, type TypeInfo, typeInfo } from '../wgsl/types.js';
 import { f16Bits } from '../wgsl/values.js';
-import { type ScanConfig } from '../device/scan/config.js';
-import { type ReduceConfig } from '../device/reduce/config.js';
-import { type TransformConfig } from '../device/transform/config.js';
-import { type RadixSortConfig } from '../device/radix-sort/config.js';
-import { type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
-import { type SegmentedRadixSortConfig } from '../device/segmented-radix-sort/config.js';
-import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
+import { type BenchmarkSpec, type ConfigObject, type ConfigTable, type InputKind, type ParamValue } from '../device/spec.js';
+import { BENCHMARKS, TUNING_STAGES } from '../algorithms.js';
 import type { Prim } from '../prim.js';
-import { type SelectedConfig } from '../config/types.js';
-import { type BenchRecord, formatName, type NameFields } from './gbench.js';
+import { type BenchRecord, formatName, type NameFields, type NameInput } from './gbench.js';
 import { type RecordCall, releaseColdCacheBuffer, type RunTimingOptions, timeGpu } from './timing.js';
 
-/** What `bench --algorithm` takes; `scan` means both scans. */
-export type BenchAlgorithm = 'scan' | 'inclusive_scan' | 'exclusive_scan' | 'reduce' | 'transform' | 'radix_sort_keys' | 'radix_sort_pairs' | 'segmented_radix_sort';
-/** One timed algorithm: the names the CUB anchors use. */
-export type SingleAlgorithm = Exclude<BenchAlgorithm, 'scan'>;
-export const SINGLE_ALGORITHMS: readonly SingleAlgorithm[] = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'segmented_radix_sort'];
-
-export function expandAlgorithm(a: BenchAlgorithm | 'all'): SingleAlgorithm[] {
-  if (a === 'all') return [...SINGLE_ALGORITHMS];
-  if (a === 'scan') return ['inclusive_scan', 'exclusive_scan'];
-  if (!SINGLE_ALGORITHMS.includes(a)) throw new WgprimError('invalid-argument', `unknown algorithm "${String(a)}": use scan, inclusive_scan, exclusive_scan, reduce, transform, radix_sort_keys, radix_sort_pairs, segmented_radix_sort or all`);
-  return [a];
-}
-
-export type ConfigFamily = 'scan' | 'reduce' | 'transform' | 'radixSort' | 'segmentedRadixSort';
-
-/** The config family (the tuned table; `Prim.selectedConfig` key or radix sort) of an algorithm. */
-export function configFamily(a: SingleAlgorithm): ConfigFamily {
-  if (a === 'segmented_radix_sort') return 'segmentedRadixSort';
-  if (a === 'radix_sort_keys' || a === 'radix_sort_pairs') return 'radixSort';
-  return a === 'reduce' || a === 'transform' ? a : 'scan';
-}
-
-/** Bytes of a radix sort benchmark's values: u32 indices for pairs, none for keys only. */
-export function radixValueBytes(a: SingleAlgorithm): 0 | 4 {
-  return a === 'radix_sort_pairs' ? 4 : 0;
-}
-
-export type AnyConfig = ScanConfig | ReduceConfig | TransformConfig | RadixSortConfig | SegmentedRadixSortConfig;
-
-/** `Prim.selectedConfig` for a family named at run time (radix sort: keys only). */
-export function selectedFor(prim: Prim, family: ConfigFamily, type: ElementType, valueBytes: 0 | 4 | 8 = 0): SelectedConfig<AnyConfig> {
-  switch (family) {
-    case 'scan': return prim.selectedConfig('scan', type);
-    case 'reduce': return prim.selectedConfig('reduce', type);
-    case 'transform': return prim.selectedConfig('transform', type);
-    case 'radixSort': return prim.selectedRadixSortConfig(type, valueBytes);
-    case 'segmentedRadixSort': return prim.selectedSegmentedRadixSortConfig(type, valueBytes);
-  }
-}
+export { type InputKind } from '../device/spec.js';
 
 /** `warmupMs` applies after inputs that took over IDLE_WARMUP_AFTER_MS to make. */
 export interface BenchmarkOptions extends RunTimingOptions {
-  readonly algorithm: BenchAlgorithm;
+  /** A benchmark (`inclusive_scan`), a tuning stage (`scan`: its benchmarks) or `all`. */
+  readonly algorithm: string;
   readonly type: ElementType;
   /** Elements per call. */
   readonly size: number;
   readonly seed: number;
   /** Overrides the selected config, field by field. */
-  readonly config?: Partial<ScanConfig> | Partial<ReduceConfig> | Partial<TransformConfig> | Partial<RadixSortConfig> | Partial<SegmentedRadixSortConfig>;
+  readonly config?: Readonly<Record<string, ParamValue>>;
+}
+
+/** The benchmark of this name (throws `invalid-argument` naming the known ones). */
+export function benchmarkSpec(name: string): BenchmarkSpec {
+  const b = BENCHMARKS.find((x) => x.name === name);
+  if (!b) throw new WgprimError('invalid-argument', `unknown benchmark "${name}" (known: ${BENCHMARKS.map((x) => x.name).join(', ')})`);
+  return b;
+}
+
+/** Benchmarks of stages tuned only when named (the radix sort's block sort path): left out of `all`. */
+const optInBenchmarks = (): Set<string> => new Set(TUNING_STAGES.filter((s) => s.optIn).flatMap((s) => s.benchmarks));
+
+/**
+ * What `bench --algorithm` takes, as benchmark names: a benchmark, a tuning stage (its
+ * benchmarks: `scan` is both scans, `radix_sort_onesweep` keys and pairs) or `all` (every
+ * benchmark but those of opt-in stages).
+ */
+export function expandAlgorithm(a: string): string[] {
+  if (a === 'all') {
+    const optIn = optInBenchmarks();
+    return BENCHMARKS.map((b) => b.name).filter((n) => !optIn.has(n));
+  }
+  if (BENCHMARKS.some((b) => b.name === a)) return [a];
+  const stage = TUNING_STAGES.find((s) => s.stage === a);
+  if (stage) return [...stage.benchmarks];
+  throw new WgprimError('invalid-argument', `unknown algorithm "${String(a)}": use ${[...BENCHMARKS.map((b) => b.name), ...TUNING_STAGES.map((s) => s.stage).filter((n) => !BENCHMARKS.some((b) => b.name === n))].join(', ')} or all`);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Names in rocPRIM's grammar; the grammar allows no '-', so reduce-then-scan becomes reduce_then_scan.
 
-export function scanName(exclusive: boolean, type: string, c: ScanConfig): string {
-  return formatName({ lvl: 'device', algo: 'scan', exclusive, value_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, lookback: c.lookback.replace(/-/g, '_'), method: c.workgroupScan } });
-}
-export function reduceName(type: string, c: ReduceConfig): string {
-  return formatName({ lvl: 'device', algo: 'reduce', key_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, max_wg: c.maxWorkgroups, method: c.workgroupReduce } });
-}
-export function transformName(type: string, c: TransformConfig): string {
-  return formatName({ lvl: 'device', algo: 'transform', value_type: type, cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread } });
-}
-/** The LSD radix sort's passes (rocPRIM's `radix_sort_onesweep`); `valueType` is `empty` for keys only (rocPRIM's `empty_type`). */
-export function radixSortName(keyType: string, valueType: string, c: RadixSortConfig): string {
-  return formatName({
-    lvl: 'device', algo: 'radix_sort_onesweep', key_type: keyType, value_type: valueType,
-    cfg: {
-      bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, method: c.workgroupScan, lookback: c.lookback.replace(/-/g, '_'), hist_bs: c.histogramWorkgroupSize, hist_ipt: c.histogramItemsPerThread,
-      // Only where set, so names of configs without the threshold read as they did before it.
-      ...(c.decoupledMaxCount ? { dec_max: c.decoupledMaxCount } : {}),
-      ...(c.passKernels === 'shared' ? { pk: 'shared' } : {}),
-    },
-  });
-}
-
-/** The radix sort's small-size path (block sort + merge passes; rocPRIM's `radix_sort_block_sort`). */
-export function radixSortBlockSortName(keyType: string, valueType: string, c: RadixSortBlockSortConfig): string {
-  return formatName({
-    lvl: 'device', algo: 'radix_sort_block_sort', key_type: keyType, value_type: valueType,
-    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, merge_bs: c.mergeWorkgroupSize, merge_ipt: c.mergeItemsPerThread, max: c.maxCount },
-  });
-}
-/**
- * The segmented radix sort (rocPRIM's `segmented_radix_sort`); `segmentLength` is the fixed
- * length of the benchmark's segments (the CUB anchors' `seg1024`).
- */
-export function segmentedRadixSortName(keyType: string, valueType: string, segmentLength: number, c: SegmentedRadixSortConfig): string {
-  return formatName({
-    lvl: 'device', algo: 'segmented_radix_sort', key_type: keyType, value_type: valueType, segment_length: segmentLength,
-    cfg: { bs: c.workgroupSize, ipt: c.itemsPerThread, bits: c.radixBits, rank: c.rank, spw: c.segmentsPerWorkgroup },
-  });
-}
-/** Fixed segment length of the `segmented_radix_sort` benchmark (CUB's anchor: 1024). */
-export const BENCH_SEGMENT_LENGTH = 1024;
-
-/** The config a parsed name's `cfg` describes (the inverse of the names above). */
-export function configFromName(algo: string, cfg: NameFields): AnyConfig | RadixSortBlockSortConfig {
-  const num = (k: string): number => {
-    const v = cfg[k];
-    if (typeof v !== 'number') throw new WgprimError('invalid-argument', `benchmark name cfg lacks numeric "${k}"`);
-    return v;
-  };
-  const str = (k: string): string => String(cfg[k] ?? '');
-  switch (algo) {
-    case 'scan':
-      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), lookback: str('lookback').replace(/_/g, '-') as ScanConfig['lookback'], workgroupScan: str('method') as ScanConfig['workgroupScan'] };
-    case 'reduce':
-      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), maxWorkgroups: num('max_wg'), workgroupReduce: str('method') as ReduceConfig['workgroupReduce'] };
-    case 'transform':
-      return { workgroupSize: num('bs'), itemsPerThread: num('ipt') };
-    case 'radix_sort_onesweep':
-      return {
-        workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortConfig['rank'],
-        workgroupScan: str('method') as RadixSortConfig['workgroupScan'], lookback: str('lookback').replace(/_/g, '-') as RadixSortConfig['lookback'],
-        histogramWorkgroupSize: num('hist_bs'), histogramItemsPerThread: num('hist_ipt'), decoupledMaxCount: cfg.dec_max === undefined ? 0 : num('dec_max'),
-        passKernels: cfg.pk === undefined ? 'specialized' : str('pk') as RadixSortConfig['passKernels'],
-      };
-    case 'radix_sort_block_sort':
-      return {
-        workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as RadixSortBlockSortConfig['rank'],
-        mergeWorkgroupSize: num('merge_bs'), mergeItemsPerThread: num('merge_ipt'), maxCount: num('max'),
-      };
-    case 'segmented_radix_sort':
-      return { workgroupSize: num('bs'), itemsPerThread: num('ipt'), radixBits: num('bits'), rank: str('rank') as SegmentedRadixSortConfig['rank'], segmentsPerWorkgroup: num('spw') };
-    default:
-      throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
+/** A config as a name's `cfg` fields: the table's abbreviations, in its order; omitted fields left out. */
+export function configNameFields(table: ConfigTable, config: ConfigObject): NameInput {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [field, abbr] of Object.entries(table.nameFields)) {
+    const v = config[field];
+    if (v === undefined || (table.nameOmits && table.nameOmits[field] === v)) continue;
+    out[abbr] = typeof v === 'string' ? v.replace(/-/g, '_') : v;
   }
+  return out;
+}
+
+/** The rocPRIM-grammar name (without `/manual_time`) of `benchmark` on `type` with `config`. */
+export function benchmarkName(benchmark: string, type: string, config: ConfigObject): string {
+  const b = benchmarkSpec(benchmark);
+  return formatName({ ...b.nameFields(type as ElementType), cfg: configNameFields(b.table, config) });
+}
+
+/** The table a name's `algo` belongs to. */
+function tableOfAlgo(algo: string): ConfigTable | undefined {
+  return BENCHMARKS.find((b) => b.nameFields('u32').algo === algo)?.table;
+}
+
+/** The config a parsed name's `cfg` describes (the inverse of `configNameFields`; omitted fields read as their omitted value). */
+export function configFromName(algo: string, cfg: NameFields): ConfigObject {
+  const table = tableOfAlgo(algo);
+  if (!table) throw new WgprimError('invalid-argument', `no config mapping for benchmark algo "${algo}"`);
+  const out: Record<string, ParamValue> = {};
+  for (const [field, abbr] of Object.entries(table.nameFields)) {
+    const v = cfg[abbr];
+    if (v === undefined) {
+      const omitted = table.nameOmits?.[field];
+      if (omitted === undefined) throw new WgprimError('invalid-argument', `benchmark name cfg lacks "${abbr}" (${field})`);
+      out[field] = omitted;
+      continue;
+    }
+    if (typeof v === 'object') throw new WgprimError('invalid-argument', `benchmark name cfg "${abbr}" is not a value`);
+    const space = table.space[field] ?? table.untimedSpace?.[field] ?? [];
+    if (typeof space[0] === 'number' && typeof v !== 'number') throw new WgprimError('invalid-argument', `benchmark name cfg lacks numeric "${abbr}"`);
+    out[field] = typeof v === 'string' ? v.replace(/_/g, '-') : v;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,8 +175,6 @@ function sortKeysFrom(t: TypeInfo, count: number, next: () => number): Uint8Arra
   return bytes;
 }
 
-/** What a benchmark's input holds: values in [0, 1000] (scan, reduce, transform) or sort keys. */
-export type InputKind = 'values' | 'sort-keys';
 
 /**
  * A STORAGE buffer of `count` elements, seeded: values repeat one random block of RANDOM_BLOCK
@@ -255,41 +205,34 @@ export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number
   return buffer;
 }
 
-/** A transform expression that costs one ALU op and needs no helper functions. */
-export function transformExpression(type: ElementType): string {
-  switch (type) {
-    case 'u32': return 'a + 1u';
-    case 'i32': return 'a + 1i';
-    case 'f32': return 'a + 1.0f';
-    case 'f16': return 'a + 1.0h';
-    case 'u64': case 'i64': return 'a ^ vec2<u32>(1u, 0u)';
-  }
+/**
+ * One benchmark call, prepared on its seeded random inputs: what `benchmarkAlgorithm` times and
+ * `wgprim profile` profiles.
+ */
+export interface PreparedCall {
+  /** The benchmark's algorithm name (`inclusive_scan`, `radix_sort_block_sort_keys`, ...). */
+  readonly algorithm: string;
+  /** Records one call into an encoder. */
+  readonly record: RecordCall;
+  /** The rocPRIM-grammar benchmark name. */
+  readonly name: string;
+  readonly bytesPerCall: number;
+  readonly config: ConfigObject;
+  readonly configSource: string;
+  /** Host ms preparing took (inputs generated and uploaded; near 0 where kept from the last call), the GPU idle meanwhile. */
+  readonly inputMs: number;
 }
 
-// ---------------------------------------------------------------------------------------------
 
 /**
- * Times one algorithm on `size` seeded random elements. `scan` runs both scans, so the result
- * is a list: one record per timed algorithm. Its buffers are kept for the next call with the
- * same type, size and seed (see `releaseBenchmarkBuffers`).
+ * Times each benchmark of `options.algorithm` on `size` seeded random elements: one record per
+ * benchmark. Buffers are kept for the next call with the same type, size and seed (see
+ * `releaseBenchmarkBuffers`).
  */
-/** The radix sort benchmarks named `radix_sort_onesweep` time that path at every size (no block sort below its maxCount). */
-export const ONESWEEP_ONLY: Partial<RadixSortBlockSortConfig> = { maxCount: 0 };
-
-/** What `benchmarkRadixSortBlockSort` takes: `config` overrides the selected block sort config. */
-export interface RadixBlockSortBenchOptions extends Omit<BenchmarkOptions, 'algorithm' | 'config'> {
-  readonly pairs: boolean;
-  readonly config?: Partial<RadixSortBlockSortConfig>;
-}
-
-/**
- * Times the radix sort's small-size path (block sort + merge) on seeded random keys, from
- * `input` to `output` as the radix sort benchmarks do (pairs: u32 indices). The path is taken
- * at every size: the config's maxCount is raised to the size where it is below (the name
- * keeps the config's own maxCount).
- */
-export async function benchmarkRadixSortBlockSort(prim: Prim, options: RadixBlockSortBenchOptions): Promise<BenchRecord> {
-  return timeCall(prim, await prepareRadixSortBlockSortCall(prim, options), options);
+export async function benchmarkAlgorithm(prim: Prim, options: BenchmarkOptions): Promise<BenchRecord[]> {
+  const records: BenchRecord[] = [];
+  for (const algorithm of expandAlgorithm(options.algorithm)) records.push(await timeCall(prim, await prepareAlgorithmCall(prim, algorithm, options), options));
+  return records;
 }
 
 /** Times a prepared call: the benchmark record of `options`' type and size. */
@@ -303,157 +246,42 @@ async function timeCall(prim: Prim, call: PreparedCall, options: Parameters<type
 }
 
 /**
- * One benchmark call, prepared on its seeded random inputs: what `benchmarkAlgorithm` and
- * `benchmarkRadixSortBlockSort` time, and what `wgprim profile` profiles.
- */
-export interface PreparedCall {
-  /** The benchmark's algorithm name (`inclusive_scan`, `radix_sort_block_sort_keys`, ...). */
-  readonly algorithm: string;
-  /** Records one call into an encoder. */
-  readonly record: RecordCall;
-  /** The rocPRIM-grammar benchmark name. */
-  readonly name: string;
-  readonly bytesPerCall: number;
-  readonly config: AnyConfig | RadixSortBlockSortConfig;
-  readonly configSource: string;
-  /** Host ms preparing took (inputs generated and uploaded; near 0 where kept from the last call), the GPU idle meanwhile. */
-  readonly inputMs: number;
-}
-
-/**
  * Inputs that took longer than this to make get the time-based warmup (`warmupMs`): the GPU sat
  * idle meanwhile. Not after quick ones: on the H200 a 500 ms warmup before small sorts (2^16)
- * left them 2-4x slower than 5 warmup calls, in three runs of three (the cause not found).
+ * left them 2-4x slower than 5 warmup calls (the cause not found).
  */
 const IDLE_WARMUP_AFTER_MS = 100;
 
 /** The time-based warmup `call` gets: `warmupMs` after an input slow to make, else none. */
 export const idleWarmupMs = (call: PreparedCall, warmupMs = 0): number => (call.inputMs > IDLE_WARMUP_AFTER_MS ? warmupMs : 0);
 
-/** The inputs and recorder of `benchmarkRadixSortBlockSort` (its `timing` fields are not used). */
-export async function prepareRadixSortBlockSortCall(prim: Prim, options: Pick<RadixBlockSortBenchOptions, 'type' | 'size' | 'seed' | 'pairs' | 'config'>): Promise<PreparedCall> {
+/** The inputs and recorder of one benchmark call (buffers kept as `benchmarkAlgorithm` keeps them). */
+export async function prepareAlgorithmCall(prim: Prim, algorithm: string, options: Pick<BenchmarkOptions, 'type' | 'size' | 'seed' | 'config'>): Promise<PreparedCall> {
   const start = performance.now();
   const { type, size, seed } = options;
   if (!Number.isInteger(size) || size < 1) throw new WgprimError('invalid-argument', `size must be a positive integer, got ${size}`);
+  const bench = benchmarkSpec(algorithm);
   const t = typeInfo(type);
-  const valueBytes = options.pairs ? 4 : 0;
-  const selected = prim.selectedRadixSortBlockSortConfig(type, valueBytes, options.config);
-  const config = selected.config;
-  const dataBytes = size * t.bytes;
-  const maxBinding = prim.context.limits.maxStorageBufferBindingSize;
-  if (dataBytes > maxBinding) {
-    throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's maxStorageBufferBindingSize (${maxBinding} bytes)`);
-  }
-  const { input, output } = await benchBuffers(prim.device, t, size, seed, 'sort-keys');
-  const keyType = type as RadixSortKeyType;
-  const blockSortConfig = { ...config, maxCount: Math.max(config.maxCount, size) };
-  let record: RecordCall;
-  if (options.pairs) {
-    const { values, valuesOut } = await benchValues(prim.device, size);
-    record = (enc) => prim.radixSortPairs(enc, { keys: input, keysOut: output, values, valuesOut, valueBytes: 4, count: size, type: keyType, blockSortConfig });
-  } else {
-    record = (enc) => prim.radixSortKeys(enc, { keys: input, keysOut: output, count: size, type: keyType, blockSortConfig });
-  }
-  return {
-    name: radixSortBlockSortName(type, options.pairs ? 'u32' : 'empty', config),
-    algorithm: options.pairs ? 'radix_sort_block_sort_pairs' : 'radix_sort_block_sort_keys',
-    record, bytesPerCall: 2 * (dataBytes + size * valueBytes), configSource: selected.source, config, inputMs: performance.now() - start,
-  };
-}
-
-export async function benchmarkAlgorithm(prim: Prim, options: BenchmarkOptions): Promise<BenchRecord[]> {
-  const records: BenchRecord[] = [];
-  for (const algorithm of expandAlgorithm(options.algorithm)) records.push(await benchmarkOne(prim, algorithm, options));
-  return records;
-}
-
-async function benchmarkOne(prim: Prim, algorithm: SingleAlgorithm, options: BenchmarkOptions): Promise<BenchRecord> {
-  return timeCall(prim, await prepareAlgorithmCall(prim, algorithm, options), options);
-}
-
-/** The inputs and recorder of one `benchmarkAlgorithm` call (buffers kept as `benchmarkAlgorithm` keeps them). */
-export async function prepareAlgorithmCall(prim: Prim, algorithm: SingleAlgorithm, options: Pick<BenchmarkOptions, 'type' | 'size' | 'seed' | 'config'>): Promise<PreparedCall> {
-  const start = performance.now();
-  const { type, size, seed } = options;
-  if (!Number.isInteger(size) || size < 1) throw new WgprimError('invalid-argument', `size must be a positive integer, got ${size}`);
-  const t = typeInfo(type);
-  const family = configFamily(algorithm);
-  // The sort only moves a key's bits: f16 keys need no shader-f16.
-  if (family !== 'radixSort' && family !== 'segmentedRadixSort') prim.context.requireTypeFeature(t);
-  const valueBytes = radixValueBytes(algorithm);
-  const selected = selectedFor(prim, family, type, valueBytes);
-  const config: AnyConfig = options.config ? { ...selected.config, ...options.config } as AnyConfig : selected.config;
+  if (bench.needsTypeFeature) prim.context.requireTypeFeature(t);
+  const selected = prim.selectedConfig(bench.table.name as never, type, undefined, bench.valueBytes) as { config: ConfigObject; source: string };
+  const config: ConfigObject = options.config ? { ...selected.config, ...options.config } : selected.config;
   const source = options.config ? 'user' : selected.source;
-  const device = prim.device;
   const dataBytes = size * t.bytes;
-  // Checked before allocating: an oversized createBuffer is only a deferred device error. The
-  // radix sort's LSD paths bind a larger array as two ranges (the sort checks its own limit).
-  const maxBinding = prim.context.limits.maxStorageBufferBindingSize;
-  if (family === 'radixSort' ? dataBytes > prim.context.limits.maxBufferSize : dataBytes > maxBinding) {
-    const [limit, bytes] = family === 'radixSort' ? ['maxBufferSize', prim.context.limits.maxBufferSize] : ['maxStorageBufferBindingSize', maxBinding];
-    throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's ${limit} (${bytes} bytes)`);
+  // Checked before allocating: an oversized createBuffer is only a deferred device error.
+  const limits = prim.context.limits;
+  const max = bench.maxArrayBytes ? Math.min(bench.maxArrayBytes(limits), limits.maxBufferSize) : limits.maxStorageBufferBindingSize;
+  if (dataBytes > max) {
+    const limit = bench.maxArrayBytes ? 'largest array its calls take' : 'maxStorageBufferBindingSize';
+    throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's ${limit} (${max} bytes)`);
   }
-
-  const { input, output } = await benchBuffers(device, t, size, seed, family === 'radixSort' || family === 'segmentedRadixSort' ? 'sort-keys' : 'values');
-  let record: RecordCall;
-  let name: string;
-  let bytesPerCall: number;
-  switch (algorithm) {
-    case 'inclusive_scan':
-    case 'exclusive_scan': {
-      const exclusive = algorithm === 'exclusive_scan';
-      const args = { input, output, count: size, type, config: config as Partial<ScanConfig> };
-      record = (enc) => (exclusive ? prim.exclusiveScan(enc, args) : prim.inclusiveScan(enc, args));
-      name = scanName(exclusive, type, config as ScanConfig);
-      bytesPerCall = 2 * dataBytes;
-      break;
-    }
-    case 'reduce': {
-      const args = { input, output, count: size, type, config: config as Partial<ReduceConfig> };
-      record = (enc) => prim.reduce(enc, args);
-      name = reduceName(type, config as ReduceConfig);
-      bytesPerCall = dataBytes;
-      break;
-    }
-    case 'transform': {
-      const args = { input, output, count: size, type, expression: transformExpression(type), config: config as Partial<TransformConfig> };
-      record = (enc) => prim.transform(enc, args);
-      name = transformName(type, config as TransformConfig);
-      bytesPerCall = 2 * dataBytes;
-      break;
-    }
-    case 'segmented_radix_sort': {
-      // Keys from `input` to `output` in fixed segments of BENCH_SEGMENT_LENGTH (the last may be
-      // shorter), the ends omitted (begin offsets of segments + 1 entries), as CUB's anchor.
-      const segments = Math.ceil(size / BENCH_SEGMENT_LENGTH);
-      const beginOffsets = await benchSegmentOffsets(device, size, BENCH_SEGMENT_LENGTH);
-      const c = config as Partial<SegmentedRadixSortConfig>;
-      record = (enc) => prim.segmentedRadixSortKeys(enc, { keys: input, keysOut: output, count: size, segments, beginOffsets, type: type as RadixSortKeyType, config: c });
-      name = segmentedRadixSortName(type, 'empty', BENCH_SEGMENT_LENGTH, config as SegmentedRadixSortConfig);
-      bytesPerCall = 2 * dataBytes;
-      break;
-    }
-    case 'radix_sort_keys':
-    case 'radix_sort_pairs': {
-      // Keys from `input` to `output` (the input is never written, so every call sorts the same
-      // random keys); pairs move u32 indices (an argsort, as CUB's anchor). Bytes per call count
-      // the keys (and values) read once and written once, as the CUB anchors do, not per pass.
-      const keyType = type as RadixSortKeyType;
-      const c = config as Partial<RadixSortConfig>;
-      if (algorithm === 'radix_sort_pairs') {
-        const { values, valuesOut } = await benchValues(device, size);
-        record = (enc) => prim.radixSortPairs(enc, { keys: input, keysOut: output, values, valuesOut, valueBytes: 4, count: size, type: keyType, config: c, blockSortConfig: ONESWEEP_ONLY });
-        name = radixSortName(type, 'u32', config as RadixSortConfig);
-        bytesPerCall = 2 * (dataBytes + size * 4);
-      } else {
-        record = (enc) => prim.radixSortKeys(enc, { keys: input, keysOut: output, count: size, type: keyType, config: c, blockSortConfig: ONESWEEP_ONLY });
-        name = radixSortName(type, 'empty', config as RadixSortConfig);
-        bytesPerCall = 2 * dataBytes;
-      }
-      break;
-    }
-  }
-  return { algorithm, record, name, bytesPerCall, configSource: source, config, inputMs: performance.now() - start };
+  const device = prim.device;
+  const { input, output } = await benchBuffers(device, t, size, seed, bench.input);
+  const record = await bench.prepare(prim.algorithmEnv, { input, output, count: size, type, config }, {
+    device, values: (n) => benchValues(device, n), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length),
+  });
+  return {
+    algorithm, record, name: benchmarkName(algorithm, type, config), bytesPerCall: bench.bytesPerCall(type, size), configSource: source, config, inputMs: performance.now() - start,
+  };
 }
 
 /**

@@ -1,22 +1,18 @@
 // `wgprim bench`: times algorithms, writes Google Benchmark JSON, prints a table.
 import fs from 'node:fs';
 import path from 'node:path';
-import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFamily, expandAlgorithm, type BenchAlgorithm, type BenchmarkOptions, type SingleAlgorithm } from '../bench/run.js';
-import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
+import { benchmarkAlgorithm, benchmarkSpec, expandAlgorithm, type BenchmarkOptions } from '../bench/run.js';
 import { gbenchFile, type BenchRecord } from '../bench/gbench.js';
 import { type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
+import { TUNED_ALGORITHMS } from '../algorithms.js';
 import { type CliDevice, hostFacts, openDevice } from './device.js';
 import { benchTable, loadAnchors } from './table.js';
 import { formatCount } from './parse.js';
 
-/** The radix sort's block sort + merge path, timed at every size (its own config family, `radixSortBlockSort`). */
-export const BLOCK_SORT_ALGORITHMS = ['radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs'] as const;
-type BlockSortAlgorithm = (typeof BLOCK_SORT_ALGORITHMS)[number];
-const isBlockSort = (a: string): a is BlockSortAlgorithm => (BLOCK_SORT_ALGORITHMS as readonly string[]).includes(a);
-
 export interface BenchCommandOptions {
-  readonly algorithm: (BenchAlgorithm | BlockSortAlgorithm | 'all')[];
+  /** Benchmarks, tuning stages (`scan`: both scans) or `all`. */
+  readonly algorithm: string[];
   readonly type: ElementType[];
   readonly size: number[];
   readonly seed: number;
@@ -39,11 +35,10 @@ export interface BenchCommandOptions {
 type ConfigOverride = BenchmarkOptions['config'];
 
 /**
- * `--config` JSON: either one partial config for every algorithm, or one per config family:
- * `{"scan": {...}, "reduce": {...}, "transform": {...}, "radixSort": {...}, "radixSortBlockSort": {...},
- * "segmentedRadixSort": {...}}`.
+ * `--config` JSON: either one partial config for every benchmark, or one per tuned table:
+ * `{"scan": {...}, "reduce": {...}, "radixSort": {...}, "radixSortBlockSort": {...}, ...}`.
  */
-export function configOverrides(json: string | undefined): (a: SingleAlgorithm | BlockSortAlgorithm) => ConfigOverride {
+export function configOverrides(json: string | undefined): (benchmark: string) => ConfigOverride {
   if (json === undefined) return () => undefined;
   let parsed: unknown;
   try {
@@ -53,13 +48,13 @@ export function configOverrides(json: string | undefined): (a: SingleAlgorithm |
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--config must be a JSON object');
   const obj = parsed as Record<string, unknown>;
-  const perFamily = ['scan', 'reduce', 'transform', 'radixSort', 'radixSortBlockSort', 'segmentedRadixSort'].some((k) => k in obj);
-  return (a) => (perFamily ? (obj[isBlockSort(a) ? 'radixSortBlockSort' : configFamily(a)] as ConfigOverride) : (obj as ConfigOverride));
+  const perTable = TUNED_ALGORITHMS.some((k) => k in obj);
+  return (b) => (perTable ? (obj[benchmarkSpec(b).table.name] as ConfigOverride) : (obj as ConfigOverride));
 }
 
-/** Runs every (size, type, algorithm) benchmark; one that fails is reported and skipped. */
+/** Runs every (size, type, benchmark); one that fails is reported and skipped. */
 export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: (line: string, isError?: boolean) => void): Promise<{ records: BenchRecord[]; failures: number }> {
-  const algorithms = [...new Set(opts.algorithm.flatMap((a) => (isBlockSort(a) ? [a] : expandAlgorithm(a))))];
+  const algorithms = [...new Set(opts.algorithm.flatMap((a) => expandAlgorithm(a)))];
   const override = configOverrides(opts.config);
   const total = opts.size.length * opts.type.length * algorithms.length;
   const records: BenchRecord[] = [];
@@ -71,12 +66,7 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
         log(`[${++done}/${total}] ${algorithm} ${type} ${formatCount(size)}`);
         try {
           const common = { type, size, seed: opts.seed, warmup: opts.warmup, warmupMs: opts.warmupMs, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold };
-          if (isBlockSort(algorithm)) {
-            const config = override(algorithm) as Partial<RadixSortBlockSortConfig> | undefined;
-            records.push(await benchmarkRadixSortBlockSort(prim, { ...common, pairs: algorithm === 'radix_sort_block_sort_pairs', config }));
-          } else {
-            records.push(...(await benchmarkAlgorithm(prim, { ...common, algorithm, config: override(algorithm) })));
-          }
+          records.push(...(await benchmarkAlgorithm(prim, { ...common, algorithm, config: override(algorithm) })));
         } catch (err) {
           failures++;
           log(`${algorithm} ${type} ${formatCount(size)} failed: ${(err as Error).message}`, true);

@@ -2,7 +2,7 @@
 import { describeTarget } from '../runtime/target.js';
 import { ELEMENT_TYPES, typeInfo, type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
-import { selectedFor } from '../bench/run.js';
+import { TABLES } from '../algorithms.js';
 import { openDevice } from './device.js';
 import { renderTable } from './table.js';
 import { typeClassLabel, valueClassLabel } from '../tune/measurements.js';
@@ -12,9 +12,6 @@ const KEY_LIMITS = [
   'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage',
 ] as const;
 
-// radixSort, segmentedRadixSort: keys only (`u32/empty`) and pairs with u32 values (`u32/u32`): tuned rows
-// carry the value class they were tuned with (a row without one serves both).
-export const CONFIG_FAMILIES = ['scan', 'reduce', 'transform', 'radixSort', 'segmentedRadixSort'] as const;
 
 export function supportedTypes(prim: Prim): ElementType[] {
   return ELEMENT_TYPES.filter((t) => {
@@ -34,13 +31,24 @@ export interface SelectedConfigRow {
   readonly config: unknown;
 }
 
-const SORTS: readonly string[] = ['radixSort', 'segmentedRadixSort'];
-
+/**
+ * The config each table selects here for each supported type. Tables with value classes (the
+ * sorts'): keys only (`u32/empty`) and pairs with u32 values (`u32/u32`); tuned rows carry the
+ * value class they were tuned with (a row without one serves both).
+ */
 export function selectedConfigs(prim: Prim): SelectedConfigRow[] {
-  return CONFIG_FAMILIES.flatMap((algorithm) => supportedTypes(prim).flatMap((type) => {
-    const values: readonly (0 | 4 | undefined)[] = SORTS.includes(algorithm) ? [0, 4] : [undefined];
+  return TABLES.flatMap((table) => supportedTypes(prim).filter((type) => {
+    try {
+      table.keyInfo(type);
+      return true;
+    } catch {
+      return false;
+    }
+  }).flatMap((type) => {
+    const algorithm = table.name;
+    const values: readonly (0 | 4 | undefined)[] = table.valueClasses ? [0, 4] : [undefined];
     return values.map((valueBytes) => {
-      const s = selectedFor(prim, algorithm, type, valueBytes ?? 0);
+      const s = prim.selectedConfig(algorithm, type, undefined, valueBytes ?? 0);
       return {
         algorithm, type, ...(valueBytes !== undefined ? { valueBytes } : {}), source: s.source,
         ...(s.entry ? { rowClass: typeClassLabel(s.entry.typeClass) } : {}), config: s.config,

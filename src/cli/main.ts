@@ -11,8 +11,12 @@ import { applyImprovementsCommand, type ApplyImprovementsCommandOptions } from '
 import { reportCommand, type ReportCommandOptions } from './report.js';
 import { tuneCommand, type TuneCommandOptions } from './tune.js';
 import { PROFILE_ALGORITHMS, profileCommand, type ProfileCommandOptions } from './profile.js';
+import { BENCHMARKS, TUNING_STAGES } from '../algorithms.js';
 
-const ALGORITHMS = ['scan', 'inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs', 'segmented_radix_sort', 'all'];
+// What `bench --algorithm` takes: every benchmark, the tuning stages that name several (`scan`: both scans), and `all`.
+const ALGORITHMS = [
+  ...new Set([...TUNING_STAGES.filter((s) => s.benchmarks.length > 1 && !BENCHMARKS.some((b) => b.name === s.stage)).map((s) => s.stage), ...BENCHMARKS.map((b) => b.name)]), 'all',
+];
 
 /** Wraps a value parser so commander reports its error as a usage error, not a crash. */
 function arg<T>(parse: (s: string) => T): (s: string) => T {

@@ -1,8 +1,8 @@
 // `wgprim profile`: where one algorithm call's GPU time goes, per kernel (timestamps per pass).
 import fs from 'node:fs';
 import path from 'node:path';
-import { expandAlgorithm, idleWarmupMs, prepareAlgorithmCall, prepareRadixSortBlockSortCall, type BenchAlgorithm, type PreparedCall } from '../bench/run.js';
-import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
+import { idleWarmupMs, prepareAlgorithmCall, type PreparedCall } from '../bench/run.js';
+import { BENCHMARKS } from '../algorithms.js';
 import { passMedians, profileCalls, type ProfileResult } from '../bench/profile.js';
 import { WGPRIM_VERSION } from '../bench/gbench.js';
 import { type ElementType } from '../wgsl/types.js';
@@ -12,9 +12,9 @@ import { openDevice } from './device.js';
 import { formatCount } from './parse.js';
 import { renderTable } from './table.js';
 
-/** What `profile --algorithm` takes: one algorithm of one call (`scan` is two, so it is not here). */
-export const PROFILE_ALGORITHMS = ['inclusive_scan', 'exclusive_scan', 'reduce', 'transform', 'radix_sort_keys', 'radix_sort_pairs', 'radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs', 'segmented_radix_sort'] as const;
-export type ProfileAlgorithm = (typeof PROFILE_ALGORITHMS)[number];
+/** What `profile --algorithm` takes: one benchmark of one call (`scan` is two, so it is not here). */
+export const PROFILE_ALGORITHMS: readonly string[] = BENCHMARKS.map((b) => b.name);
+export type ProfileAlgorithm = string;
 
 export interface ProfileCommandOptions {
   readonly algorithm: ProfileAlgorithm;
@@ -34,12 +34,7 @@ export interface ProfileCommandOptions {
 export async function prepareProfileCall(prim: Prim, opts: Pick<ProfileCommandOptions, 'algorithm' | 'type' | 'size' | 'seed' | 'config'>): Promise<PreparedCall> {
   const override = configOverrides(opts.config);
   const { algorithm, type, size, seed } = opts;
-  if (algorithm === 'radix_sort_block_sort_keys' || algorithm === 'radix_sort_block_sort_pairs') {
-    const config = override(algorithm) as Partial<RadixSortBlockSortConfig> | undefined;
-    return prepareRadixSortBlockSortCall(prim, { type, size, seed, pairs: algorithm === 'radix_sort_block_sort_pairs', config });
-  }
-  const [single] = expandAlgorithm(algorithm as BenchAlgorithm);
-  return prepareAlgorithmCall(prim, single!, { type, size, seed, config: override(single!) });
+  return prepareAlgorithmCall(prim, algorithm, { type, size, seed, config: override(algorithm) });
 }
 
 /** Rows sorted by total time: label, calls per run, median ms per run, median ms per call, share. */

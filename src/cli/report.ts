@@ -3,10 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseName } from '../bench/gbench.js';
-import { reduceName, scanName, selectedFor, transformName } from '../bench/run.js';
-import { type ScanConfig } from '../device/scan/config.js';
-import { type ReduceConfig } from '../device/reduce/config.js';
-import { type TransformConfig } from '../device/transform/config.js';
+import { benchmarkName, benchmarkSpec } from '../bench/run.js';
+import { TUNING_STAGES } from '../algorithms.js';
 import { targetFromAdapterInfo } from '../runtime/target.js';
 import { ELEMENT_TYPES, typeInfo, type ElementType } from '../wgsl/types.js';
 import { analyzeReport, renderReport, type FlatConfig, type ReportDefault, type ReportInput } from '../tune/report.js';
@@ -77,12 +75,11 @@ async function deviceDefaults(inputs: readonly ReportInput[], log: (line: string
       const type = g.type as ElementType;
       const feature = typeInfo(type).feature;
       if (feature && !dev.prim.context.features.has(feature)) continue;
-      const family = g.algo === 'scan' || g.algo === 'reduce' || g.algo === 'transform' ? g.algo : undefined;
-      if (!family) continue;
-      const selected = selectedFor(dev.prim, family, type);
-      const name = family === 'scan' ? scanName(false, type, selected.config as ScanConfig)
-        : family === 'reduce' ? reduceName(type, selected.config as ReduceConfig)
-          : transformName(type, selected.config as TransformConfig);
+      const stage = TUNING_STAGES.find((x) => x.stage === g.algo);
+      if (!stage) continue;
+      const benchmark = stage.defaultBenchmarks[0]!;
+      const selected = dev.prim.selectedConfig(stage.table.name as never, type, undefined, benchmarkSpec(benchmark).valueBytes);
+      const name = benchmarkName(benchmark, type, selected.config);
       out.push({ target: { vendor: t.target.vendor, architecture: t.target.architecture, device: t.target.device }, algo: g.algo, type: g.type, cfg: flatCfg(name), source: selected.source });
     }
   }

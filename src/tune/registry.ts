@@ -1,32 +1,20 @@
-// The algorithms the autotuner knows: for each, its parameter space, how a config is checked
-// against the device, which config a call selects today, how one variant is recorded (to compile
-// its pipelines) and measured, and how a benchmark name maps back to it. A new algorithm plugs
-// in with one `register(...)` call. Browser-safe.
+// The algorithms the autotuner knows: for each tuning stage of the registered algorithms, its
+// parameter space, how a config is checked against the device, which config a call selects
+// today, how one variant is recorded (to compile its pipelines) and measured, and how a
+// benchmark name maps back to it. Browser-safe.
 import { type DeviceContext } from '../runtime/context.js';
 import { WgprimError } from '../runtime/errors.js';
 import { type ElementType, typeInfo, type TypeInfo } from '../wgsl/types.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type Prim } from '../prim.js';
-import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from '../device/scan/config.js';
-import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from '../device/reduce/config.js';
-import { type TransformConfig, transformConfigProblem, transformHeuristic, transformSpace } from '../device/transform/config.js';
-import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace, radixSortUntimedSpace } from '../device/radix-sort/config.js';
-import { radixKeyInfo, radixMaxArrayBytes, type RadixSortKeyType } from '../device/radix-sort/radix-sort.js';
-import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBlockSortProblem, radixSortBlockSortSpace } from '../device/radix-sort/block-sort-config.js';
-import { benchmarkRadixSortBlockSort, ONESWEEP_ONLY, radixSortBlockSortName } from '../bench/run.js';
-import { benchmarkAlgorithm, benchValues, configFromName, radixSortName, radixValueBytes, reduceName, scanName, transformExpression, transformName, type SingleAlgorithm } from '../bench/run.js';
-import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic, segmentedRadixSortSpace } from '../device/segmented-radix-sort/config.js';
-import { BENCH_SEGMENT_LENGTH, benchSegmentOffsets, segmentedRadixSortName } from '../bench/run.js';
+import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type TuningSpec, type ValueBytes } from '../device/spec.js';
+import { TUNING_STAGES } from '../algorithms.js';
+import { benchmarkAlgorithm, benchmarkName, benchmarkSpec, benchSegmentOffsets, benchValues, configFromName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
 import { type RunTimingOptions, runTimingOf } from '../bench/timing.js';
 import { groupBy } from './measurements.js';
 
-/** One value of a tuning parameter. */
-export type ParamValue = number | string | boolean;
-/** A parameter space: each config field and the values it takes, in order (ordered for numbers). */
-export type ParamSpace = Readonly<Record<string, readonly ParamValue[]>>;
-/** A config as plain data. */
-export type ConfigObject = Readonly<Record<string, ParamValue>>;
+export { type ConfigObject, type ParamSpace, type ParamValue } from '../device/spec.js';
 
 /** Buffers a recorded call works on; `count` elements of the variant's type. */
 export interface RecordBuffers {
@@ -163,29 +151,25 @@ export function parseBenchmarkName(fields: NameFields): ParsedBenchmark | undefi
 }
 
 // ---------------------------------------------------------------------------------------------
-// scan, reduce, transform: measured through src/bench/run.ts, so names and numbers are the same
-// as `wgprim bench` writes.
-
-async function measureWithBench(prim: Prim, o: MeasureOptions): Promise<BenchRecord> {
-  const records = await benchmarkAlgorithm(prim, { ...runTimingOf(o), algorithm: o.benchmark as SingleAlgorithm, type: o.type, size: o.size, seed: o.seed, config: o.config as never });
-  if (records.length !== 1) throw new WgprimError('invalid-argument', `benchmark "${o.benchmark}" gave ${records.length} records, expected 1`);
-  return records[0]!;
-}
+// The registered algorithms' tuning stages, each a tunable algorithm, measured through
+// src/bench/run.ts: names and numbers are the same as `wgprim bench` writes.
 
 const asSelected = <C>(s: SelectedConfig<C>): SelectedConfig<ConfigObject> => s as unknown as SelectedConfig<ConfigObject>;
+const str = (x: NameFields[string] | undefined): string => (typeof x === 'object' ? '' : String(x ?? ''));
 
 /**
- * The value class (bytes of values; 0 keys only) whose selection and heuristic a radix sort
- * group of `benchmarks` takes as its default: 4 (the u32 values of `pairs`) where every one of
- * them is the pairs benchmark, else 0 (keys only; also with no benchmarks given). A group that
- * measures keys and pairs takes the keys selection as its first baseline; the campaign measures
- * the pairs selection (and heuristic) too, as baselines of their own (variants.ts asks `selected`
- * and `heuristic` for each value class alone: `valueClassesOf`), so both of today's configs are
- * always measured, and the summary reports a row per value class against that class's default.
+ * The value class (bytes of values; 0 keys only) whose selection and heuristic a group of
+ * `benchmarks` takes as its default: that of its benchmarks where they all have the same one,
+ * else the smallest (keys only). A group that measures keys and pairs takes the keys selection
+ * as its first baseline; the campaign measures the pairs selection (and heuristic) too, as
+ * baselines of their own (variants.ts asks `selected` and `heuristic` for each value class
+ * alone: `valueClassesOf`), and the summary reports a row per value class.
  */
-export function radixValueClass(benchmarks: readonly string[] | undefined, pairs: string): 0 | 4 {
-  return benchmarks !== undefined && benchmarks.length > 0 && benchmarks.every((b) => b === pairs) ? 4 : 0;
+export function groupValueClass(stage: TuningSpec, benchmarks: readonly string[] | undefined): ValueBytes {
+  const classes = [...new Set((benchmarks?.length ? benchmarks : stage.defaultBenchmarks).map((b) => benchmarkSpec(b).valueBytes))];
+  return classes.length === 1 ? classes[0]! : (Math.min(...classes) as ValueBytes);
 }
+
 /** The benchmarks of one value class of a group, keys only first. */
 export interface BenchmarkValueClass {
   readonly valueBytes: number;
@@ -195,7 +179,7 @@ export interface BenchmarkValueClass {
 /**
  * A group's benchmarks split by value class (`TunableAlgorithm.valueClass`), smallest first;
  * undefined for an algorithm without value classes (scan, reduce, transform). The tables keep a
- * row per value class, so a radix sort group timing keys and pairs is compared per class.
+ * row per value class, so a sort group timing keys and pairs is compared per class.
  */
 export function valueClassesOf(algorithm: string, benchmarks: readonly string[]): BenchmarkValueClass[] | undefined {
   const of = tunable(algorithm).valueClass;
@@ -203,200 +187,63 @@ export function valueClassesOf(algorithm: string, benchmarks: readonly string[])
   return [...groupBy(benchmarks, (b) => String(of(b)))].map(([v, bs]) => ({ valueBytes: Number(v), benchmarks: bs })).sort((a, b) => a.valueBytes - b.valueBytes);
 }
 
-const str = (x: NameFields[string] | undefined): string => (typeof x === 'object' ? '' : String(x ?? ''));
-
-registerTunable({
-  name: 'scan',
-  benchmarks: ['inclusive_scan', 'exclusive_scan'],
-  defaultBenchmarks: ['inclusive_scan'],
-  space: scanSpace,
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },
-  problem: (ctx, type, c) => scanConfigProblem(ctx, typeInfo(type), c as unknown as ScanConfig),
-  heuristic: (ctx, type) => scanHeuristic(ctx, typeInfo(type)) as unknown as ConfigObject,
-  selected: (prim, type) => asSelected(prim.selectedConfig('scan', type)),
-  record: (prim, enc, b, type, c, benchmark) => {
-    const args = { input: b.input, output: b.output, count: b.count, type, config: c as unknown as ScanConfig };
-    return benchmark === 'exclusive_scan' ? prim.exclusiveScan(enc, args) : prim.inclusiveScan(enc, args);
-  },
-  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
-  measure: measureWithBench,
-  benchmarkName: (benchmark, type, c) => scanName(benchmark === 'exclusive_scan', type, c as unknown as ScanConfig),
-  parseName: (f) => {
-    if (f.lvl !== 'device' || f.algo !== 'scan' || typeof f.cfg !== 'object') return undefined;
-    return { algorithm: 'scan', benchmark: str(f.exclusive) === 'true' ? 'exclusive_scan' : 'inclusive_scan', type: str(f.value_type), config: configFromName('scan', f.cfg) as unknown as ConfigObject };
-  },
-});
-
-registerTunable({
-  name: 'reduce',
-  benchmarks: ['reduce'],
-  defaultBenchmarks: ['reduce'],
-  space: reduceSpace,
-  // maxWorkgroups is a launch parameter, not part of the kernel: it costs no compile.
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], maxWorkgroups: [256, 2048], workgroupReduce: ['subgroup'] },
-  problem: (ctx, type, c) => reduceConfigProblem(ctx, typeInfo(type), c as unknown as ReduceConfig),
-  heuristic: (ctx, type) => reduceHeuristic(ctx, typeInfo(type)) as unknown as ConfigObject,
-  selected: (prim, type) => asSelected(prim.selectedConfig('reduce', type)),
-  record: (prim, enc, b, type, c) => prim.reduce(enc, { input: b.input, output: b.output, count: b.count, type, config: c as unknown as ReduceConfig }),
-  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
-  measure: measureWithBench,
-  benchmarkName: (_b, type, c) => reduceName(type, c as unknown as ReduceConfig),
-  parseName: (f) => {
-    if (f.lvl !== 'device' || f.algo !== 'reduce' || typeof f.cfg !== 'object') return undefined;
-    return { algorithm: 'reduce', benchmark: 'reduce', type: str(f.key_type), config: configFromName('reduce', f.cfg) as unknown as ConfigObject };
-  },
-});
-
-registerTunable({
-  name: 'transform',
-  benchmarks: ['transform'],
-  defaultBenchmarks: ['transform'],
-  space: transformSpace,
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16] },
-  problem: (ctx, _type, c) => transformConfigProblem(ctx, c as unknown as TransformConfig),
-  heuristic: () => transformHeuristic() as unknown as ConfigObject,
-  selected: (prim, type) => asSelected(prim.selectedConfig('transform', type)),
-  record: (prim, enc, b, type, c) => prim.transform(enc, { input: b.input, output: b.output, count: b.count, type, expression: transformExpression(type), config: c as unknown as TransformConfig }),
-  fullCoverageCount: (c) => Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
-  measure: measureWithBench,
-  benchmarkName: (_b, type, c) => transformName(type, c as unknown as TransformConfig),
-  parseName: (f) => {
-    if (f.lvl !== 'device' || f.algo !== 'transform' || typeof f.cfg !== 'object') return undefined;
-    return { algorithm: 'transform', benchmark: 'transform', type: str(f.value_type), config: configFromName('transform', f.cfg) as unknown as ConfigObject };
-  },
-});
-
-// radix_sort_onesweep: the LSD radix sort (onesweep or reduce-then-scan per digit). Both benchmarks
-// feed the one `radixSort` table (keyed by the key type's class and the value class: a row each); keys only are timed unless the
-// settings name `radix_sort_pairs` too. The group's default (`selected`) and `heuristic` are
-// those of its benchmarks' value class (`radixValueClass`): a pairs-only campaign compares
-// against what pairs calls select; keys and pairs together report the keys one and measure both.
-
-/**
- * The hooks the two radix sort tunables share, given their keys and pairs benchmarks: with the
- * pairs benchmark among a group's, a config must fit workgroup memory with its u32 values too;
- * the default and the heuristic follow the benchmarks' value class (`radixValueClass`); names
- * parse back to the benchmark of their value type.
- */
-function radixValueHooks<C>(o: {
-  readonly algorithm: string;
-  readonly keys: string;
-  readonly pairs: string;
-  readonly problem: (ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4, c: C) => string | undefined;
-  readonly heuristic: (ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4) => C;
-  readonly selected: (prim: Prim, type: ElementType, valueBytes: 0 | 4) => SelectedConfig<C>;
-}): Pick<TunableAlgorithm, 'problem' | 'heuristic' | 'selected' | 'valueClass' | 'parseName'> {
+/** A tunable algorithm made from an algorithm's tuning spec. */
+export function tunableOf(stage: TuningSpec): TunableAlgorithm {
+  const table = stage.table;
+  const valueClasses = table.valueClasses;
+  const withValues = (benchmarks: readonly string[] | undefined): readonly BenchmarkSpec[] => (benchmarks ?? []).map(benchmarkSpec).filter((b) => b.valueBytes > 0);
+  const algoOf = benchmarkSpec(stage.benchmarks[0]!).nameFields('u32').algo;
   return {
+    name: stage.stage,
+    ...(table.name !== stage.stage ? { table: table.name } : {}),
+    benchmarks: stage.benchmarks,
+    defaultBenchmarks: stage.defaultBenchmarks,
+    space: table.space,
+    smallSpace: stage.smallSpace,
+    ...(stage.fixed ? { fixed: stage.fixed } : {}),
+    ...(table.untimedSpace ? { untimed: table.untimedSpace } : {}),
+    ...(() => {
+      const max = stage.benchmarks.map(benchmarkSpec).find((b) => b.maxArrayBytes)?.maxArrayBytes;
+      return max ? { maxArrayBytes: max } : {};
+    })(),
+    ...(stage.smallSizes ? { smallSizes: stage.smallSizes } : {}),
+    ...(stage.smallTypes ? { smallTypes: stage.smallTypes } : {}),
     problem: (ctx, type, c, benchmarks) => {
-      const pairs = benchmarks?.includes(o.pairs) ?? false;
-      const p = o.problem(ctx, radixKeyInfo(type), pairs ? 4 : 0, c as unknown as C);
-      return p === undefined || !pairs ? p : `${p} (with the u32 values of ${o.pairs})`;
+      // With a benchmark that moves values among a group's, a config must fit with those values too.
+      const values = valueClasses ? withValues(benchmarks) : [];
+      const vb = values.length ? Math.max(...values.map((b) => b.valueBytes)) as ValueBytes : 0;
+      const p = table.problem(ctx, table.keyInfo(type), vb, c as never);
+      return p === undefined || !values.length ? p : `${p} (with the ${vb}-byte values of ${values[0]!.name})`;
     },
-    heuristic: (ctx, type, benchmarks) => o.heuristic(ctx, radixKeyInfo(type), radixValueClass(benchmarks, o.pairs)) as unknown as ConfigObject,
-    selected: (prim, type, benchmarks) => asSelected(o.selected(prim, type, radixValueClass(benchmarks, o.pairs))),
-    valueClass: (benchmark) => radixValueClass([benchmark], o.pairs),
+    heuristic: (ctx, type, benchmarks) => table.heuristic(ctx, table.keyInfo(type), groupValueClass(stage, benchmarks)) as unknown as ConfigObject,
+    selected: (prim, type, benchmarks) => asSelected(prim.selectedConfig(table.name as never, type, undefined, groupValueClass(stage, benchmarks))),
+    record: async (prim, enc, b, type, c, benchmark) => {
+      const bench = benchmarkSpec(benchmark);
+      const device = prim.device;
+      const recordCall = await bench.prepare(prim.algorithmEnv, { input: b.input, output: b.output, count: b.count, type, config: c }, {
+        device, values: (n) => benchValues(device, n), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length),
+      });
+      return recordCall(enc);
+    },
+    fullCoverageCount: stage.fullCoverageCount,
+    measure: async (prim, o) => {
+      const records = await benchmarkAlgorithm(prim, { ...runTimingOf(o), algorithm: o.benchmark, type: o.type, size: o.size, seed: o.seed, config: o.config });
+      if (records.length !== 1) throw new WgprimError('invalid-argument', `benchmark "${o.benchmark}" gave ${records.length} records, expected 1`);
+      return records[0]!;
+    },
+    benchmarkName: (benchmark, type, c) => benchmarkName(benchmark, type, c),
+    ...(valueClasses ? { valueClass: (benchmark: string) => benchmarkSpec(benchmark).valueBytes } : {}),
     parseName: (f) => {
-      if (f.lvl !== 'device' || f.algo !== o.algorithm || typeof f.cfg !== 'object') return undefined;
-      const value = str(f.value_type);
-      return { algorithm: o.algorithm, benchmark: value === '' || value === 'empty' ? o.keys : o.pairs, type: str(f.key_type), config: configFromName(o.algorithm, f.cfg) as unknown as ConfigObject };
+      if (f.lvl !== 'device' || f.algo !== algoOf || typeof f.cfg !== 'object') return undefined;
+      // The element type is the key type where a name has one (the sorts, reduce), else the value type.
+      const type = f.key_type !== undefined ? str(f.key_type) : str(f.value_type);
+      // The benchmark whose name fields for that type are the name's (a name without value_type: keys only).
+      const read = (k: string): string => (k === 'value_type' && f[k] === undefined ? 'empty' : str(f[k]));
+      const bench = stage.benchmarks.map(benchmarkSpec).find((b) => Object.entries(b.nameFields(type as ElementType)).every(([k, v]) => read(k) === String(v)));
+      if (!bench) return undefined;
+      return { algorithm: stage.stage, benchmark: bench.name, type, config: configFromName(algoOf as string, f.cfg) };
     },
   };
 }
 
-registerTunable({
-  name: 'radix_sort_onesweep',
-  table: 'radixSort',
-  benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
-  defaultBenchmarks: ['radix_sort_keys'],
-  space: radixSortSpace,
-  // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
-  fixed: { decoupledMaxCount: 0 },
-  untimed: radixSortUntimedSpace,
-  // The LSD passes bind a key or value array past one binding as two ranges.
-  maxArrayBytes: radixMaxArrayBytes,
-  smallSizes: [2 ** 14, 2 ** 16],
-  smallTypes: ['u32'],
-  ...radixValueHooks<RadixSortConfig>({
-    algorithm: 'radix_sort_onesweep', keys: 'radix_sort_keys', pairs: 'radix_sort_pairs',
-    problem: radixSortConfigProblem, heuristic: radixSortHeuristic, selected: (prim, type, vb) => prim.selectedRadixSortConfig(type, vb),
-  }),
-  record: async (prim, enc, b, type, c, benchmark) => {
-    const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, config: c as unknown as RadixSortConfig, blockSortConfig: ONESWEEP_ONLY };
-    if (benchmark !== 'radix_sort_pairs') return prim.radixSortKeys(enc, args);
-    const { values, valuesOut } = await benchValues(prim.device, b.count);
-    return prim.radixSortPairs(enc, { ...args, values, valuesOut, valueBytes: radixValueBytes(benchmark) as 4 });
-  },
-  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
-  measure: measureWithBench,
-  benchmarkName: (benchmark, type, c) => radixSortName(type, benchmark === 'radix_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortConfig),
-});
-
-// radix_sort_block_sort: the radix sort's small-size path (block sort of each tile, then merge
-// passes), its own `radixSortBlockSort` table. Measured on that path at every size (maxCount is
-// raised to the size); rows keep the space's maxCount until the plan's radix_sort_threshold
-// stage (src/tune/threshold.ts) measures it. Opt-in (not named after its table).
-
-registerTunable({
-  name: 'radix_sort_block_sort',
-  table: 'radixSortBlockSort',
-  benchmarks: ['radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs'],
-  defaultBenchmarks: ['radix_sort_block_sort_keys'],
-  space: radixSortBlockSortSpace,
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8], radixBits: [4], rank: ['match'], mergeWorkgroupSize: [128], mergeItemsPerThread: [4, 8], maxCount: [radixSortBlockSortSpace.maxCount[0]] },
-  smallSizes: [2 ** 12, 2 ** 14],
-  smallTypes: ['u32'],
-  ...radixValueHooks<RadixSortBlockSortConfig>({
-    algorithm: 'radix_sort_block_sort', keys: 'radix_sort_block_sort_keys', pairs: 'radix_sort_block_sort_pairs',
-    problem: radixSortBlockSortProblem, heuristic: radixSortBlockSortHeuristic, selected: (prim, type, vb) => prim.selectedRadixSortBlockSortConfig(type, vb),
-  }),
-  record: async (prim, enc, b, type, c, benchmark) => {
-    const config = c as unknown as RadixSortBlockSortConfig;
-    const blockSortConfig = { ...config, maxCount: Math.max(config.maxCount, b.count) };
-    const args = { keys: b.input, keysOut: b.output, count: b.count, type: type as RadixSortKeyType, blockSortConfig };
-    if (benchmark !== 'radix_sort_block_sort_pairs') return prim.radixSortKeys(enc, args);
-    const { values, valuesOut } = await benchValues(prim.device, b.count);
-    return prim.radixSortPairs(enc, { ...args, values, valuesOut, valueBytes: 4 });
-  },
-  // Past one tile: the block sort and the merge kernels both run.
-  fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
-  measure: (prim, o) => benchmarkRadixSortBlockSort(prim, {
-    ...runTimingOf(o), pairs: o.benchmark === 'radix_sort_block_sort_pairs', type: o.type, size: o.size, seed: o.seed, config: o.config as unknown as RadixSortBlockSortConfig,
-  }),
-  benchmarkName: (benchmark, type, c) => radixSortBlockSortName(type, benchmark === 'radix_sort_block_sort_pairs' ? 'u32' : 'empty', c as unknown as RadixSortBlockSortConfig),
-});
-
-// segmented_radix_sort: one workgroup per segment (in workgroup memory up to a tile, LSD passes
-// over global memory past it), its own `segmentedRadixSort` table keyed by the key type's class (and value class).
-// Timed on fixed segments of BENCH_SEGMENT_LENGTH keys (CUB's anchor: 1024), keys only.
-
-registerTunable({
-  name: 'segmented_radix_sort',
-  table: 'segmentedRadixSort',
-  benchmarks: ['segmented_radix_sort'],
-  defaultBenchmarks: ['segmented_radix_sort'],
-  space: segmentedRadixSortSpace,
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'], segmentsPerWorkgroup: [1] },
-  smallSizes: [2 ** 14, 2 ** 16],
-  smallTypes: ['u32'],
-  problem: (ctx, type, c) => segmentedRadixSortConfigProblem(ctx, radixKeyInfo(type), 0, c as unknown as SegmentedRadixSortConfig),
-  heuristic: (ctx, type) => segmentedRadixSortHeuristic(ctx, radixKeyInfo(type), 0) as unknown as ConfigObject,
-  selected: (prim, type) => asSelected(prim.selectedSegmentedRadixSortConfig(type, 0)),
-  record: async (prim, enc, b, type, c) => {
-    const beginOffsets = await benchSegmentOffsets(prim.device, b.count, BENCH_SEGMENT_LENGTH);
-    return prim.segmentedRadixSortKeys(enc, {
-      keys: b.input, keysOut: b.output, count: b.count, segments: Math.ceil(b.count / BENCH_SEGMENT_LENGTH), beginOffsets,
-      type: type as RadixSortKeyType, config: c as unknown as SegmentedRadixSortConfig,
-    });
-  },
-  // One kernel (and the copy of uncovered elements) serves every segment length.
-  fullCoverageCount: () => BENCH_SEGMENT_LENGTH + 1,
-  measure: measureWithBench,
-  benchmarkName: (_benchmark, type, c) => segmentedRadixSortName(type, 'empty', BENCH_SEGMENT_LENGTH, c as unknown as SegmentedRadixSortConfig),
-  // Keys only: its rows are valueBytes 0.
-  valueClass: () => 0,
-  parseName: (f) => {
-    if (f.lvl !== 'device' || f.algo !== 'segmented_radix_sort' || typeof f.cfg !== 'object') return undefined;
-    return { algorithm: 'segmented_radix_sort', benchmark: 'segmented_radix_sort', type: str(f.key_type), config: configFromName('segmented_radix_sort', f.cfg) as unknown as ConfigObject };
-  },
-});
+for (const stage of TUNING_STAGES) registerTunable(tunableOf(stage));

@@ -15,7 +15,8 @@
 // rule is written as decoupledMaxCount of the radixSort rows. The block-sort threshold is then
 // measured against the LSD path as it will run at each size (onesweep up to decoupledMaxCount).
 import { type BenchRecord, formatName, type NameFields, type NameInput, parseName } from '../bench/gbench.js';
-import { benchmarkAlgorithm, benchmarkRadixSortBlockSort, configFromName, radixSortBlockSortName, radixSortName } from '../bench/run.js';
+import { benchmarkAlgorithm, benchmarkName, configFromName } from '../bench/run.js';
+import { type ConfigObject } from '../device/spec.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
 import { type RunTimingOptions, runTimingOf } from '../bench/timing.js';
 import { ONESWEEP_MAX_COUNT, type RadixSortConfig } from '../device/radix-sort/config.js';
@@ -83,9 +84,8 @@ export function thresholdValueBytes(benchmark: string): ThresholdValueBytes {
 export function radixSortThresholdName(path: ThresholdPath, keyType: string, config: RadixSortBlockSortConfig | RadixSortConfig, valueBytes: ThresholdValueBytes = 0): string {
   if (path !== 'block_sort') config = { ...(config as RadixSortConfig), decoupledMaxCount: 0 };
   const valueType = valueClassLabel(valueBytes);
-  const inner = path === 'block_sort'
-    ? radixSortBlockSortName(keyType, valueType, config as RadixSortBlockSortConfig)
-    : radixSortName(keyType, valueType, config as RadixSortConfig);
+  const benchmark = `radix_sort_${path === 'block_sort' ? 'block_sort_' : ''}${valueBytes ? 'pairs' : 'keys'}`;
+  const inner = benchmarkName(benchmark, keyType, config as unknown as ConfigObject);
   const cfg = parseName(inner).cfg as NameFields;
   return formatName({ lvl: 'device', algo: RADIX_THRESHOLD_ALGO, path, key_type: keyType, value_type: valueType, cfg: cfg as NameInput });
 }
@@ -102,17 +102,18 @@ export interface ThresholdMeasureOptions extends RunTimingOptions {
 }
 
 /**
- * Times one path at one size with the bench functions (`benchmarkRadixSortBlockSort` forces the
+ * Times one path at one size with the bench functions (`radix_sort_block_sort_*` force the
  * block-sort path; `radix_sort_keys` / `radix_sort_pairs` force onesweep), renamed to the
  * threshold entry's name.
  */
 export async function measureRadixSortThreshold(prim: Prim, o: ThresholdMeasureOptions): Promise<BenchRecord> {
   const valueBytes = o.valueBytes ?? 0;
   const timing = { ...runTimingOf(o), type: o.type, size: o.size, seed: o.seed };
-  const record = o.path === 'block_sort'
-    ? await benchmarkRadixSortBlockSort(prim, { ...timing, pairs: valueBytes !== 0, config: o.config as RadixSortBlockSortConfig })
-    : (await benchmarkAlgorithm(prim, { ...timing, algorithm: valueBytes !== 0 ? 'radix_sort_pairs' : 'radix_sort_keys', config: { ...(o.config as RadixSortConfig), decoupledMaxCount: 0 } }))[0]!;
-  return { ...record, name: radixSortThresholdName(o.path, o.type, o.config, valueBytes) };
+  const pairs = valueBytes !== 0 ? 'pairs' : 'keys';
+  const [record] = o.path === 'block_sort'
+    ? await benchmarkAlgorithm(prim, { ...timing, algorithm: `radix_sort_block_sort_${pairs}`, config: o.config as unknown as ConfigObject })
+    : await benchmarkAlgorithm(prim, { ...timing, algorithm: `radix_sort_${pairs}`, config: { ...(o.config as unknown as ConfigObject), decoupledMaxCount: 0 } });
+  return { ...record!, name: radixSortThresholdName(o.path, o.type, o.config, valueBytes) };
 }
 
 // ---------------------------------------------------------------------------------------------
