@@ -126,6 +126,23 @@ export interface TuningSpec {
   fullCoverageCount(config: ConfigObject): number;
 }
 
+/** The random data `wgprim demo` gives every algorithm's checks. */
+export interface DemoData {
+  readonly count: number;
+  /** Words over the full 32-bit range (sums wrap). */
+  readonly u32: Uint32Array;
+  /** Values in [0, 1). */
+  readonly f32: Float32Array;
+}
+
+/** One check of `wgprim demo`: an array-level call on the demo's data and its CPU reference. */
+export interface DemoCheck {
+  readonly name: string;
+  run(): Promise<unknown>;
+  /** What is wrong with the result, or undefined when it is right. */
+  verify(result: unknown): string | undefined;
+}
+
 /** A device algorithm: its tables, its public calls, its benchmarks and tuning stages. */
 export interface AlgorithmSpec<Calls extends object = object, Arrays extends object = object, Tables extends readonly ConfigTable<any, string>[] = readonly ConfigTable<any, string>[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
   /** The folder's name (`scan`, `radix-sort`). */
@@ -139,6 +156,8 @@ export interface AlgorithmSpec<Calls extends object = object, Arrays extends obj
   calls(env: AlgorithmEnv): Calls;
   /** The array-level calls it adds to `prim.arrays` (upload, run, read back). */
   arrays(env: ArrayEnv): Arrays;
+  /** What `wgprim demo` runs of it, checked against its CPU reference. */
+  demo(arrays: Arrays, data: DemoData): readonly DemoCheck[];
 }
 
 /** What array-level calls get: the buffer-level environment and the upload / read-back helpers. */

@@ -30,49 +30,7 @@ export function randomKeys(type: RadixSortKeyType, n: number, seed: number, dist
   return type === 'u32' ? bits : type === 'i32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
 }
 
-/** Bits of a 32- or 16-bit key whose unsigned order is the sort order (floats: -NaN first, +NaN last). */
-export function ordered32(type: RadixSortKeyType, bits: number): number {
-  if (type === 'i32') return (bits ^ 0x80000000) >>> 0;
-  if (type === 'f32') return (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
-  if (type === 'f16') return bits & 0x8000 ? ~bits & 0xffff : bits | 0x8000;
-  return bits;
-}
-/** The same for a 64-bit key (its raw bits, signed or not). */
-export function ordered64(type: RadixSortKeyType, v: bigint): bigint {
-  const u = BigInt.asUintN(64, v);
-  return type === 'i64' ? u ^ (1n << 63n) : u;
-}
-
-/** Indices of `keys` in stable sorted order by bits [b, e) of the ordered keys. */
-export function referenceOrder(type: RadixSortKeyType, keys: KeyArray, descending: boolean, b: number, e: number): Uint32Array {
-  const n = keys.length;
-  if (is64(type)) {
-    const mask = (1n << BigInt(e - b)) - 1n;
-    const raw = new BigUint64Array(keys.buffer, keys.byteOffset, n);
-    const d = Array.from(raw, (v) => (ordered64(type, v) >> BigInt(b)) & mask);
-    const idx = Array.from({ length: n }, (_, i) => i);
-    idx.sort((x, y) => {
-      const dx = d[x]!;
-      const dy = d[y]!;
-      if (dx !== dy) return (dx < dy) !== descending ? -1 : 1;
-      return x - y;
-    });
-    return Uint32Array.from(idx);
-  }
-  // A digit times 2^ib plus the index is exact in a double: a native numeric sort is stable.
-  const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
-  expect(2 ** (e - b) * scale).toBeLessThanOrEqual(2 ** 53);
-  const raw = keys instanceof Uint16Array ? keys : new Uint32Array(keys.buffer, keys.byteOffset, n);
-  const range = 2 ** (e - b);
-  const comp = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let d = Math.floor(ordered32(type, raw[i]!) / 2 ** b) % range;
-    if (descending) d = range - 1 - d;
-    comp[i] = d * scale + i;
-  }
-  comp.sort();
-  return Uint32Array.from(comp, (c) => c % scale);
-}
+export { ordered32, ordered64, radixSortOrder as referenceOrder } from '../../src/device/radix-sort/reference.js';
 
 /** Raw bits of key i: numbers for 32-bit (and 16-bit) keys, bigints for 64-bit ones. */
 export function rawKeys(keys: KeyArray): ArrayLike<number | bigint> {

@@ -9,6 +9,8 @@ import { type RadixSortKeyType } from './keys.js';
 import { radixMaxArrayBytes, recordRadixSort, type RadixSortKeysArgs, type RadixSortPairsArgs } from './radix-sort.js';
 import { radixSortBlockSortTable, radixSortTable } from './table.js';
 import { radixSortArrays } from './arrays.js';
+import { compareArrays } from '../reference.js';
+import { radixSortOrder } from './reference.js';
 
 /** The LSD benchmarks time that path at every size (no block sort below its maxCount). */
 export const ONESWEEP_ONLY: Partial<RadixSortBlockSortConfig> = { maxCount: 0 };
@@ -102,4 +104,21 @@ export const radixSortAlgorithm = defineAlgorithm({
   ],
   calls: radixSortCalls,
   arrays: radixSortArrays,
+  demo: (arrays, { count, u32, f32 }) => {
+    const sorted = <A extends Uint32Array | Float32Array>(keys: A, descending: boolean): A => {
+      const order = radixSortOrder(keys instanceof Float32Array ? 'f32' : 'u32', keys, descending, 0, 32);
+      return keys.map((_, i) => keys[order[i]!]!) as A;
+    };
+    const index = Uint32Array.from({ length: count }, (_, i) => i);
+    return [
+      { name: 'radix_sort_keys u32', run: () => arrays.radixSortKeys(u32), verify: (g: unknown) => compareArrays(g, sorted(u32, false)) },
+      { name: 'radix_sort_keys f32 descending', run: () => arrays.radixSortKeys(f32, { descending: true }), verify: (g: unknown) => compareArrays(g, sorted(f32, true)) },
+      {
+        // Stable: equal keys (the top 16 bits repeat often) keep their index order.
+        name: 'radix_sort_pairs u32 (argsort, 16 bits)',
+        run: async () => (await arrays.radixSortPairs(u32, index, { beginBit: 16, endBit: 32 })).values,
+        verify: (g: unknown) => compareArrays(g, radixSortOrder('u32', u32, false, 16, 32)),
+      },
+    ];
+  },
 });

@@ -4,6 +4,7 @@ import { type ElementType } from '../../wgsl/types.js';
 import { f16Value } from '../../wgsl/values.js';
 import { arrayOfType, precheckArrayCall, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
 import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm } from '../spec.js';
+import { compareArrays, looseSum } from '../reference.js';
 import { type ReduceConfig } from './config.js';
 import { recordReduce, type ReduceArgs } from './reduce.js';
 import { reduceTable } from './table.js';
@@ -68,4 +69,12 @@ export const reduceAlgorithm = defineAlgorithm({
     /** The reduction of `data`: a number (a bigint for 64-bit integers). */
     reduce: (data: PrimTypedArray, options: ArrayReduceOptions = {}): Promise<number | bigint> => arrayReduce(env, data, options),
   }),
+  demo: (arrays, { u32, f32 }) => {
+    const uSum = u32.reduce((s, x) => (s + x) >>> 0, 0);
+    const fSum = f32.reduce((s, x) => s + x, 0);
+    return [
+      { name: 'reduce u32', run: () => arrays.reduce(u32), verify: (g: unknown) => (g === uSum ? undefined : `got ${String(g)}, expected ${uSum}`) },
+      { name: 'reduce f32', run: () => arrays.reduce(f32), verify: (g: unknown) => compareArrays([Number(g)], [fSum], looseSum) },
+    ];
+  },
 });

@@ -3,6 +3,8 @@ import { type Operator } from '../../wgsl/operators.js';
 import { type ElementType } from '../../wgsl/types.js';
 import { arrayOfType, precheckArrayCall, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
 import { type AlgorithmEnv, type ArrayEnv, type BenchmarkSpec, defineAlgorithm } from '../spec.js';
+import { compareArrays, cpuIdentity, cpuOp, looseSum } from '../reference.js';
+import { scanReference } from './reference.js';
 import { type ScanConfig } from './config.js';
 import { recordScan, type ScanArgs } from './scan.js';
 import { scanTable } from './table.js';
@@ -73,5 +75,15 @@ export const scanAlgorithm = defineAlgorithm({
     inclusiveScan: <A extends PrimTypedArray>(data: A, options: ArrayScanOptions = {}): Promise<A> => arrayScan(env, data, options, false),
     /** An exclusive scan of `data` (a new array of the same type). */
     exclusiveScan: <A extends PrimTypedArray>(data: A, options: ArrayScanOptions = {}): Promise<A> => arrayScan(env, data, options, true),
+  }),
+  demo: (arrays, { u32, f32 }) => [false, true].flatMap((exclusive) => {
+    const name = exclusive ? 'exclusive_scan' : 'inclusive_scan';
+    const run = exclusive ? arrays.exclusiveScan : arrays.inclusiveScan;
+    // f32 against an fp64 scan (the add in f64 is exact enough for a loose check).
+    const fRef = scanReference('f32', (a, b) => Number(a) + Number(b), f32, exclusive, undefined, 0) as number[];
+    return [
+      { name: `${name} u32`, run: () => run(u32), verify: (g: unknown) => compareArrays(g, scanReference('u32', cpuOp('u32', 'add'), u32, exclusive, undefined, cpuIdentity('u32', 'add')) as number[]) },
+      { name: `${name} f32`, run: () => run(f32), verify: (g: unknown) => compareArrays(g, fRef, looseSum) },
+    ];
   }),
 });

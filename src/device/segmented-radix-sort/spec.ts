@@ -9,6 +9,7 @@ import { pairValueBytes, type RadixSortValueArray } from '../radix-sort/arrays.j
 import { type SegmentedRadixSortConfig } from './config.js';
 import { recordSegmentedRadixSort, type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs } from './segmented-radix-sort.js';
 import { segmentedRadixSortTable } from './table.js';
+import { compareArrays } from '../reference.js';
 
 /** Options of the array-level `segmentedRadixSortKeys` / `segmentedRadixSortPairs`. */
 export interface ArraySegmentedRadixSortOptions {
@@ -131,4 +132,17 @@ export const segmentedRadixSortAlgorithm = defineAlgorithm({
     segmentedRadixSortPairs: async <A extends PrimTypedArray, V extends RadixSortValueArray>(keys: A, values: V, offsets: Uint32Array, options: ArraySegmentedRadixSortOptions = {}): Promise<{ keys: A; values: V }> =>
       (await sortArrays(env, keys, values, offsets, options)) as { keys: A; values: V },
   }),
+  demo: (arrays, { count, u32 }) => {
+    const length = 1000;
+    const offsets = Uint32Array.from({ length: Math.ceil(count / length) + 1 }, (_, i) => Math.min(i * length, count));
+    return [{
+      name: `segmented_radix_sort u32 (${length}-key segments)`,
+      run: () => arrays.segmentedRadixSortKeys(u32, offsets),
+      verify: (g: unknown) => {
+        const want = u32.slice();
+        for (let b = 0; b < count; b += length) want.subarray(b, b + length).sort();
+        return compareArrays(g, want);
+      },
+    }];
+  },
 });

@@ -3,6 +3,7 @@ import { fail } from '../../runtime/errors.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { arrayOfType, precheckArrayCall, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
 import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm } from '../spec.js';
+import { compareArrays } from '../reference.js';
 import { type TransformConfig } from './config.js';
 import { recordTransform, type TransformArgs } from './transform.js';
 import { transformTable } from './table.js';
@@ -87,4 +88,8 @@ export const transformAlgorithm = defineAlgorithm({
     /** `f(a[i])` (or `f(a[i], b[i])`) for every element: a new array of the output type. */
     transform: (data: PrimTypedArray, options: ArrayTransformOptions): Promise<PrimTypedArray> => arrayTransform(env, data, options),
   }),
+  demo: (arrays, { u32, f32 }) => [
+    { name: 'transform u32 (a * 3u + 1u)', run: () => arrays.transform(u32, { expression: 'a * 3u + 1u' }), verify: (g: unknown) => compareArrays(g, u32.map((x) => Math.imul(x, 3) + 1)) },
+    { name: 'transform f32 (a * 2.0 + 1.0)', run: () => arrays.transform(f32, { expression: 'a * 2.0 + 1.0' }), verify: (g: unknown) => compareArrays(g, f32.map((x) => x * 2 + 1), (w) => 1e-6 * Math.abs(w)) },
+  ],
 });
