@@ -13,14 +13,12 @@ export { type ArrayRadixSortOptions, type RadixSortValueArray } from './device/r
 export { type ArraySegmentedRadixSortOptions } from './device/segmented-radix-sort/spec.js';
 
 // The array-level calls of every registered algorithm are methods of ArrayApi (installed in the constructor).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface ArrayApi extends AlgorithmArrayCalls {}
 
 /**
  * Array-level API: typed arrays in, typed arrays (or a value) out. Each call uploads, runs,
  * reads back and frees its buffers: for scripts, docs and tests, not for hot loops.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ArrayApi {
   constructor(env: AlgorithmEnv, private readonly device: GPUDevice) {
     const arrayEnv: ArrayEnv = {

@@ -40,11 +40,9 @@ type Rows = Record<string, readonly TunedEntry<unknown>[]>;
 type ConfigOfTable<N extends TunedAlgorithm> = NonNullable<TunedTables[N]>[number]['config'];
 
 // The buffer-level calls of every registered algorithm are methods of Prim (installed in the constructor).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Prim extends AlgorithmCalls {}
 
 /** wgprim bound to one GPUDevice: every algorithm, at buffer level and (`arrays`) at array level. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Prim {
   readonly context: DeviceContext;
   readonly arrays: ArrayApi;

@@ -144,7 +144,7 @@ export interface DemoCheck {
 }
 
 /** A device algorithm: its tables, its public calls, its benchmarks and tuning stages. */
-export interface AlgorithmSpec<Calls extends object = object, Arrays extends object = object, Tables extends readonly ConfigTable<any, string>[] = readonly ConfigTable<any, string>[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface AlgorithmSpec<Calls extends object = object, Arrays extends object = object, Tables extends readonly ConfigTable<any, string>[] = readonly ConfigTable<any, string>[]> {
   /** The folder's name (`scan`, `radix-sort`). */
   readonly name: string;
   /** One line for `wgprim info` and the docs. */
@@ -175,5 +175,5 @@ export interface ArrayEnv extends AlgorithmEnv {
 }
 
 /** Helper for specs: a typed identity, so a spec's literal types survive. */
-export const defineAlgorithm = <Calls extends object, Arrays extends object, const Tables extends readonly ConfigTable<any, string>[]>(spec: AlgorithmSpec<Calls, Arrays, Tables>): AlgorithmSpec<Calls, Arrays, Tables> => spec; // eslint-disable-line @typescript-eslint/no-explicit-any
+export const defineAlgorithm = <Calls extends object, Arrays extends object, const Tables extends readonly ConfigTable<any, string>[]>(spec: AlgorithmSpec<Calls, Arrays, Tables>): AlgorithmSpec<Calls, Arrays, Tables> => spec;
 export const defineTable = <C, N extends string>(table: ConfigTable<C, N>): ConfigTable<C, N> => table;

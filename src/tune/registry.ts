@@ -4,7 +4,7 @@
 // benchmark name maps back to it. Browser-safe.
 import { type DeviceContext } from '../runtime/context.js';
 import { WgprimError } from '../runtime/errors.js';
-import { type ElementType, typeInfo, type TypeInfo } from '../wgsl/types.js';
+import { type ElementType } from '../wgsl/types.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type Prim } from '../prim.js';
 import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type TuningSpec, type ValueBytes } from '../device/spec.js';

@@ -3,11 +3,10 @@ import { selectFromTable } from '../select.js';
 import { segmentedRadixSortTable } from './table.js';
 import { ceilDiv, roundUp } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
-import { type ElementType, typeClassOf, typeInfo, type TypeInfo } from '../../wgsl/types.js';
-import { selectWithOverride } from '../../config/select.js';
-import { type SelectedConfig, type TunedEntry } from '../../config/types.js';
+import { typeInfo, type TypeInfo } from '../../wgsl/types.js';
+import { type TunedEntry } from '../../config/types.js';
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sort/radix-sort.js';
-import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic } from './config.js';
+import { type SegmentedRadixSortConfig } from './config.js';
 import { segmentedCopyBindingRoles, segmentedCopyKernel, segmentedRadixSortKernel, segmentedSortBindingRoles, segmentedSortMarks } from './kernel.js';
 
 export interface SegmentedRadixSortKeysArgs {

@@ -1,7 +1,7 @@
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
-import { type ElementType, typeClassOf, typeInfo } from '../../wgsl/types.js';
+import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { type TunedEntry } from '../../config/types.js';
 import { selectFromTable } from '../select.js';
 import { type TransformConfig } from './config.js';
