@@ -1,5 +1,6 @@
 // Node entry: the only place (with the CLI) that imports Node modules or Dawn (npm `webgpu`).
 import { WgprimError } from '../runtime/errors.js';
+import { filterNativeStderr } from './stderr.js';
 
 export interface NodeDeviceOptions {
   /** Dawn toggles/flags passed to `create()`; timestamp quantization is always disabled. */
@@ -39,7 +40,8 @@ export async function requestDevice(options: NodeDeviceOptions = {}): Promise<No
   Object.assign(globalThis, mod.globals);
   const gpu = mod.create(['disable-dawn-features=timestamp_quantization', ...(options.dawnFlags ?? [])]);
   liveInstances.push(gpu);
-  const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference });
+  // Dawn prints its dynamic-limit warnings during this call (set WGPRIM_DAWN_WARNINGS=1 to see them).
+  const adapter = await filterNativeStderr(() => gpu.requestAdapter({ powerPreference: options.powerPreference }));
   if (!adapter) {
     throw new WgprimError(
       'no-adapter',
@@ -63,4 +65,5 @@ const LIMIT_NAMES = [
 ];
 
 export { loadTunedDir } from './tables.js';
+export { DawnWarningFilter, filterNativeStderr, isDawnLimitWarning, withoutDawnLimitWarnings } from './stderr.js';
 export { fileTuneCache, defaultTuneCacheDir, tuneCacheFileName, type FileTuneCache } from './cache.js';
