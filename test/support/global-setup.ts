@@ -18,7 +18,7 @@ export default function setup(): () => void {
       if (callback) queueMicrotask(() => callback());
       return true;
     }
-    return callback ? write.call(this, kept, callback) : write.call(this, kept);
+    return callback ? write.call(this, kept, 'utf8', callback) : write.call(this, kept);
   } as typeof stderr.write;
   return () => {
     const rest = filter.flush();
