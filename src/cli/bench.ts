@@ -7,7 +7,7 @@ import { type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
 import { TUNED_ALGORITHMS } from '../algorithms.js';
 import { type CliDevice, hostFacts, openDevice } from './device.js';
-import { benchTable, loadAnchors } from './table.js';
+import { benchTable, loadAnchors, packageAnchorsFile } from './table.js';
 import { formatCount } from './parse.js';
 
 export interface BenchCommandOptions {
@@ -94,10 +94,13 @@ export function writeBenchmarkFile(file: string, dev: CliDevice, records: readon
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
 }
 
-/** The table, with the CUB ratio column only on an H200 and only if the anchors file exists. */
+/**
+ * The table, with a column of ratios to CUB where there are CUB figures: `anchorsFile`, or by
+ * default the ones the package ships for this device (`anchors/cub-<device>.json`).
+ */
 export function printTable(dev: CliDevice, records: readonly BenchRecord[], anchorsFile: string | undefined): void {
-  const onH200 = dev.prim.target.device.includes('h200');
-  const anchors = onH200 ? loadAnchors(path.resolve(anchorsFile ?? '../shared/anchors/cub-h200.json')) : undefined;
+  const file = anchorsFile !== undefined ? path.resolve(anchorsFile) : dev.prim.target.device ? packageAnchorsFile(dev.prim.target.device) : undefined;
+  const anchors = file ? loadAnchors(file) : undefined;
   console.log(benchTable(records, anchors));
 }
 

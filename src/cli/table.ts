@@ -1,5 +1,6 @@
 // The benchmark table, and the ratio to CUB's anchors on the H200.
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type BenchRecord } from '../bench/gbench.js';
 import { formatCount } from './parse.js';
 
@@ -9,6 +10,15 @@ export interface Anchor {
   readonly n: number;
   readonly ms: number;
   readonly gitems_per_s: number;
+}
+
+/**
+ * The CUB figures this package ships for a device (`anchors/cub-<device>.json`, e.g.
+ * `cub-nvidia-h200.json`), found beside the installed package (src/cli and dist/cli both sit two
+ * levels below its root), not the current directory.
+ */
+export function packageAnchorsFile(device: string): string {
+  return fileURLToPath(new URL(`../../anchors/cub-${device.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`, import.meta.url));
 }
 
 /** The anchors file's results, or undefined (quietly) when it is absent or unreadable. */
