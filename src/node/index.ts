@@ -1,5 +1,6 @@
 // Node entry: the only place (with the CLI) that imports Node modules or Dawn (npm `webgpu`).
 import { WgprimError } from '../runtime/errors.js';
+import { registerAdapterLimits } from '../runtime/context.js';
 import { filterNativeStderr } from './stderr.js';
 
 export interface NodeDeviceOptions {
@@ -56,6 +57,7 @@ export async function requestDevice(options: NodeDeviceOptions = {}): Promise<No
     if (typeof v === 'number') requiredLimits[key] = v;
   }
   const device = await adapter.requestDevice({ requiredFeatures, requiredLimits });
+  registerAdapterLimits(device, adapter.limits);
   return { device, adapter, adapterInfo: adapter.info, gpu };
 }
 
