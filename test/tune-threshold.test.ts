@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim } from '../src/index.js';
-import { parseName } from '../src/bench/gbench.js';
+import { parseName, rawEntryName } from '../src/bench/gbench.js';
 import { configFromName } from '../src/bench/run.js';
 import { radixSortBlockSortName, radixSortName } from './support/names.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
@@ -363,7 +363,7 @@ describe('radix_sort_threshold on a device', () => {
     const measured = sizesOf('block_sort');
     expect(measured).toEqual(LADDER.slice(0, measured.length));
     expect(sizesOf('onesweep')).toEqual(measured);
-    expect(file.benchmarks.map((e) => e.name.replace(/\/manual_time$/, '')).filter((n, i, all) => all.indexOf(n) === i).sort())
+    expect(file.benchmarks.map((e) => rawEntryName(e.name)).filter((n, i, all) => all.indexOf(n) === i).sort())
       .toEqual([radixSortThresholdName('block_sort', 'u32', block), radixSortThresholdName('onesweep', 'u32', onesweep)].sort());
     // Stopped early only after two losses in a row.
     const figures = (path: string, n: number): { ips: number; cv: number } => {
@@ -403,9 +403,9 @@ describe('radix_sort_threshold on a device', () => {
     const decoupled = decoupledVariant(onesweep, true)!;
     const key = (e: { name: string; size: number }): string => `${e.name}@${e.size}`;
     expect(file.benchmarks.map(key).sort()).toEqual(sizes.flatMap((n) => [
-      `${radixSortThresholdName('block_sort', 'u32', block, 4)}/manual_time@${n}`,
-      `${radixSortThresholdName('onesweep', 'u32', onesweep, 4)}/manual_time@${n}`,
-      `${radixSortThresholdName('decoupled', 'u32', decoupled, 4)}/manual_time@${n}`,
+      `${radixSortThresholdName('block_sort', 'u32', block, 4)}/size:${n}/manual_time@${n}`,
+      `${radixSortThresholdName('onesweep', 'u32', onesweep, 4)}/size:${n}/manual_time@${n}`,
+      `${radixSortThresholdName('decoupled', 'u32', decoupled, 4)}/size:${n}/manual_time@${n}`,
     ]).sort());
     expect(file.benchmarks.every((e) => parseName(e.name).value_type === 'u32')).toBe(true);
     const want = expectedThresholds(file, 'u32', 'u32');

@@ -82,7 +82,34 @@ export function nameToJson(name: string): string {
   return json;
 }
 
-/** Parses a benchmark name; rocPRIM requires `lvl`, `algo` and `cfg`. */
+/**
+ * The full name of a `benchmarks[]` entry: the raw name, the size as GBench writes a named
+ * argument, then GBench's `/manual_time`:
+ * `{lvl:device,algo:scan,...,cfg:{...}}/size:16777216/manual_time`. A file that holds several
+ * sizes so names each run once, and tools that pair runs by name (GBench's compare.py) pair the
+ * same size; rocPRIM's scripts read only the `{...}` part, which stays as before.
+ */
+export function entryName(raw: string, size: number): string {
+  return `${raw}/size:${size}/manual_time`;
+}
+
+const SIZE_SUFFIX = /\/size:(\d+)$/;
+
+/**
+ * The raw `{...}` name of a full one: `{...}/size:N/manual_time` or, as files written before
+ * sizes were in names have it, `{...}/manual_time` (both give `{...}`).
+ */
+export function rawEntryName(full: string): string {
+  return full.replace(/\/manual_time$/, '').replace(SIZE_SUFFIX, '');
+}
+
+/** The size a full name carries (`/size:N`), or undefined (names written before sizes were in them). */
+export function sizeOfEntryName(full: string): number | undefined {
+  const m = SIZE_SUFFIX.exec(full.replace(/\/manual_time$/, ''));
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Parses a benchmark name (the `{...}` part of a full one); rocPRIM requires `lvl`, `algo` and `cfg`. */
 export function parseName(name: string): NameFields {
   const fields = JSON.parse(nameToJson(name)) as NameFields;
   for (const k of ['lvl', 'algo', 'cfg']) {
@@ -96,7 +123,7 @@ export function parseName(name: string): NameFields {
 
 /** One timed benchmark, as `run.ts` returns it. */
 export interface BenchRecord {
-  /** Raw name without `/manual_time`, e.g. `{lvl:device,algo:reduce,key_type:u32,cfg:{...}}`. */
+  /** Raw name (no size, no `/manual_time`), e.g. `{lvl:device,algo:reduce,key_type:u32,cfg:{...}}`; see `entryName`. */
   readonly name: string;
   /** inclusive_scan, exclusive_scan, reduce or transform (the anchor names). */
   readonly algorithm: string;
@@ -257,7 +284,7 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
 export function gbenchEntry(record: BenchRecord, familyIndex: number, instanceIndex = 0): GBenchEntry {
   const { mean, median, stddev, cv } = record.stats;
   const seconds = mean / 1e3;
-  const full = `${record.name}/manual_time`;
+  const full = entryName(record.name, record.size);
   return {
     name: full,
     family_index: familyIndex,
@@ -282,8 +309,8 @@ export function gbenchEntry(record: BenchRecord, familyIndex: number, instanceIn
 }
 
 /**
- * The whole file. Each distinct name is its own family, as in rocPRIM's generated benchmarks;
- * the same name at another size is the next instance of its family.
+ * The whole file. Each distinct raw name is its own family, as in rocPRIM's generated
+ * benchmarks; the same raw name at another size is the next instance of its family.
  */
 export function gbenchFile(records: readonly BenchRecord[], run: RunFacts, host?: HostFacts): GBenchFile {
   const families = new Map<string, { index: number; instances: number }>();

@@ -12,7 +12,7 @@
 // Score (the rule the page states): the geometric mean of items/s over the sizes measured, so
 // no single size dominates; a config that lacks some of the group's sizes ranks after every
 // config that has them all.
-import { parseName, WGPRIM_VERSION, type NameFields } from '../bench/gbench.js';
+import { parseName, rawEntryName, WGPRIM_VERSION, type NameFields } from '../bench/gbench.js';
 import { type TargetMatch } from '../config/types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -260,7 +260,7 @@ export function analyzeReport(inputs: readonly ReportInput[], options: ReportOpt
       }
       const vKey = JSON.stringify(Object.entries(cfg).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       let v = g.variants.get(vKey);
-      if (!v) g.variants.set(vKey, (v = { name: name.replace(/\/manual_time$/, ''), cfg, points: new Map() }));
+      if (!v) g.variants.set(vKey, (v = { name: rawEntryName(name), cfg, points: new Map() }));
       let p = v.points.get(size);
       if (!p) v.points.set(size, (p = { ips: [], cvs: [] }));
       p.ips.push(ips);
