@@ -156,9 +156,21 @@ describe('on a device', () => {
     // More than one warmup submit, the later ones of more calls (an empty call takes no time).
     expect(calls).toBeGreaterThan(3 + 2);
     calls = 0;
-    await timeGpu(prim, record, { warmup: 0, warmupMs: 0, batches: 1, batchSize: 1, forceWallClock: true });
+    // Settling off: exactly the one timed call.
+    await timeGpu(prim, record, { warmup: 0, warmupMs: 0, batches: 1, batchSize: 1, forceWallClock: true, settleMs: 0 });
     expect(calls).toBe(1);
     await expect(timeGpu(prim, record, { warmup: 1, warmupMs: -1, batches: 1, batchSize: 1 })).rejects.toThrow(/warmupMs/);
+  });
+
+  it('settles before the kept batches and reports it; keeps the batches asked for', async () => {
+    let calls = 0;
+    const record = (): void => void calls++;
+    // Empty calls: batches agree within the timer's resolution, so the first two are kept.
+    const r = await timeGpu(prim, record, { warmup: 0, batches: 4, batchSize: 3, forceWallClock: true });
+    expect(r.times).toHaveLength(4);
+    expect(r.wallBatchMs).toHaveLength(4);
+    expect(r.stability.warmupBatches + r.stability.remeasuredBatches).toBe(calls / 3 - 4);
+    expect(typeof r.stability.stable).toBe('boolean');
   });
 
   it('times each call with timestamps, plausibly against the wall clock, and falls back to the wall clock', async () => {
@@ -291,6 +303,10 @@ function validateFile(file: GBenchFile): void {
     expect(b.bytes_per_second).toBeGreaterThan(0);
     expect(b.mean).toBe(b.real_time);
     expect(b.cv).toBeCloseTo(b.stddev / b.mean, 12);
+    // Settling and re-measurement, as counters (see stability.ts).
+    expect(Number.isInteger(b.warmup_batches) && b.warmup_batches! >= 0).toBe(true);
+    expect(Number.isInteger(b.remeasured_batches) && b.remeasured_batches! >= 0).toBe(true);
+    expect([0, 1]).toContain(b.stable);
     // rocPRIM's scripts: greedy {.*} then json.loads.
     expect(() => JSON.parse(nameToJson(b.name))).not.toThrow();
   }

@@ -3,6 +3,7 @@
 import { WgprimError } from '../runtime/errors.js';
 import { type AdapterInfoLike } from '../runtime/target.js';
 import { type TimingMethod, type TimingStats } from './timing.js';
+import { type StabilityReport } from './stability.js';
 
 /** Written into every benchmark file; keep in step with package.json. */
 export { WGPRIM_VERSION } from '../version.js';
@@ -143,6 +144,8 @@ export interface BenchRecord {
   /** Where the config came from (`user`, `tuned:device`, `heuristic`, ...). */
   readonly configSource: string;
   readonly config: unknown;
+  /** Warm-up and re-measured batches, and whether the kept ones are stable (absent: not tracked). */
+  readonly stability?: StabilityReport;
 }
 
 /** Facts about the host that a browser cannot know; the CLI fills them from Node's `os`. */
@@ -167,6 +170,8 @@ export interface RunFacts {
   readonly timing: TimingMethod;
   /** Each timed region started with the GPU's caches flushed (`--cold`). */
   readonly coldCache?: boolean;
+  /** Host ms settling and re-measuring could add per benchmark (`--settle-ms`). */
+  readonly settleMs?: number;
   readonly date?: Date;
 }
 
@@ -201,6 +206,8 @@ export interface GBenchContext {
   readonly timing: string;
   /** `true` when each timed region started with the caches flushed (`--cold`), else `false`. */
   readonly cold_cache: string;
+  /** Host ms settling and re-measuring could add per benchmark (absent where not given). */
+  readonly settle_ms?: string;
 }
 
 /** Fields every `benchmarks[]` entry has, measured or skipped with an error. */
@@ -228,6 +235,12 @@ export interface GBenchEntry extends GBenchEntryBase {
   readonly median: number;
   readonly stddev: number;
   readonly cv: number;
+  /** Batches run before the kept ones, the GPU not yet settled (see stability.ts). */
+  readonly warmup_batches?: number;
+  /** Kept batches dropped as slow outliers and measured again. */
+  readonly remeasured_batches?: number;
+  /** 1 where the kept batches settled and none is a slow outlier, else 0. */
+  readonly stable?: 0 | 1;
 }
 
 export interface GBenchFile {
@@ -272,6 +285,7 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
     trials: String(run.batches),
     timing: run.timing,
     cold_cache: String(run.coldCache === true),
+    ...(run.settleMs !== undefined ? { settle_ms: String(run.settleMs) } : {}),
   };
 }
 
@@ -279,7 +293,8 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
  * One `benchmarks[]` entry. Each timed call counts as one GBench iteration, so real_time is the
  * mean milliseconds per call and items/bytes per second are size (bytes) over that mean: the
  * same totals GBench derives from rocPRIM's per-batch iterations, just not multiplied by the
- * batch. The median, stddev (n - 1) and cv are user counters, as in rocPRIM's v2025 executor.
+ * batch. The median, stddev (n - 1) and cv are user counters, as in rocPRIM's v2025 executor;
+ * so are warmup_batches, remeasured_batches and stable (1/0) where the record tracked them.
  */
 export function gbenchEntry(record: BenchRecord, familyIndex: number, instanceIndex = 0): GBenchEntry {
   const { mean, median, stddev, cv } = record.stats;
@@ -305,6 +320,9 @@ export function gbenchEntry(record: BenchRecord, familyIndex: number, instanceIn
     stddev,
     cv,
     size: record.size,
+    ...(record.stability ? {
+      warmup_batches: record.stability.warmupBatches, remeasured_batches: record.stability.remeasuredBatches, stable: record.stability.stable ? 1 as const : 0 as const,
+    } : {}),
   };
 }
 

@@ -30,6 +30,8 @@ export interface BenchCommandOptions {
   readonly quiet?: boolean;
   /** --tuned DIR: tuned tables from this folder over the built-in ones. */
   readonly tuned?: string;
+  /** --settle-ms: host ms settling and re-measuring may add per benchmark (0: off). */
+  readonly settleMs?: number;
 }
 
 type ConfigOverride = BenchmarkOptions['config'];
@@ -65,8 +67,16 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
       for (const algorithm of algorithms) {
         log(`[${++done}/${total}] ${algorithm} ${type} ${formatCount(size)}`);
         try {
-          const common = { type, size, seed: opts.seed, warmup: opts.warmup, warmupMs: opts.warmupMs, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold };
-          records.push(...(await benchmarkAlgorithm(prim, { ...common, algorithm, config: override(algorithm) })));
+          const common = {
+            type, size, seed: opts.seed, warmup: opts.warmup, warmupMs: opts.warmupMs, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold,
+            settleMs: opts.settleMs,
+          };
+          const got = await benchmarkAlgorithm(prim, { ...common, algorithm, config: override(algorithm) });
+          for (const r of got) {
+            const warning = stabilityWarning(r);
+            if (warning) log(warning, true);
+          }
+          records.push(...got);
         } catch (err) {
           failures++;
           log(`${algorithm} ${type} ${formatCount(size)} failed: ${(err as Error).message}`, true);
@@ -75,6 +85,14 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
     }
   }
   return { records, failures };
+}
+
+/** A warning line for a record whose timings did not settle or kept slow outliers, else undefined. */
+export function stabilityWarning(r: BenchRecord): string | undefined {
+  const st = r.stability;
+  if (!st || st.stable) return undefined;
+  return `warning: ${r.algorithm} ${r.type} ${formatCount(r.size)} is not stable: ${st.reason ?? 'unstable'} (cv ${r.stats.cv.toFixed(3)}); ` +
+    'its figures may not repeat (a larger --settle-ms gives it longer)';
 }
 
 export function writeBenchmarkFile(file: string, dev: CliDevice, records: readonly BenchRecord[], opts: BenchCommandOptions): void {
@@ -89,6 +107,7 @@ export function writeBenchmarkFile(file: string, dev: CliDevice, records: readon
     batches: opts.batches,
     timing,
     coldCache: opts.cold === true,
+    settleMs: opts.settleMs,
   }, hostFacts());
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');

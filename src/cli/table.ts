@@ -49,7 +49,8 @@ export function anchorRatio(anchors: readonly Anchor[] | undefined, r: BenchReco
 
 /**
  * Rows use the median per-call time (robust to outliers, and what the CUB anchors report);
- * the GBench file's real_time and items_per_second use the mean, as GBench does.
+ * the GBench file's real_time and items_per_second use the mean, as GBench does. A median
+ * marked `*` was not stable (see stability.ts).
  */
 export function benchTable(records: readonly BenchRecord[], anchors?: readonly Anchor[]): string {
   const header = ['algorithm', 'type', 'size', 'cfg', 'median ms', 'GB/s', 'Gitems/s', 'cv', 'timing'];
@@ -59,7 +60,7 @@ export function benchTable(records: readonly BenchRecord[], anchors?: readonly A
     const cfg = /cfg:(\{[^}]*\})/.exec(r.name)?.[1] ?? '';
     const row = [
       r.algorithm, r.type, formatCount(r.size), `${cfg}${r.configSource === 'heuristic' ? '' : ` (${r.configSource})`}`,
-      r.stats.median.toFixed(4), (r.bytesPerCall / s / 1e9).toFixed(2), (r.size / s / 1e9).toFixed(3),
+      `${r.stats.median.toFixed(4)}${r.stability && !r.stability.stable ? '*' : ''}`, (r.bytesPerCall / s / 1e9).toFixed(2), (r.size / s / 1e9).toFixed(3),
       r.stats.cv.toFixed(3), r.method === 'timestamp-query' ? 'gpu' : 'wall',
     ];
     if (anchors) {
@@ -68,7 +69,8 @@ export function benchTable(records: readonly BenchRecord[], anchors?: readonly A
     }
     return row;
   });
-  return renderTable(header, rows, new Set([2, 4, 5, 6, 7, 9]));
+  const table = renderTable(header, rows, new Set([2, 4, 5, 6, 7, 9]));
+  return records.some((r) => r.stability && !r.stability.stable) ? `${table}\n* not stable: the timings did not settle or kept slow batches (see the warnings)` : table;
 }
 
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned = new Set<number>()): string {
