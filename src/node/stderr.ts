@@ -69,15 +69,14 @@ interface StderrSwap {
 }
 
 const STDERR = 2;
-/** How the original stderr is reopened (append for a regular file). */
-let reopenFlags = 0;
 
 function redirectStderr(): StderrSwap | undefined {
   if (process.platform === 'win32' || process.env.WGPRIM_DAWN_WARNINGS === '1') return undefined;
   let original: number;
+  // How the original stderr is reopened (to append, for a regular file).
+  let reopenFlags = fs.constants.O_WRONLY | fs.constants.O_NOCTTY;
   try {
     const st = fs.fstatSync(STDERR);
-    reopenFlags = fs.constants.O_WRONLY | fs.constants.O_NOCTTY;
     if (st.isFile()) {
       // A file shared with stdout (`>log 2>&1`) shares one offset, which a reopened descriptor
       // would not: leave that alone. A file of its own is reopened to append.
@@ -99,7 +98,7 @@ function redirectStderr(): StderrSwap | undefined {
     // open() takes the lowest free descriptor: 2, just closed.
     captured = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
   } catch {
-    putBack(original);
+    putBack(original, reopenFlags);
     return undefined;
   }
   try {
@@ -119,7 +118,7 @@ function redirectStderr(): StderrSwap | undefined {
       const bytes = Buffer.alloc(size);
       if (size > 0) fs.readSync(STDERR, bytes, 0, size, 0);
       fs.closeSync(STDERR);
-      putBack(original);
+      putBack(original, reopenFlags);
       const rest = withoutDawnLimitWarnings(bytes.toString('utf8'));
       if (rest) fs.writeSync(STDERR, rest);
     },
@@ -127,7 +126,7 @@ function redirectStderr(): StderrSwap | undefined {
 }
 
 /** Makes descriptor 2 the terminal, pipe or file that `original` holds (fd 2 must be closed). */
-function putBack(original: number): void {
+function putBack(original: number, reopenFlags: number): void {
   const fd = fs.openSync(`/dev/fd/${original}`, reopenFlags);
   fs.closeSync(original);
   if (fd !== STDERR) {
