@@ -1,7 +1,7 @@
 // Settling and outlier re-measurement (src/bench/stability.ts) on synthetic batch timings: a
 // scripted sequence of batch medians and a fake clock, so every case is deterministic. No GPU.
 import { describe, expect, it } from 'vitest';
-import { agree, type BatchSample, batchMedian, measureStable, outlierIndices, referenceMedian, type StabilityOptions } from '../src/bench/stability.js';
+import { agree, type BatchSample, batchMedian, measureStable, outlierIndices, referenceMedian, type StabilityOptions, timerStep } from '../src/bench/stability.js';
 
 /** A measure callback that returns batches of the given medians in turn (3 calls each), each taking `msPerBatch` on the fake clock. */
 function scripted(medians: readonly number[], msPerBatch = 10): { measure: () => Promise<BatchSample>; now: () => number; count: () => number } {
@@ -32,6 +32,13 @@ describe('stability: the rules', () => {
     expect(agree(1.031, 1, 0.03)).toBe(false);
     expect(agree(0.001, 0.0025, 0.03)).toBe(true);
     expect(batchMedian({ times: [3, 1, 2, 10], wallMs: 0 })).toBe(2.5);
+  });
+
+  it('finds the step of a quantizing timer (browsers), and none in a fine one', () => {
+    const q = 0.065536;
+    expect(timerStep([2 * q, 3 * q, 3 * q, 5 * q])).toBeCloseTo(q, 12);
+    expect(timerStep([0.1234, 0.1301, 0.1277, 0.1250])).toBeUndefined();
+    expect(timerStep([q, 2 * q])).toBeUndefined();
   });
 
   it('judges batches against the second-fastest (the fastest of fewer than four), slow ones only', () => {
@@ -109,6 +116,15 @@ describe('stability: measureStable', () => {
     expect(r.report.stable).toBe(false);
     expect(r.report.reason).toMatch(/settling off/);
     expect((await run([1, 1], { batches: 2, settleMs: 0 })).report).toEqual({ warmupBatches: 0, remeasuredBatches: 0, stable: true });
+  });
+
+  it('batches one step of a quantizing timer apart agree', async () => {
+    const q = 0.065536;
+    let i = 0;
+    const batches = [[2, 2, 4], [3, 3, 2], [2, 3, 3], [3, 2, 2]].map((ticks) => ({ times: ticks.map((t) => t * q), wallMs: 1 }));
+    const r = await measureStable(async () => batches[i++]!, { batches: 2 }, () => 0);
+    expect(r.report).toEqual({ warmupBatches: 0, remeasuredBatches: 0, stable: true });
+    expect(i).toBe(2);
   });
 
   it('rejects bad options', async () => {

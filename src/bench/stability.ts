@@ -77,8 +77,30 @@ export function batchMedian(b: BatchSample): number {
 /** Whether two batch medians agree within `tolerance` of the smaller (or `resolutionMs`). */
 export function agree(a: number, b: number, tolerance: number, resolutionMs = DEFAULT_RESOLUTION_MS): boolean {
   const d = Math.abs(a - b);
-  // The tiny slack keeps a difference of exactly `tolerance` (1 against 1.03) agreeing despite rounding.
-  return d <= resolutionMs || d <= tolerance * Math.min(a, b) * (1 + 1e-9);
+  // The tiny slack keeps a difference of exactly the bound (1 against 1.03) agreeing despite rounding.
+  const slack = 1 + 1e-9;
+  return d <= resolutionMs * slack || d <= tolerance * Math.min(a, b) * slack;
+}
+
+/**
+ * The timer's step where `samples` show one: browsers quantize timestamps (~0.065 ms), so every
+ * per-call time is a whole multiple of the step, and two medians one step apart are the same
+ * time. Undefined with fewer than three distinct values or where they are not all multiples of
+ * their smallest gap (a timer that does not quantize).
+ */
+export function timerStep(samples: readonly number[]): number | undefined {
+  const values = [...new Set(samples)].sort((a, b) => a - b);
+  if (values.length < 3) return undefined;
+  let step = Infinity;
+  for (let i = 1; i < values.length; i++) step = Math.min(step, values[i]! - values[i - 1]!);
+  if (!(step > 0)) return undefined;
+  return values.every((v) => Math.abs(v / step - Math.round(v / step)) < 1e-6) ? step : undefined;
+}
+
+/** Whether two batches agree: their medians, within `tolerance` or one step of a quantizing timer. */
+function batchesAgree(a: BatchSample, b: BatchSample, tolerance: number, resolutionMs: number): boolean {
+  const step = timerStep([...a.times, ...b.times]) ?? 0;
+  return agree(batchMedian(a), batchMedian(b), tolerance, Math.max(resolutionMs, step));
 }
 
 /** The median the kept batches are judged against: the second-fastest, or the fastest of fewer than four. */
@@ -92,7 +114,7 @@ export function outlierIndices(medians: readonly number[], outlierTolerance: num
   const ref = referenceMedian(medians);
   const out: number[] = [];
   medians.forEach((m, i) => {
-    if (m - ref > resolutionMs && m > ref * (1 + outlierTolerance)) out.push(i);
+    if (m - ref > resolutionMs * (1 + 1e-9) && m > ref * (1 + outlierTolerance)) out.push(i);
   });
   return out;
 }
@@ -124,10 +146,12 @@ export async function measureStable<B extends BatchSample>(measure: () => Promis
   }
 
   const kept: B[] = [];
+  // A quantizing timer's step counts as its resolution when judging outliers too.
+  const resolutionOf = (bs: readonly B[]): number => Math.max(resolutionMs, timerStep(bs.flatMap((b) => b.times)) ?? 0);
   if (settleMs === 0) {
     // Neither settling nor re-measuring: the batches as they come, judged all the same.
     for (let b = 0; b < batches; b++) kept.push(await measure());
-    const n = outlierIndices(kept.map(batchMedian), outlierTolerance, resolutionMs).length;
+    const n = outlierIndices(kept.map(batchMedian), outlierTolerance, resolutionOf(kept)).length;
     const reason = n ? `${n} of ${kept.length} batches over ${pct(outlierTolerance)} slower than the rest (settling off)` : undefined;
     return { kept, report: { warmupBatches: 0, remeasuredBatches: 0, stable: !reason, ...(reason ? { reason } : {}) } };
   }
@@ -147,7 +171,7 @@ export async function measureStable<B extends BatchSample>(measure: () => Promis
       const next = await measure();
       extra++;
       warmupBatches++;
-      settled = agree(batchMedian(prev), batchMedian(next), tolerance, resolutionMs);
+      settled = batchesAgree(prev, next, tolerance, resolutionMs);
       prev = next;
     }
     kept.push(prev);
@@ -155,7 +179,7 @@ export async function measureStable<B extends BatchSample>(measure: () => Promis
     while (!settled) {
       if (warmupBatches > 0 && !canAdd()) break;
       const next = await measure();
-      if (agree(batchMedian(prev), batchMedian(next), tolerance, resolutionMs)) {
+      if (batchesAgree(prev, next, tolerance, resolutionMs)) {
         settled = true;
         kept.push(prev, next);
       } else {
@@ -172,7 +196,7 @@ export async function measureStable<B extends BatchSample>(measure: () => Promis
 
   // 3. Outliers, measured again while the budget lasts.
   let remeasured = 0;
-  let outliers = outlierIndices(kept.map(batchMedian), outlierTolerance, resolutionMs);
+  let outliers = outlierIndices(kept.map(batchMedian), outlierTolerance, resolutionOf(kept));
   while (outliers.length && canAdd()) {
     // The slowest goes first: the reference may move once it is gone.
     const medians = kept.map(batchMedian);
@@ -181,7 +205,7 @@ export async function measureStable<B extends BatchSample>(measure: () => Promis
     kept.push(await measure());
     extra++;
     remeasured++;
-    outliers = outlierIndices(kept.map(batchMedian), outlierTolerance, resolutionMs);
+    outliers = outlierIndices(kept.map(batchMedian), outlierTolerance, resolutionOf(kept));
   }
 
   const medians = kept.map(batchMedian);
