@@ -10,7 +10,7 @@ import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from
 import { typeInfo } from '../src/wgsl/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim, WgprimError } from '../src/index.js';
-import { formatName, type NameFields, parseName } from '../src/bench/gbench.js';
+import { formatName, type NameFields, parseName, rawEntryName } from '../src/bench/gbench.js';
 import { configFromName } from '../src/bench/run.js';
 import { radixSortName, transformName } from './support/names.js';
 import { type DeviceContext } from '../src/runtime/context.js';
@@ -423,7 +423,7 @@ describe('campaign on a device', () => {
     expect(file.context.tune_algorithms).toBe('transform');
     // Family numbering as GBench's: one family per name, one instance per size.
     for (const e of file.benchmarks) {
-      const same = file.benchmarks.filter((x) => x.name === e.name);
+      const same = file.benchmarks.filter((x) => rawEntryName(x.name) === rawEntryName(e.name));
       expect(new Set(same.map((x) => x.family_index)).size).toBe(1);
       expect(same.map((x) => x.per_family_instance_index).sort()).toEqual([0, 1]);
     }
