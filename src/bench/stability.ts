@@ -36,8 +36,9 @@ export interface StabilityOptions {
    */
   readonly settleMs?: number;
   /**
-   * Most batches settling and re-measuring may add together (default 4 × `batches`, at least
-   * 4): with `settleMs`, what bounds the cost of a measurement that never settles.
+   * Most batches settling and re-measuring may add together (default `batches`, at least 2):
+   * with `settleMs`, what bounds the cost of a measurement that never settles (a CPU adapter
+   * under load), so a tuning campaign takes at most about twice as long measuring.
    */
   readonly maxExtraBatches?: number;
 }
@@ -46,8 +47,7 @@ export const DEFAULT_STABLE_TOLERANCE = 0.03;
 export const DEFAULT_OUTLIER_TOLERANCE = 0.1;
 export const DEFAULT_SETTLE_MS = 1000;
 const DEFAULT_RESOLUTION_MS = 0.002;
-const MIN_EXTRA_BATCHES = 4;
-const EXTRA_BATCHES_PER_BATCH = 4;
+const MIN_EXTRA_BATCHES = 2;
 
 export interface StabilityReport {
   /** Batches run before the kept ones and dropped (the GPU not yet settled). */
@@ -139,7 +139,7 @@ export async function measureStable<B extends BatchSample>(measure: () => Promis
   const outlierTolerance = options.outlierTolerance ?? DEFAULT_OUTLIER_TOLERANCE;
   const resolutionMs = options.resolutionMs ?? DEFAULT_RESOLUTION_MS;
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
-  const maxExtra = options.maxExtraBatches ?? Math.max(EXTRA_BATCHES_PER_BATCH * batches, MIN_EXTRA_BATCHES);
+  const maxExtra = options.maxExtraBatches ?? Math.max(batches, MIN_EXTRA_BATCHES);
   if (!Number.isInteger(batches) || batches < 1) throw new WgprimError('invalid-argument', `batches must be an integer >= 1, got ${batches}`);
   for (const [k, v] of Object.entries({ tolerance, outlierTolerance, resolutionMs, settleMs, maxExtraBatches: maxExtra })) {
     if (!(v >= 0) || !Number.isFinite(v)) throw new WgprimError('invalid-argument', `${k} must be a finite number >= 0, got ${v}`);
