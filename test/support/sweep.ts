@@ -1,6 +1,7 @@
 // The default run (`npm test`) checks one representative config per path, each compiled once and
 // run on many sizes; `npm run test:sweep` (WGPRIM_TEST_SWEEP=1) adds the exhaustive crosses of
-// config options and types, which compile hundreds of pipelines: an hour or more on lavapipe.
+// config options and types, which compile several times as many pipelines (lavapipe takes
+// seconds for each with a cold shader cache).
 export const SWEEP = process.env.WGPRIM_TEST_SWEEP === '1';
 
 /** Timeout of a sweep test: they compile a pipeline for nearly every check. */
