@@ -121,7 +121,7 @@ describe('scan: every config method on every type', () => {
   });
 
   for (const m of methods) {
-    it(`${m.lookback} look-back, ${m.workgroupScan} workgroup scan: ${plan.filter(([pm]) => pm === m).map(([, t, op, ex]) => `${t} ${op} ${ex ? 'exclusive' : 'inclusive'}`).join(', ')}`, async (ctx) => {
+    it(`${m.lookback === 'decoupled' ? 'decoupled look-back' : 'reduce-then-scan'}, ${m.workgroupScan} workgroup scan: ${plan.filter(([pm]) => pm === m).map(([, t, op, ex]) => `${t} ${op} ${ex ? 'exclusive' : 'inclusive'}`).join(', ')}`, async (ctx) => {
       if (!usable(m)) ctx.skip();
       for (const [, type, op, exclusive] of plan.filter(([pm]) => pm === m)) {
         if (!typesHere().includes(type)) continue;
