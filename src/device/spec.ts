@@ -105,6 +105,20 @@ export interface BenchmarkSpec {
   prepare(env: AlgorithmEnv, call: BenchCall, resources: BenchResources): Promise<(encoder: GPUCommandEncoder) => Promise<void>>;
 }
 
+/**
+ * What one variant of a tuning stage costs, roughly: the campaign's time plan (`wgprim tune
+ * --dry-run`) counts with it. On GPUs compiling dominates a campaign (the H200 builds about 7
+ * radix-sort pipelines a second through Dawn), so the plan counts pipelines, not variants.
+ */
+export interface TuningCost {
+  /** Pipelines one variant of this key size compiles (every pass of one call). */
+  pipelines(config: ConfigObject, keyBytes: number): number;
+  /** Times a call reads and writes its data (the benchmark's `bytesPerCall` counts it once). */
+  passes(config: ConfigObject, keyBytes: number): number;
+  /** Config fields that change a launch, not a kernel: variants differing only there share pipelines. */
+  readonly launchOnly?: readonly string[];
+}
+
 /** A tuning stage over one table: its benchmarks, the spaces for GPU and CPU adapters. */
 export interface TuningSpec {
   /** The stage's name (rocPRIM's benchmark `algo`: `scan`, `radix_sort_onesweep`). */
@@ -114,14 +128,22 @@ export interface TuningSpec {
   readonly benchmarks: readonly string[];
   /** The ones timed unless the settings say otherwise. */
   readonly defaultBenchmarks: readonly string[];
-  /** Tuned only when named (the default campaign leaves it out). */
+  /** Its benchmarks are left out of `wgprim bench`'s default list (they time one path of another's call). */
   readonly optIn?: boolean;
+  /**
+   * The default campaign's space on GPUs: the tile shapes that matter, a handful per type, as
+   * rocPRIM's default campaign tunes a handful of variants per algorithm. Fields it leaves out
+   * keep the heuristic's value (method choices such as the look-back, which the heuristic makes
+   * per vendor). The table's `space` is the full one (`wgprim tune --space full`).
+   */
+  readonly defaultSpace: ParamSpace;
   /** A small space for CPU adapters (lavapipe, SwiftShader). */
   readonly smallSpace: ParamSpace;
   /** Fields a space that leaves them out sets to these values, not to the heuristic's. */
   readonly fixed?: Readonly<Record<string, ParamValue>>;
   readonly smallSizes?: readonly number[];
   readonly smallTypes?: readonly ElementType[];
+  readonly cost: TuningCost;
   /** Elements a call must cover so that every pass (and so every pipeline) of `config` is used. */
   fullCoverageCount(config: ConfigObject): number;
 }

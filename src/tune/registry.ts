@@ -7,7 +7,7 @@ import { WgprimError } from '../runtime/errors.js';
 import { type ElementType } from '../wgsl/types.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type Prim } from '../prim.js';
-import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type TuningSpec, type ValueBytes } from '../device/spec.js';
+import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type TuningCost, type TuningSpec, type ValueBytes } from '../device/spec.js';
 import { TUNING_STAGES } from '../algorithms.js';
 import { benchmarkAlgorithm, benchmarkName, benchmarkSpec, benchSegmentOffsets, benchValues, configFromName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
@@ -50,6 +50,10 @@ export interface TunableAlgorithm {
   readonly defaultBenchmarks: readonly string[];
   /** The full space (the algorithm's `*Space`). */
   readonly space: ParamSpace;
+  /** The default campaign's space on GPUs (`TuningSpec.defaultSpace`). */
+  readonly defaultSpace: ParamSpace;
+  /** What one variant costs, for the campaign's time plan. */
+  readonly cost: TuningCost;
   /** A small space for CPU adapters (lavapipe, SwiftShader): a few minutes for the whole campaign. */
   readonly smallSpace: ParamSpace;
   /**
@@ -199,7 +203,9 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
     benchmarks: stage.benchmarks,
     defaultBenchmarks: stage.defaultBenchmarks,
     space: table.space,
+    defaultSpace: stage.defaultSpace,
     smallSpace: stage.smallSpace,
+    cost: stage.cost,
     ...(stage.fixed ? { fixed: stage.fixed } : {}),
     ...(table.untimedSpace ? { untimed: table.untimedSpace } : {}),
     ...(() => {

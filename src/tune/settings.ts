@@ -102,16 +102,20 @@ export function deviceKindOf(t: Target): DeviceKind {
   return isSoftwareAdapter(t) ? 'cpu' : 'gpu';
 }
 
+/** Which spaces the default settings take: the default campaign's, or every algorithm's full one. */
+export type SpaceChoice = 'default' | 'full';
+
 /**
- * The default settings. `gpu`: every algorithm's full space at 2^20 and 2^24 elements;
+ * The default settings. `gpu`: every algorithm's default space (a handful of tile shapes per
+ * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements;
  * `cpu`: a small space at 2^16 and 2^20 with shorter timing, so that `wgprim tune` of every
  * algorithm finishes on lavapipe in a few minutes.
  */
-export function defaultSettings(kind: DeviceKind): TuneSettings {
+export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'): TuneSettings {
   const algorithms: Record<string, AlgorithmSettings> = {};
   for (const a of tunableAlgorithms()) {
     algorithms[a.name] = {
-      space: kind === 'cpu' ? a.smallSpace : a.space,
+      space: space === 'full' ? a.space : kind === 'cpu' ? a.smallSpace : a.defaultSpace,
       types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : REPRESENTATIVE_TYPES,
       sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,

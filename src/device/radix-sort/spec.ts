@@ -1,7 +1,7 @@
 // The device-wide radix sort: keys, or keys and values, of every key type; stable; bit ranges.
 import { type ElementType } from '../../wgsl/types.js';
 import { type SelectedConfig } from '../../config/types.js';
-import { type AlgorithmEnv, type BenchmarkSpec, defineAlgorithm, type ValueBytes } from '../spec.js';
+import { type AlgorithmEnv, type BenchmarkSpec, type ConfigObject, defineAlgorithm, type ValueBytes } from '../spec.js';
 import { scanTable } from '../scan/table.js';
 import { type RadixSortConfig } from './config.js';
 import { type RadixSortBlockSortConfig } from './block-sort-config.js';
@@ -14,6 +14,16 @@ import { radixSortOrder } from './reference.js';
 
 /** The LSD benchmarks time that path at every size (no block sort below its maxCount). */
 export const ONESWEEP_ONLY: Partial<RadixSortBlockSortConfig> = { maxCount: 0 };
+
+/**
+ * An LSD variant compiles the histogram and digit-scan kernels and a sort kernel per pass
+ * (`specialized` pass kernels; one shared kernel otherwise), and moves the keys once per pass.
+ */
+const radixCost = {
+  pipelines: (c: ConfigObject, keyBytes: number): number => 3 + (c.passKernels === 'shared' ? 1 : Math.ceil((8 * keyBytes) / Number(c.radixBits))),
+  passes: (c: ConfigObject, keyBytes: number): number => Math.ceil((8 * keyBytes) / Number(c.radixBits)),
+  launchOnly: ['decoupledMaxCount'],
+};
 
 function radixSortCalls(env: AlgorithmEnv) {
   const record = (encoder: GPUCommandEncoder, args: RadixSortKeysArgs | RadixSortPairsArgs, pairs: boolean): Promise<void> =>
@@ -84,6 +94,11 @@ export const radixSortAlgorithm = defineAlgorithm({
   tuning: [
     {
       stage: 'radix_sort_onesweep', table: radixSortTable, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'], defaultBenchmarks: ['radix_sort_keys'],
+      // Tiles around the heuristic's (the largest within 24 KiB at 256 invocations) and those
+      // tuned before (256 x 23 for 4-byte keys, 320 x 9 and 256 x 11 for 8-byte keys); the rank,
+      // scans, look-back and histogram shape stay the heuristic's.
+      defaultSpace: { workgroupSize: [256, 320, 512], itemsPerThread: [7, 9, 11, 16, 22, 23] },
+      cost: radixCost,
       // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
       smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
       // decoupledMaxCount is the threshold stage's: configs are timed on their own lookback at every size.
@@ -95,6 +110,9 @@ export const radixSortAlgorithm = defineAlgorithm({
     {
       stage: 'radix_sort_block_sort', table: radixSortBlockSortTable, benchmarks: ['radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs'], defaultBenchmarks: ['radix_sort_block_sort_keys'],
       optIn: true,
+      defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], mergeItemsPerThread: [8, 16] },
+      // The block sort kernel, the merge path's partition and merge kernels; one read and write per merge pass (about 4 below maxCount).
+      cost: { pipelines: () => 3, passes: () => 4, launchOnly: ['maxCount'] },
       smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8], radixBits: [4], rank: ['match'], mergeWorkgroupSize: [128], mergeItemsPerThread: [4, 8], maxCount: [radixSortBlockSortTable.space.maxCount![0]!] },
       smallSizes: [2 ** 12, 2 ** 14],
       smallTypes: ['u32'],
