@@ -21,7 +21,7 @@ import { formatPlan, planStages } from '../src/tune/plan.js';
 import { defaultSettings, mergeSettings, settingsJsonSchema, settingsProblems } from '../src/tune/settings.js';
 import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
 import { decoupledMaxCountOf, decoupledVariant, launchConfigKey, maxCountEvidence, pathDone, pathOutcome, type PathOutcome, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
-import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
+import { radixSortBlockSortTuned } from '../src/device/radix-sort/block-sort-tuned.js';
 import { testPrim } from './support/gpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');

@@ -13,7 +13,7 @@ import { type DeviceKind, type SpaceChoice, type StrategyName, type TuneSettings
 import { type Shard, parseShard } from '../tune/variants.js';
 import { type TuneFile } from '../tune/results.js';
 import { createOptimization, GROUP_HEADER, summarizeGroups } from '../tune/create-optimization.js';
-import { defaultTunedDir, importRootFor, readTablesDir, writeOutputs } from '../node/tables.js';
+import { BUILTIN_TABLES, outputPlace, packageSourceDir, readTablesDir, writeOutputs } from '../node/tables.js';
 import { hostFacts, openDevice } from './device.js';
 import { formatCount } from './parse.js';
 import { renderTable } from './table.js';
@@ -177,12 +177,13 @@ async function dryRun(opts: TuneCommandOptions): Promise<number> {
   return 0;
 }
 
-/** Tables from this run's file through create-optimization: written to --out-basedir, or only shown. */
+/** Tables from this run's file through create-optimization: written to --out-basedir (`builtin`: the package's), or only shown. */
 function applyTables(file: TuneFile, out: string, opts: TuneCommandOptions): void {
-  const target = opts.outBasedir ?? defaultTunedDir();
+  const place = opts.outBasedir ?? (packageSourceDir() ? BUILTIN_TABLES : undefined);
+  const where = place ? outputPlace(place) : undefined;
   const result = createOptimization([{ data: file, label: path.basename(out) }], {
-    existing: target ? readTablesDir(target).tables : undefined,
-    importRoot: target ? importRootFor(target) : 'wgprim',
+    existing: place ? readTablesDir(place).tables : undefined,
+    form: where?.form ?? 'json',
   });
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
   if (result.groups.length) console.log(`\ntuned rows from this run:\n${renderTable(GROUP_HEADER, summarizeGroups(result.groups), new Set([4, 5, 6, 7]))}`);
@@ -190,13 +191,12 @@ function applyTables(file: TuneFile, out: string, opts: TuneCommandOptions): voi
     console.log('no rows to write');
     return;
   }
-  if (!opts.outBasedir) {
-    const where = target ?? '<no src/config/tuned here>';
-    console.log(`would write ${result.outputs.map((o) => path.join(where, o.name)).join(', ')}`);
-    console.log(`(not written: pass --out-basedir DIR to write them, e.g. --out-basedir src/config/tuned; or run wgprim create-optimization -b ${out})`);
+  if (!opts.outBasedir || !where) {
+    console.log(`would write ${result.outputs.map((o) => (where ? path.join(where.dir, o.name) : o.name)).join(', ')}`);
+    console.log(`(not written: pass --out-basedir ${BUILTIN_TABLES} for the package's tables, or --out-basedir DIR for JSON tables; or run wgprim create-optimization -b ${out})`);
     return;
   }
-  for (const f of writeOutputs(opts.outBasedir, result.outputs)) console.log(`wrote ${f}`);
+  for (const f of writeOutputs(where.dir, result.outputs)) console.log(`wrote ${f}`);
 }
 
 export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {

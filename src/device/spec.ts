@@ -21,8 +21,13 @@ export type ValueBytes = 0 | 4 | 8;
 export interface ConfigTable<C = unknown, N extends string = string> {
   /** The table's key in `TunedTables` and tuned-table files (`scan`, `radixSort`). */
   readonly name: N;
-  /** Base name of the generated module (`config/tuned/<fileName>.ts`). */
+  /** Base name of the table's JSON file in a user's folder of tables (`<fileName>.json`). */
   readonly fileName: string;
+  /**
+   * The built-in table's generated module, relative to `src/` without extension, in the
+   * algorithm's folder (`device/scan/tuned`): what create-optimization writes for the package.
+   */
+  readonly tunedModule: string;
   /** Name of the module's export (`scanTuned`). */
   readonly exportName: string;
   /** TypeScript name of the config type and its module relative to `src/` (for generated modules). */

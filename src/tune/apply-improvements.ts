@@ -27,7 +27,7 @@ import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedT
 import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
-import { renderTableJson, renderTableModule, sortRows, type OutputFile } from './create-optimization.js';
+import { renderTable, sortRows, type OutputFile, type TableForm } from './create-optimization.js';
 import { isThresholdTable, launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold.js';
 
 export type ImprovementStatus =
@@ -82,8 +82,8 @@ export interface ApplyImprovementsInput {
   readonly newJson: readonly BenchInput[];
   /** P: the least improvement, in percent, worth a change. */
   readonly thresholdPercent: number;
-  /** For the rendered modules; see `CreateOptimizationOptions.importRoot`. */
-  readonly importRoot?: string;
+  /** The improved tables' form: `module` (default) for the package's, `json` for a user's folder. */
+  readonly form?: TableForm;
 }
 
 export interface ApplyImprovementsResult {
@@ -92,7 +92,7 @@ export interface ApplyImprovementsResult {
   readonly keptOldOnly: number;
   /** The improved tables: every table in the old or the new folder. */
   readonly tables: TunedTables;
-  /** `<algorithm>.ts` and `<algorithm>.json` for each improved table. */
+  /** One file per improved table, in `form`. */
   readonly outputs: readonly OutputFile[];
   readonly warnings: readonly string[];
 }
@@ -197,8 +197,7 @@ export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImp
     }
     const rows = sortRows([...result.values()]);
     tables[a] = rows;
-    outputs.push({ name: `${TABLE_SPECS[a].fileName}.ts`, text: renderTableModule(a, rows, { importRoot: input.importRoot }) });
-    outputs.push({ name: `${TABLE_SPECS[a].fileName}.json`, text: renderTableJson(a, rows) });
+    outputs.push(renderTable(a, rows, input.form ?? 'module'));
   }
   return { decisions, keptOldOnly, tables: tables as TunedTables, outputs, warnings };
 }

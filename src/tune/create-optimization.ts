@@ -62,9 +62,11 @@ import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-c
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { decoupledVariant, isThresholdTable, launchConfigKey, lookbackNote, type PathFigures, readThresholds, THRESHOLD_MIN_IMPROVEMENT_PERCENT, thresholdNote, type ThresholdResult, withThreshold } from './threshold.js';
 
-import { renderTableJson, renderTableModule } from './render-tables.js';
+import { type OutputFile, renderTable, type TableForm } from './render-tables.js';
 
-export { GENERATED_HEADER, renderTableJson, renderTableModule, summarizeGroups, GROUP_HEADER, type RenderOptions } from './render-tables.js';
+export {
+  GENERATED_HEADER, renderTable, renderTableJson, renderTableModule, summarizeGroups, GROUP_HEADER, tableOutputName, type OutputFile, type RenderOptions, type TableForm,
+} from './render-tables.js';
 
 export interface CreateOptimizationOptions {
   /**
@@ -73,12 +75,8 @@ export interface CreateOptimizationOptions {
    * maxCount with better threshold evidence; see the merge rule above and `mergeRows`).
    */
   readonly existing?: TunedTables;
-  /**
-   * Where the generated modules import their types from: a path to the package's `src/` (or
-   * `dist/`) relative to the output folder (default `../..`, right for `src/config/tuned/`), or
-   * `wgprim` for a folder outside the package.
-   */
-  readonly importRoot?: string;
+  /** `module` (default): the package's tables, in their algorithms' folders; `json`: a user's folder. */
+  readonly form?: TableForm;
   /** Add vendor-level rows where a vendor has two or more measured targets (default true). */
   readonly vendorLevel?: boolean;
 }
@@ -122,12 +120,6 @@ export interface GroupResult {
   readonly reason?: string;
 }
 
-export interface OutputFile {
-  /** File name in the output folder: `<algorithm>.ts` or `<algorithm>.json`. */
-  readonly name: string;
-  readonly text: string;
-}
-
 export interface CreateOptimizationResult {
   readonly groups: readonly GroupResult[];
   /** The rows the data produced, by table. */
@@ -141,7 +133,7 @@ export interface CreateOptimizationResult {
   readonly warnings: readonly string[];
   /** Benchmark entries skipped because they hold an error. */
   readonly errors: number;
-  /** `<algorithm>.ts` and `<algorithm>.json` for each table the data touched. */
+  /** One file per table the data touched, in `form` (see `tableOutputName`). */
   readonly outputs: readonly OutputFile[];
 }
 
@@ -504,8 +496,7 @@ export function createOptimization(inputs: readonly BenchInput[], options: Creat
     kept[a] = merged.kept;
     maxCountKept += merged.maxCountKept;
     const mine = [...sources.filter((s) => measurements.some((m) => m.algorithm === a && s.startsWith(`${m.source} (`))), ...(isThresholdTable(a) ? thresholdSources : [])];
-    outputs.push({ name: `${TABLE_SPECS[a].fileName}.ts`, text: renderTableModule(a, merged.rows, { importRoot: options.importRoot, sources: mine, kept: merged.kept, maxCountKept: merged.maxCountKept }) });
-    outputs.push({ name: `${TABLE_SPECS[a].fileName}.json`, text: renderTableJson(a, merged.rows) });
+    outputs.push(renderTable(a, merged.rows, options.form ?? 'module', { sources: mine, kept: merged.kept, maxCountKept: merged.maxCountKept }));
   }
   return { groups, fresh, tables: tables as TunedTables, kept, maxCountKept, warnings, errors, outputs };
 }

@@ -51,9 +51,42 @@ function orderedRow(algorithm: TunedAlgorithm, e: TunedEntry<unknown>): TunedEnt
   };
 }
 
+/**
+ * Where tables are written: `module`, the package's own (a generated TypeScript module per table
+ * in its algorithm's folder, `src/<tunedModule>.ts`, compiled in); `json`, a user's folder
+ * (`<fileName>.json` in the `wgprim-tuned-table` format, loaded at run time by `loadTunedDir`
+ * or `createPrim(device, { tuned })`). One form per place: a table is never written twice.
+ */
+export type TableForm = 'module' | 'json';
+
+/** The file a table is written to: a module path relative to `src/`, or a JSON file name. */
+export function tableOutputName(algorithm: TunedAlgorithm, form: TableForm): string {
+  const spec = TABLE_SPECS[algorithm];
+  return form === 'module' ? `${spec.tunedModule}.ts` : `${spec.fileName}.json`;
+}
+
+/** `to` (a path under `src/`, with extension) as imported from the module `from` (under `src/`, no extension). */
+function importPath(from: string, to: string): string {
+  const dir = from.split('/').slice(0, -1);
+  const target = to.split('/');
+  let common = 0;
+  while (common < dir.length && common < target.length - 1 && dir[common] === target[common]) common++;
+  const up = dir.length - common;
+  return `${up ? '../'.repeat(up) : './'}${target.slice(common).join('/')}`;
+}
+
+/** A table in the given form: the text of its one output file. */
+export function renderTable(algorithm: TunedAlgorithm, rows: readonly TunedEntry<unknown>[], form: TableForm, options: RenderOptions = {}): OutputFile {
+  return { name: tableOutputName(algorithm, form), text: form === 'module' ? renderTableModule(algorithm, rows, options) : renderTableJson(algorithm, rows) };
+}
+
+export interface OutputFile {
+  /** Where it goes: relative to the package's `src/` for modules, to the folder for JSON. */
+  readonly name: string;
+  readonly text: string;
+}
+
 export interface RenderOptions {
-  /** See `CreateOptimizationOptions.importRoot`. */
-  readonly importRoot?: string;
   /** Benchmark files the rows came from, for the header. */
   readonly sources?: readonly string[];
   /** Rows kept from the existing table, for the header. */
@@ -62,17 +95,15 @@ export interface RenderOptions {
   readonly maxCountKept?: number;
 }
 
-/** The generated `<algorithm>.ts`: data only, typed, one row per (target, type class). */
+/** The generated `src/<tunedModule>.ts`: data only, typed, one row per (target, type class). */
 export function renderTableModule(algorithm: TunedAlgorithm, rows: readonly TunedEntry<unknown>[], options: RenderOptions = {}): string {
   const spec = TABLE_SPECS[algorithm];
-  const root = options.importRoot ?? '../..';
   const lines: string[] = [
     GENERATED_HEADER,
     `// Tuned ${algorithm} configs, one row per (target, type class). Selection takes the most specific`,
     '// row that matches the adapter (device, then architecture, then vendor), else the heuristic.',
     ...(TABLE_SPECS[algorithm].fileName.includes('radix') ? ['// typeClass.valueBytes: the values the row was tuned with (0 keys only); at one target level a', '// row with the call\'s value size beats one without (which serves any value size).'] : []),
-    `// Regenerate: wgprim create-optimization -b <benchmark JSON ...> --out-basedir <this folder>`,
-    `// The same rows, as JSON, are in ${spec.fileName}.json: apply-config-improvements and loadTunedDir read that.`,
+    '// Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build\'s src/)',
     '// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and',
     '// exclusive); a config must have been measured at every point of its group. cv: the largest.',
   ];
@@ -82,12 +113,8 @@ export function renderTableModule(algorithm: TunedAlgorithm, rows: readonly Tune
   }
   if (options.kept) lines.push(`// ${options.kept} row(s) kept from the table this one replaced (targets the new data did not cover).`);
   if (options.maxCountKept) lines.push(`// ${options.maxCountKept} row(s) keep the maxCount of the table this one replaced (its threshold evidence ranked higher).`);
-  if (root === 'wgprim') {
-    lines.push(`import type { TunedEntry, ${spec.configType} } from 'wgprim';`);
-  } else {
-    lines.push(`import type { TunedEntry } from '${root}/config/types.js';`);
-    lines.push(`import type { ${spec.configType} } from '${root}/${spec.configModule}';`);
-  }
+  lines.push(`import type { TunedEntry } from '${importPath(spec.tunedModule, 'config/types.js')}';`);
+  lines.push(`import type { ${spec.configType} } from '${importPath(spec.tunedModule, spec.configModule)}';`);
   lines.push('');
   lines.push(`export const ${spec.exportName}: readonly TunedEntry<${spec.configType}>[] = [`);
   for (const e of rows) {
@@ -108,7 +135,7 @@ export function renderTableModule(algorithm: TunedAlgorithm, rows: readonly Tune
   return lines.join('\n') + '\n';
 }
 
-/** The sidecar `<algorithm>.json`: the same rows, in the `wgprim-tuned-table` format. */
+/** A user's `<fileName>.json`: the rows in the `wgprim-tuned-table` format. */
 export function renderTableJson(algorithm: TunedAlgorithm, rows: readonly TunedEntry<unknown>[]): string {
   return JSON.stringify(tableFile(algorithm, rows.map((e) => orderedRow(algorithm, e)), `wgprim create-optimization ${WGPRIM_VERSION}`), null, 2) + '\n';
 }
