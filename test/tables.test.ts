@@ -404,8 +404,13 @@ describe('apply-config-improvements', () => {
       log.mockRestore();
     }
     const text = lines.join('\n').split('\n');
-    const line = (status: string, table: string, target: string, type: string): string | undefined =>
-      text.find((l) => new RegExp(`^${status}\\s+${table}\\s+${target.replace(/\//g, '\\/')}\\s+${type}\\s`).test(l));
+    // One block per table: its name, then its rows indented; every line within 100 columns.
+    for (const l of text.filter((x) => !x.startsWith('wrote '))) expect(l.length, l).toBeLessThanOrEqual(100);
+    const line = (status: string, table: string, target: string, type: string): string | undefined => {
+      const start = text.indexOf(table);
+      const end = text.findIndex((l, i) => i > start && !l.startsWith(' '));
+      return text.slice(start + 1, end < 0 ? undefined : end).find((l) => new RegExp(`^\\s+${status}\\s+${target.replace(/\//g, '\\/')}\\s+${type}\\s`).test(l));
+    };
     const accepted = line('accepted', 'scan', 'acme/rdna9/x1000', 'int32');
     expect(accepted, text.join('\n')).toBeDefined();
     expect(accepted).toMatch(/100\.000\s+120\.000\s+\+20\.00\s+5\.00/);

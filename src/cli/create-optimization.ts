@@ -1,9 +1,8 @@
 // `wgprim create-optimization`: benchmark JSON in, one tuned table per algorithm out (rocPRIM's
 // create_optimization.py): the package's modules in its algorithms' folders, or JSON in a folder.
 import path from 'node:path';
-import { createOptimization, GROUP_HEADER, summarizeGroups } from '../tune/create-optimization.js';
+import { createOptimization, formatGroups } from '../tune/create-optimization.js';
 import { BUILTIN_TABLES, outputPlace, packageSourceDir, readBenchmarkInputs, readTablesDir, writeOutputs } from '../node/tables.js';
-import { renderTable } from './table.js';
 
 export interface CreateOptimizationCommandOptions {
   /** Benchmark JSON files or folders of them. */
@@ -27,7 +26,7 @@ export async function createOptimizationCommand(opts: CreateOptimizationCommandO
   const result = createOptimization(inputs, { existing: existing.tables, form: out.form, vendorLevel: opts.vendorLevel });
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
   if (result.errors) process.stderr.write(`${result.errors} benchmark entr${result.errors === 1 ? 'y' : 'ies'} with an error skipped\n`);
-  if (result.groups.length) console.log(renderTable(GROUP_HEADER, summarizeGroups(result.groups), new Set([4, 5, 6, 7])));
+  if (result.groups.length) console.log(formatGroups(result.groups));
   if (!result.outputs.length) {
     console.log('no rows: nothing written');
     return 1;

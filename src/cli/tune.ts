@@ -12,7 +12,7 @@ import { THRESHOLD_STAGES, tunable, tunableAlgorithms } from '../tune/registry.j
 import { type DeviceKind, type SpaceChoice, type StrategyName, type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, settingsJsonSchema } from '../tune/settings.js';
 import { type Shard, parseShard } from '../tune/variants.js';
 import { type TuneFile } from '../tune/results.js';
-import { createOptimization, GROUP_HEADER, summarizeGroups } from '../tune/create-optimization.js';
+import { createOptimization, formatGroups } from '../tune/create-optimization.js';
 import { BUILTIN_TABLES, outputPlace, packageSourceDir, readTablesDir, writeOutputs } from '../node/tables.js';
 import { hostFacts, openDevice } from './device.js';
 import { formatCount } from './parse.js';
@@ -186,7 +186,7 @@ function applyTables(file: TuneFile, out: string, opts: TuneCommandOptions): voi
     form: where?.form ?? 'json',
   });
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
-  if (result.groups.length) console.log(`\ntuned rows from this run:\n${renderTable(GROUP_HEADER, summarizeGroups(result.groups), new Set([4, 5, 6, 7]))}`);
+  if (result.groups.length) console.log(`\ntuned rows from this run (whole configs in the tables):\n${formatGroups(result.groups)}`);
   if (!result.outputs.length) {
     console.log('no rows to write');
     return;

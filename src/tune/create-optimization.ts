@@ -65,7 +65,7 @@ import { decoupledVariant, isThresholdTable, launchConfigKey, lookbackNote, type
 import { type OutputFile, renderTable, type TableForm } from './render-tables.js';
 
 export {
-  GENERATED_HEADER, renderTable, renderTableJson, renderTableModule, summarizeGroups, GROUP_HEADER, tableOutputName, type OutputFile, type RenderOptions, type TableForm,
+  GENERATED_HEADER, formatGroups, renderTable, renderTableJson, renderTableModule, summarizeGroups, GROUP_HEADER, tableOutputName, type OutputFile, type RenderOptions, type TableForm,
 } from './render-tables.js';
 
 export interface CreateOptimizationOptions {

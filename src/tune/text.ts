@@ -55,3 +55,24 @@ export function wrapList(head: string, items: readonly string[], indent = 4, wid
   if (line.trim().length) lines.push(line);
   return lines;
 }
+
+/** Rows under a header, columns padded (right-aligned where listed), two spaces apart. */
+export function renderColumns(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number> = new Set()): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Rows whose first cell names a table, as one block per table (its name, then the rows without
+ * that cell, indented): the table's name is said once, and the rows keep to the terminal.
+ */
+export function blocksByFirstColumn(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number> = new Set()): string {
+  const right = new Set([...rightAligned].filter((i) => i > 0).map((i) => i - 1));
+  const names = [...new Set(rows.map((r) => r[0]!))];
+  return names.map((name) => {
+    const mine = rows.filter((r) => r[0] === name).map((r) => r.slice(1));
+    const text = renderColumns(header.slice(1), mine, right).split('\n').map((l) => `  ${l}`).join('\n');
+    return `${name}\n${text}`;
+  }).join('\n');
+}
