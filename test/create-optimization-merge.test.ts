@@ -11,7 +11,8 @@ import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-so
 import { type RadixSortConfig } from '../src/device/radix-sort/config.js';
 import { radixSortBlockSortTuned } from '../src/device/radix-sort/block-sort-tuned.js';
 import { createOptimization, mergeRows } from '../src/tune/create-optimization.js';
-import { maxCountEvidence, radixSortThresholdName, splitMaxCountNote } from '../src/tune/threshold.js';
+import { maxCountEvidence, splitMaxCountNote } from '../src/tune/threshold-merge.js';
+import { radixSortThresholdName } from '../src/tune/threshold.js';
 
 const CONTEXT = { date: '2026-11-29T00:00:00Z', adapter_vendor: 'nvidia', adapter_architecture: 'hopper', adapter_device: 'h200', wgprim_version: '0.1.0' };
 /** The sweep's config: the default maxCount (the block-sort stage never varies it). */

@@ -28,7 +28,8 @@ import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
 import { renderTable, sortRows, type OutputFile, type TableForm } from './create-optimization.js';
-import { isThresholdTable, launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold.js';
+import { isThresholdTable } from './threshold.js';
+import { launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold-merge.js';
 import { blocksByFirstColumn, clip, configChange } from './text.js';
 
 export type ImprovementStatus =

@@ -8,10 +8,9 @@ import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-c
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { analyze } from './create-optimization.js';
 import { readMeasurements } from './measurements.js';
-import {
-  decoupledVariant, measureRadixSortThreshold, pathDone, type PathFigures, pathOutcome, type PathOutcome, radixSortThresholdName, readThresholds, THRESHOLD_PATHS,
-  type ThresholdPath, type ThresholdValueBytes, thresholdValueBytes,
-} from './threshold.js';
+import { decoupledVariant, measureRadixSortThreshold, radixSortThresholdName, THRESHOLD_PATHS, type ThresholdPath, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
+import { pathDone, type PathFigures, pathOutcome, type PathOutcome } from './threshold-rule.js';
+import { readThresholds } from './threshold-read.js';
 import { isErrorEntry } from './results.js';
 import { SETTLE_MS } from './campaign-measure.js';
 import { type CampaignState, groupLabel, message, stopIfLost } from './campaign-state.js';

@@ -7,7 +7,7 @@ import { type ConfigObject } from './registry.js';
 import { type StrategyName, type TuneSettings } from './settings.js';
 import { type Shard, type VariantSet } from './variants.js';
 import { type CampaignPlan } from './campaign-plan.js';
-import { type ThresholdResult } from './threshold.js';
+import { type ThresholdResult } from './threshold-read.js';
 import { type TuneFile } from './results.js';
 
 export interface ProgressEvent {
