@@ -386,7 +386,7 @@ describe('radix_sort_threshold on a device', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.config).toEqual({ ...block, maxCount: want });
     expect(rows[0]!.evidence.note).toMatch(/measured threshold/);
-    expect(out.outputs.map((o) => o.name)).toEqual(['radix-sort-block-sort.ts', 'radix-sort-block-sort.json']);
+    expect(out.outputs.map((o) => o.name)).toEqual(['device/radix-sort/block-sort-tuned.ts']);
     expect(out.outputs[0]!.text).toMatch(/tune-results\.json \(radix_sort_threshold\)/);
   });
 

@@ -124,6 +124,44 @@ export interface TuningCost {
   readonly launchOnly?: readonly string[];
 }
 
+/**
+ * One path of a threshold stage: the table its config comes from, the tuning stage that sweeps
+ * that table, and per value class (0 keys only, 4 pairs with u32 values) the benchmark that
+ * times this path alone at any size.
+ */
+export interface ThresholdPathSpec {
+  readonly table: ConfigTable;
+  readonly stage: string;
+  readonly benchmarks: Readonly<Record<0 | 4, string>>;
+}
+
+/**
+ * A threshold stage (rocPRIM sets its radix sort's by hand): where an algorithm's path for small
+ * sizes stops beating its general path, timed at a ladder of sizes with both tuned, and written
+ * as a size field of the small path's rows; and where the general path's config has a twin that
+ * wins at small sizes (the radix sort's decoupled look-back against reduce-then-scan), the size
+ * up to which the twin runs, written to the general path's rows.
+ */
+export interface ThresholdSpec {
+  /** The stage's name in the plan and in benchmark names (`radix_sort_threshold`). */
+  readonly stage: string;
+  readonly small: ThresholdPathSpec;
+  readonly general: ThresholdPathSpec;
+  /** The threshold field of each path's table (a size, not a launch parameter). */
+  readonly fields: Readonly<Record<string, string>>;
+  /** Settings `benchmarks` the stage takes (each a value class of its own), and its default. */
+  readonly benchmarks: readonly string[];
+  readonly defaultBenchmarks: readonly string[];
+  /** The value class a settings benchmark times (0 keys only, 4 pairs). */
+  valueBytes(benchmark: string): 0 | 4;
+  /** The ladder of sizes. */
+  sizes(kind: 'cpu' | 'gpu'): number[];
+  /** The general config's twin for small sizes, where this device runs one; undefined where there is none. */
+  twin(general: ConfigObject, forwardProgress: boolean): ConfigObject | undefined;
+  /** The twin's threshold where it won at the top of the ladder: every size the general path takes. */
+  readonly everySize: number;
+}
+
 /** A tuning stage over one table: its benchmarks, the spaces for GPU and CPU adapters. */
 export interface TuningSpec {
   /** The stage's name (rocPRIM's benchmark `algo`: `scan`, `radix_sort_onesweep`). */
@@ -149,6 +187,14 @@ export interface TuningSpec {
   readonly smallSizes?: readonly number[];
   readonly smallTypes?: readonly ElementType[];
   readonly cost: TuningCost;
+  /**
+   * Where a row of this stage's table runs a twin of its config below a threshold field (the
+   * radix sort's reduce-then-scan rows: decoupled look-back up to decoupledMaxCount): a config
+   * is scored at each point as the faster of itself and its twin, as the row would run.
+   */
+  twin?(config: ConfigObject): ConfigObject | undefined;
+  /** A threshold stage that runs after this one (and the small path's stage), set on the general path's stage. */
+  readonly threshold?: ThresholdSpec;
   /** Elements a call must cover so that every pass (and so every pipeline) of `config` is used. */
   fullCoverageCount(config: ConfigObject): number;
 }

@@ -23,7 +23,7 @@ import { classifyImprovement } from './acceptance.js';
 
 export { classifyImprovement } from './acceptance.js';
 import { matchLevel } from '../config/select.js';
-import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
+import { rowKey, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
 import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';

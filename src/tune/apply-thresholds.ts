@@ -24,6 +24,7 @@ import { configLabel, geomean, typeClassLabel, valueClassLabel } from './measure
 import { type PathFigures } from './threshold-rule.js';
 import { lookbackNote, thresholdNote, type ThresholdResult } from './threshold-read.js';
 import { launchConfigKey } from './threshold-merge.js';
+import { GENERAL_TABLE, SMALL_TABLE } from './threshold.js';
 import { type CandidateScore, type GroupResult } from './create-optimization.js';
 
 export const round = (x: number, digits: number): number => Number(x.toPrecision(digits));
@@ -58,19 +59,19 @@ function thresholdRow(algorithm: TunedAlgorithm, path: string, t: ThresholdResul
 export function applyThresholds(groups: readonly GroupResult[], thresholds: readonly ThresholdResult[], warnings: string[]): GroupResult[] {
   const out = [...groups];
   for (const t of thresholds) {
-    const i = out.findIndex((g) => g.level === 'target' && g.algorithm === 'radixSortBlockSort' && g.targetKey === t.targetKey && sameClass(g.typeClass, t.typeClass));
+    const i = out.findIndex((g) => g.level === 'target' && g.algorithm === SMALL_TABLE && g.targetKey === t.targetKey && sameClass(g.typeClass, t.typeClass));
     const g = i >= 0 ? out[i] : undefined;
     if (g?.entry) {
-      const mismatch = launchConfigKey('radixSortBlockSort', g.entry.config) !== launchConfigKey('radixSortBlockSort', t.blockSortConfig);
+      const mismatch = launchConfigKey(SMALL_TABLE, g.entry.config) !== launchConfigKey(SMALL_TABLE, t.blockSortConfig);
       if (mismatch) {
-        warnings.push(`radixSortBlockSort ${t.targetKey} ${typeClassLabel(t.typeClass)}: the threshold was measured with ${configLabel('radixSortBlockSort', t.blockSortConfig)}, not with the row's ${configLabel('radixSortBlockSort', g.entry.config)}: install the row and run radix_sort_threshold again`);
+        warnings.push(`${SMALL_TABLE} ${t.targetKey} ${typeClassLabel(t.typeClass)}: the threshold was measured with ${configLabel(SMALL_TABLE, t.blockSortConfig)}, not with the row's ${configLabel(SMALL_TABLE, g.entry.config)}: install the row and run radix_sort_threshold again`);
       }
-      const note = `${g.entry.evidence.note ? `${g.entry.evidence.note}; ` : ''}${thresholdNote(t)}${mismatch ? ` (measured with ${configLabel('radixSortBlockSort', t.blockSortConfig)}, not this config)` : ''}`;
+      const note = `${g.entry.evidence.note ? `${g.entry.evidence.note}; ` : ''}${thresholdNote(t)}${mismatch ? ` (measured with ${configLabel(SMALL_TABLE, t.blockSortConfig)}, not this config)` : ''}`;
       out[i] = { ...g, threshold: t, entry: { ...g.entry, config: { ...(g.entry.config as object), maxCount: t.maxCount }, evidence: { ...g.entry.evidence, note } } };
       continue;
     }
     // No block-sort group: the row is the config the threshold measured; its figures are the block-sort path's over the ladder.
-    const row = { ...thresholdRow('radixSortBlockSort', 'block_sort', t, { ...t.blockSortConfig, maxCount: t.maxCount }, t.points.map((p) => [p.size, p.blockSort]),
+    const row = { ...thresholdRow(SMALL_TABLE, 'block_sort', t, { ...t.blockSortConfig, maxCount: t.maxCount }, t.points.map((p) => [p.size, p.blockSort]),
       `the block-sort config the threshold was measured with (items/s: its geomean over the ladder); ${thresholdNote(t)}`), threshold: t };
     if (i >= 0) out[i] = row;
     else out.push(row);
@@ -81,7 +82,7 @@ export function applyThresholds(groups: readonly GroupResult[], thresholds: read
   // change both paths' speed), so the row keeps its config's maxCount; the note says so.
   for (let i = 0; i < out.length; i++) {
     const g = out[i]!;
-    if (g.algorithm !== 'radixSortBlockSort' || !g.entry || g.threshold) continue;
+    if (g.algorithm !== SMALL_TABLE || !g.entry || g.threshold) continue;
     const targets = g.level === 'vendor' ? g.devices ?? [] : [g.targetKey];
     if (g.level === 'vendor' && targets.every((d) => thresholds.some((t) => t.targetKey === d && sameClass(t.typeClass, g.typeClass)))) continue;
     const others = thresholds.filter((t) => targets.includes(t.targetKey) && t.typeClass.float === g.typeClass.float && t.typeClass.bytes === g.typeClass.bytes && !sameClass(t.typeClass, g.typeClass));
@@ -96,7 +97,7 @@ export function applyThresholds(groups: readonly GroupResult[], thresholds: read
   // Vendor rows: the smallest threshold of their targets, where every target measured one.
   for (let i = 0; i < out.length; i++) {
     const g = out[i]!;
-    if (g.level !== 'vendor' || g.algorithm !== 'radixSortBlockSort' || !g.entry || !g.devices) continue;
+    if (g.level !== 'vendor' || g.algorithm !== SMALL_TABLE || !g.entry || !g.devices) continue;
     const ts = g.devices.map((d) => thresholds.find((t) => t.targetKey === d && sameClass(t.typeClass, g.typeClass)));
     if (ts.some((t) => !t)) continue;
     const maxCount = Math.min(...ts.map((t) => t!.maxCount));
@@ -115,7 +116,7 @@ export function applyThresholds(groups: readonly GroupResult[], thresholds: read
  */
 export function applyLookbackThresholds(groups: readonly GroupResult[], thresholds: readonly ThresholdResult[], warnings: string[]): GroupResult[] {
   const out = [...groups];
-  const a = 'radixSort';
+  const a = GENERAL_TABLE;
   const withCount = (entry: TunedEntry<unknown>, n: number, part: string): TunedEntry<unknown> =>
     ({ ...entry, config: { ...(entry.config as object), decoupledMaxCount: n }, evidence: { ...entry.evidence, note: entry.evidence.note ? `${entry.evidence.note}; ${part}` : part } });
   for (const t of thresholds) {

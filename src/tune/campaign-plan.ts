@@ -7,7 +7,7 @@ import { benchmarkSpec } from '../bench/run.js';
 import { WgprimError } from '../runtime/errors.js';
 import { hasForwardProgress } from '../runtime/target.js';
 import { type Prim } from '../prim.js';
-import { isThresholdStage, isTuneStage, tunable } from './registry.js';
+import { isThresholdStage, isTuneStage, thresholdSpec, tunable } from './registry.js';
 import { type DeviceKind, type ResolvedAlgorithm, type StrategyName, type TuneSettings, deviceKindOf, resolveSettings } from './settings.js';
 import { type Shard, type Variant, type VariantGroup, type VariantSet, enumerateVariants, groupInShard, inShard } from './variants.js';
 import { planOrder } from './plan.js';
@@ -142,16 +142,22 @@ export function campaignPlan(
     const st = stageOf(r.name);
     // The decoupled path runs only on vendors with forward progress.
     const paths = options.forwardProgress ? THRESHOLD_PATHS.length : THRESHOLD_PATHS.length - 1;
+    const spec = thresholdSpec(r.name);
+    const general = tunable(spec.general.stage);
     for (const type of r.types) {
+      // The general path's config as its own stage starts from it (priced as 1 pass without it).
+      const config = plans.find((p) => p.g.algorithm === spec.general.stage && p.g.type === type)?.g.baselines[0]?.config;
+      const keyBytes = typeInfo(type).bytes;
       for (const b of r.benchmarks) {
         st.groups++;
         st.upTo = true;
-        // The decoupled twin of the LSD config is the one new kernel set (the others were built by their stages).
-        if (options.forwardProgress) st.pipelines += 4 + Math.ceil((8 * typeInfo(type).bytes) / 8);
+        // The general config's twin is the one new kernel set (the other paths were built by their stages).
+        if (options.forwardProgress && config && spec.twin(config, true)) st.pipelines += general.cost.pipelines(config, keyBytes);
+        const passes = config ? general.cost.passes(config, keyBytes) : 1;
         for (const size of r.sizes) {
           st.measurements += paths;
           // Each new point is measured twice (the faster stands), after settling.
-          st.measureSeconds += 2 * paths * measurementSeconds(s, rates, b, type, size, typeInfo(type).bytes) + options.settleMs / 1000;
+          st.measureSeconds += 2 * paths * measurementSeconds(s, rates, b, type, size, passes) + options.settleMs / 1000;
         }
       }
     }

@@ -8,7 +8,7 @@ import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-c
 import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { analyze } from './create-optimization.js';
 import { readMeasurements } from './measurements.js';
-import { decoupledVariant, measureRadixSortThreshold, radixSortThresholdName, THRESHOLD_PATHS, type ThresholdPath, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
+import { decoupledVariant, GENERAL_TABLE, SMALL_TABLE, THRESHOLD_SPEC, measureRadixSortThreshold, radixSortThresholdName, THRESHOLD_PATHS, type ThresholdPath, type ThresholdValueBytes, thresholdValueBytes } from './threshold.js';
 import { pathDone, type PathFigures, pathOutcome, type PathOutcome } from './threshold-rule.js';
 import { readThresholds } from './threshold-read.js';
 import { isErrorEntry } from './results.js';
@@ -27,8 +27,8 @@ function thresholdConfigs(state: CampaignState, type: ElementType, valueBytes: T
   const t = typeInfo(type);
   const winner = (table: string): unknown => groups.find((g) => g.algorithm === table && g.typeClass.float === t.isFloat && g.typeClass.bytes === t.bytes && (g.typeClass.valueBytes ?? 0) === valueBytes && g.winner)?.winner?.config;
   return {
-    block: (winner('radixSortBlockSort') as RadixSortBlockSortConfig | undefined) ?? prim.selectedRadixSortBlockSortConfig(type, valueBytes).config,
-    onesweep: (winner('radixSort') as RadixSortConfig | undefined) ?? prim.selectedRadixSortConfig(type, valueBytes).config,
+    block: (winner(SMALL_TABLE) as RadixSortBlockSortConfig | undefined) ?? (prim.algorithmEnv.select(THRESHOLD_SPEC.small.table, type, valueBytes).config as RadixSortBlockSortConfig),
+    onesweep: (winner(GENERAL_TABLE) as RadixSortConfig | undefined) ?? (prim.algorithmEnv.select(THRESHOLD_SPEC.general.table, type, valueBytes).config as RadixSortConfig),
   };
 }
 

@@ -39,18 +39,18 @@
 //   with the threshold the rule picks.
 import { type TargetMatch, type TunedEntry, type TuningEvidence } from '../config/types.js';
 import {
-  configKey, rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables,
+  configKey, rowKey, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables,
 } from '../tables.js';
 import { type TypeClass } from '../wgsl/types.js';
 import {
-  type BenchInput, configLabel, formatSize, geomean, groupBy, type Measurement, type PointValue, pointsOf, readMeasurements, tileFactor, typeClassLabel, valueClassLabel,
+  type BenchInput, configLabel, formatSize, geomean, groupBy, type Measurement, type PointValue, pointsOf, readMeasurements, tileFactor, typeClassLabel,
 } from './measurements.js';
-import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
-import { type RadixSortConfig } from '../device/radix-sort/config.js';
-import { decoupledVariant, isThresholdTable } from './threshold.js';
+import { type ConfigObject } from '../device/spec.js';
+import { tableTwin } from './registry.js';
+import { isThresholdTable } from './threshold.js';
 import { launchConfigKey, withThreshold } from './threshold-merge.js';
-import { lookbackNote, readThresholds, thresholdNote, type ThresholdResult } from './threshold-read.js';
-import { type PathFigures, THRESHOLD_MIN_IMPROVEMENT_PERCENT } from './threshold-rule.js';
+import { readThresholds, type ThresholdResult } from './threshold-read.js';
+import { THRESHOLD_MIN_IMPROVEMENT_PERCENT } from './threshold-rule.js';
 
 import { type OutputFile, renderTable, type TableForm } from './render-tables.js';
 import { applyLookbackThresholds, applyThresholds, round, sizeEvidence } from './apply-thresholds.js';
@@ -144,7 +144,7 @@ function compareCandidates(a: CandidateScore, b: CandidateScore): number {
  * eighth session).
  */
 function withDecoupledTwin(algorithm: TunedAlgorithm, config: unknown, own: Map<string, PointValue>, byConfig: ReadonlyMap<string, Map<string, PointValue>>): Map<string, PointValue> {
-  const variant = algorithm === 'radixSort' ? decoupledVariant(config as RadixSortConfig, true) : undefined;
+  const variant = tableTwin(algorithm, config as ConfigObject);
   const twin = variant && byConfig.get(configKey(algorithm, variant));
   if (!twin) return own;
   return new Map([...own].map(([p, v]) => {

@@ -13,7 +13,7 @@
 // no single size dominates; a config that lacks some of the group's sizes ranks after every
 // config that has them all.
 import { WGPRIM_VERSION } from '../bench/gbench.js';
-import { analyzeReport, type FlatConfig, type ReportError, type ReportGroup, type ReportInput, type ReportOptions, type ReportTarget, type Variant } from './report-data.js';
+import { analyzeReport, type ReportError, type ReportGroup, type ReportInput, type ReportOptions, type ReportTarget, type Variant } from './report-data.js';
 import { CHART_W, esc, fmtCfg, formatGips, formatSize, heatmap, pct, sizeChart } from './report-charts.js';
 
 export * from './report-data.js';

@@ -1,8 +1,7 @@
 // The JSON schema of the tuning settings file (`wgprim tune --print-schema`): the data part of
 // the settings; custom constraints need a .js/.mjs settings module. Browser-safe.
 import { ELEMENT_TYPES } from '../wgsl/types.js';
-import { THRESHOLD_STAGES, tunableAlgorithms } from './registry.js';
-import { THRESHOLD_BENCHMARKS } from './settings.js';
+import { THRESHOLD_SPECS, tunableAlgorithms } from './registry.js';
 
 
 export function settingsJsonSchema(): Record<string, unknown> {
@@ -33,14 +32,14 @@ export function settingsJsonSchema(): Record<string, unknown> {
       additionalProperties: false,
     };
   }
-  for (const name of THRESHOLD_STAGES) {
-    algorithms[name] = {
+  for (const t of THRESHOLD_SPECS) {
+    algorithms[t.stage] = {
       type: 'object',
       properties: {
         space: { type: 'object', maxProperties: 0 },
         types: typesSchema,
         sizes: { type: 'array', items: intMin(1), minItems: 1 },
-        benchmarks: { type: 'array', items: { enum: [...THRESHOLD_BENCHMARKS] }, minItems: 1, uniqueItems: true },
+        benchmarks: { type: 'array', items: { enum: [...t.benchmarks] }, minItems: 1, uniqueItems: true },
       },
       additionalProperties: false,
     };

@@ -6,8 +6,7 @@ import { type DeviceContext } from '../runtime/context.js';
 import { WgprimError } from '../runtime/errors.js';
 import { isSoftwareAdapter, type Target } from '../runtime/target.js';
 import { ELEMENT_TYPES, type ElementType, typeInfo } from '../wgsl/types.js';
-import { type ConfigObject, type ParamSpace, type ParamValue, isThresholdStage, isTunable, THRESHOLD_STAGES, tunable, tunableAlgorithms } from './registry.js';
-import { defaultThresholdSizes } from './threshold.js';
+import { type ConfigObject, type ParamSpace, type ParamValue, isThresholdStage, isTunable, THRESHOLD_SPECS, THRESHOLD_STAGES, thresholdSpec, tunable, tunableAlgorithms } from './registry.js';
 
 export type DeviceKind = 'cpu' | 'gpu';
 export type StrategyName = 'exhaustive' | 'random' | 'local';
@@ -88,15 +87,6 @@ export type SettingsInput = Partial<Omit<TuneSettings, 'algorithms'>> & {
 /** The representative type of each type class, as the tables are keyed (rocPRIM's fallback buckets). */
 export const REPRESENTATIVE_TYPES: readonly ElementType[] = ['u32', 'f32', 'u64', 'f16'];
 
-/**
- * The benchmarks a threshold stage can time: keys only (`radix_sort_keys`, its default: old
- * settings files stay valid) and pairs (`radix_sort_pairs`, u32 values): each is a threshold of
- * its own, written to the rows of its value class (threshold.ts).
- */
-export const THRESHOLD_BENCHMARKS: readonly string[] = ['radix_sort_keys', 'radix_sort_pairs'];
-/** What a threshold stage times unless its settings' `benchmarks` say otherwise. */
-export const THRESHOLD_DEFAULT_BENCHMARKS: readonly string[] = ['radix_sort_keys'];
-
 /** CPU adapters (lavapipe, SwiftShader, WARP) get the small default space and sizes. */
 export function deviceKindOf(t: Target): DeviceKind {
   return isSoftwareAdapter(t) ? 'cpu' : 'gpu';
@@ -121,9 +111,9 @@ export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'
       benchmarks: a.defaultBenchmarks,
     };
   }
-  // Threshold stages (radix_sort_threshold): no space; `sizes` is the ladder both paths are timed at.
-  for (const name of THRESHOLD_STAGES) {
-    algorithms[name] = { space: {}, types: kind === 'cpu' ? ['u32'] : REPRESENTATIVE_TYPES, sizes: defaultThresholdSizes(kind), benchmarks: THRESHOLD_DEFAULT_BENCHMARKS };
+  // Threshold stages: no space; `sizes` is the ladder both paths are timed at.
+  for (const t of THRESHOLD_SPECS) {
+    algorithms[t.stage] = { space: {}, types: kind === 'cpu' ? ['u32'] : REPRESENTATIVE_TYPES, sizes: t.sizes(kind), benchmarks: t.defaultBenchmarks };
   }
   return {
     version: 1,
@@ -201,8 +191,9 @@ export function settingsProblems(s: TuneSettings): string[] {
       // A threshold stage: types and sizes (the ladder); no space.
       for (const k of Object.keys(a)) if (!['space', 'types', 'sizes', 'benchmarks'].includes(k)) p.push(`${at}: unknown setting "${k}" (a threshold stage takes types, sizes and benchmarks)`);
       if (a.space !== undefined && (!isObject(a.space) || Object.keys(a.space).length)) p.push(`${at}.space: a threshold stage has no config space (it times the configs selected for each type)`);
-      if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || !a.benchmarks.length || a.benchmarks.some((b) => !THRESHOLD_BENCHMARKS.includes(b)) || new Set(a.benchmarks).size !== a.benchmarks.length)) {
-        p.push(`${at}.benchmarks must be one or both of ${JSON.stringify(THRESHOLD_BENCHMARKS)} (keys only, pairs), each once, got ${JSON.stringify(a.benchmarks)}`);
+      const allowed = thresholdSpec(name).benchmarks;
+      if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || !a.benchmarks.length || a.benchmarks.some((b) => !allowed.includes(b)) || new Set(a.benchmarks).size !== a.benchmarks.length)) {
+        p.push(`${at}.benchmarks must be one or more of ${JSON.stringify(allowed)} (value classes), each once, got ${JSON.stringify(a.benchmarks)}`);
       }
       p.push(...typesAndSizesProblems(a, at));
       continue;
@@ -350,7 +341,7 @@ export function resolveSettings(settings: TuneSettings, ctx: DeviceContext, algo
       }
       return true;
     });
-    const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? THRESHOLD_DEFAULT_BENCHMARKS : tunable(name).defaultBenchmarks);
+    const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? thresholdSpec(name).defaultBenchmarks : tunable(name).defaultBenchmarks);
     return { name, space: a.space ?? {}, types, sizes, benchmarks, constraints: a.constraints ?? [], skipped };
   });
 }

@@ -2,13 +2,11 @@
 // group, and for the sorts per value class: the best config against the configs used today).
 // Browser-safe.
 import { parseName } from '../bench/gbench.js';
-import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type ConfigObject, configText, parseBenchmarkName, tunable } from './registry.js';
 import { type StrategyName } from './settings.js';
 import { type Variant, type VariantGroup } from './variants.js';
 import { type Score } from './strategy.js';
 import { valueClassLabel } from './measurements.js';
-import { decoupledVariant } from './threshold.js';
 import { type TuneEntry, isErrorEntry } from './results.js';
 import { type ConfigScore, type SummaryRow } from './campaign-types.js';
 
@@ -35,10 +33,9 @@ export function variantPoints(g: VariantGroup, config: ConfigObject): VariantPoi
   return g.sizes.flatMap((size) => g.benchmarks.map((benchmark) => ({ benchmark, size, name: alg.benchmarkName(benchmark, g.type, config) })));
 }
 
-/** A reduce-then-scan LSD config's decoupled twin (same tile), else undefined. */
+/** The config a row of `config` runs below its threshold field (the stage's `twin`), else undefined. */
 function decoupledTwin(algorithm: string, c: ConfigObject): ConfigObject | undefined {
-  const twin = algorithm === 'radix_sort_onesweep' ? decoupledVariant(c as unknown as RadixSortConfig, true) : undefined;
-  return twin as unknown as ConfigObject | undefined;
+  return tunable(algorithm).twin?.(c);
 }
 
 /**

@@ -3,7 +3,7 @@
 import { type TunedEntry } from '../config/types.js';
 import { configKey, rowKey, type TunedAlgorithm } from '../tables.js';
 import { configLabel } from './measurements.js';
-import { isThresholdTable, THRESHOLD_FIELDS, type ThresholdTable } from './threshold.js';
+import { isThresholdTable, SMALL_TABLE, THRESHOLD_FIELDS, type ThresholdTable } from './threshold.js';
 
 // ---------------------------------------------------------------------------------------------
 // What a row's maxCount rests on (apply-config-improvements and create-optimization's merge read it
@@ -15,7 +15,7 @@ import { isThresholdTable, THRESHOLD_FIELDS, type ThresholdTable } from './thres
  * so their speed at a given path, are the same whatever it is). Other tables: configKey.
  */
 export function launchConfigKey(algorithm: TunedAlgorithm, config: unknown): string {
-  return configKey(algorithm, isThresholdTable(algorithm) ? { ...(config as object), [THRESHOLD_FIELDS[algorithm]]: 0 } : config);
+  return configKey(algorithm, isThresholdTable(algorithm) ? { ...(config as object), [THRESHOLD_FIELDS[algorithm]!]: 0 } : config);
 }
 
 /**
@@ -35,13 +35,13 @@ export const MAX_COUNT_EVIDENCE_RANK: Readonly<Record<MaxCountEvidence, number>>
  * create-optimization appends it last, `; maxCount ...` (or the note starts with it), running to
  * the end. `rest`: what comes before, without the `; `.
  */
-export function splitMaxCountNote(note: string | undefined, field: string = THRESHOLD_FIELDS.radixSortBlockSort): { rest: string; maxCount?: string } {
+export function splitMaxCountNote(note: string | undefined, field: string = THRESHOLD_FIELDS[SMALL_TABLE]!): { rest: string; maxCount?: string } {
   const text = note ?? '';
   const m = new RegExp(`(?:^|; )(${field}\\b[\\s\\S]*)$`).exec(text);
   return m ? { rest: text.slice(0, m.index), maxCount: m[1]! } : { rest: text };
 }
 
-export function maxCountEvidence(note: string | undefined, field: string = THRESHOLD_FIELDS.radixSortBlockSort): MaxCountEvidence {
+export function maxCountEvidence(note: string | undefined, field: string = THRESHOLD_FIELDS[SMALL_TABLE]!): MaxCountEvidence {
   const part = splitMaxCountNote(note, field).maxCount;
   if (!part || /not a threshold/.test(part)) return 'none';
   if (/measured threshold/.test(part)) return 'measured';
@@ -66,8 +66,8 @@ export function maxCountEvidence(note: string | undefined, field: string = THRES
  * other row's kernels differ, the note says so and a warning asks for radix_sort_threshold again
  * (a threshold depends on the block-sort kernels it was measured with).
  */
-export function withThreshold(o: TunedEntry<unknown>, n: TunedEntry<unknown>, kernel: TunedEntry<unknown>, warnings: string[], a: ThresholdTable = 'radixSortBlockSort'): { entry: TunedEntry<unknown>; from: 'old' | 'new'; evidence: MaxCountEvidence } {
-  const field = THRESHOLD_FIELDS[a];
+export function withThreshold(o: TunedEntry<unknown>, n: TunedEntry<unknown>, kernel: TunedEntry<unknown>, warnings: string[], a: ThresholdTable = SMALL_TABLE): { entry: TunedEntry<unknown>; from: 'old' | 'new'; evidence: MaxCountEvidence } {
+  const field = THRESHOLD_FIELDS[a]!;
   const eo = maxCountEvidence(o.evidence.note, field);
   const en = maxCountEvidence(n.evidence.note, field);
   const ro = MAX_COUNT_EVIDENCE_RANK[eo];

@@ -4,12 +4,12 @@
 import { type NameFields, parseName } from '../bench/gbench.js';
 import { configFromName } from '../bench/run.js';
 import { type RadixSortBlockSortConfig } from '../device/radix-sort/block-sort-config.js';
-import { ONESWEEP_MAX_COUNT, type RadixSortConfig } from '../device/radix-sort/config.js';
+import { type RadixSortConfig } from '../device/radix-sort/config.js';
 import { type TargetMatch } from '../config/types.js';
 import { configKey } from '../tables.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, formatSize, geomean, targetOfContext, typeClassLabel, typeClassOfName, valueClassLabel, valueClassOfName } from './measurements.js';
-import { RADIX_THRESHOLD_ALGO, THRESHOLD_PATHS, type ThresholdPath } from './threshold.js';
+import { GENERAL_TABLE, RADIX_THRESHOLD_ALGO, SMALL_TABLE, THRESHOLD_PATHS, THRESHOLD_SPEC, type ThresholdPath } from './threshold.js';
 import { compareFigures, comparePaths, type LookbackPoint, type PathFigures, THRESHOLD_MIN_IMPROVEMENT_PERCENT, type ThresholdPoint, thresholdOf } from './threshold-rule.js';
 import { launchConfigKey } from './threshold-merge.js';
 
@@ -80,12 +80,12 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       const typeClass: TypeClass | undefined = keyClass && value !== undefined ? { ...keyClass, valueBytes: value === 'empty' ? 0 : value } : undefined;
       const ips = Number(b.items_per_second);
       if (!THRESHOLD_PATHS.includes(path) || !typeClass || typeof f.cfg !== 'object' || !(ips > 0) || typeof b.size !== 'number') {
-        warnings.push(`${where}: not a radix_sort_threshold measurement this version reads: skipped`);
+        warnings.push(`${where}: not a ${RADIX_THRESHOLD_ALGO} measurement this version reads: skipped`);
         return;
       }
       let config: unknown;
       try {
-        config = configFromName(path === 'block_sort' ? 'radix_sort_block_sort' : 'radix_sort_onesweep', f.cfg);
+        config = configFromName(path === 'block_sort' ? THRESHOLD_SPEC.small.stage : THRESHOLD_SPEC.general.stage, f.cfg);
       } catch (err) {
         warnings.push(`${where}: ${(err as Error).message}: skipped`);
         return;
@@ -105,7 +105,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       g.versions.push(version);
       let configs = g.paths.get(path);
       if (!configs) g.paths.set(path, (configs = new Map()));
-      const ck = configKey(path === 'block_sort' ? 'radixSortBlockSort' : 'radixSort', config);
+      const ck = configKey(path === 'block_sort' ? SMALL_TABLE : GENERAL_TABLE, config);
       let c = configs.get(ck);
       if (c) configs.delete(ck); // re-inserted: the last seen comes last
       else c = { config, runs: [] };
@@ -122,7 +122,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       const sizesOf = (c: { runs: Run[] }): number => new Set(c.runs.map((r) => r.size)).size;
       let best = configs[0]!;
       for (const c of configs) if (sizesOf(c) >= sizesOf(best)) best = c;
-      if (configs.length > 1) warnings.push(`radix_sort_threshold ${g.targetKey} ${typeClassLabel(g.typeClass)}: ${path} was measured with ${configs.length} configs; the one measured at the most sizes counts`);
+      if (configs.length > 1) warnings.push(`${RADIX_THRESHOLD_ALGO} ${g.targetKey} ${typeClassLabel(g.typeClass)}: ${path} was measured with ${configs.length} configs; the one measured at the most sizes counts`);
       const bySize = new Map<number, PathFigures>();
       for (const size of new Set(best.runs.map((r) => r.size))) {
         const runs = best.runs.filter((r) => r.size === size);
@@ -130,11 +130,11 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
       }
       return { config: best.config, bySize };
     };
-    if (g.superseded.length) warnings.push(`radix_sort_threshold ${g.targetKey} ${typeClassLabel(g.typeClass)}: measured in ${g.superseded.length + 1} files; the newest, ${g.source.label}, counts (not ${g.superseded.join(', ')})`);
+    if (g.superseded.length) warnings.push(`${RADIX_THRESHOLD_ALGO} ${g.targetKey} ${typeClassLabel(g.typeClass)}: measured in ${g.superseded.length + 1} files; the newest, ${g.source.label}, counts (not ${g.superseded.join(', ')})`);
     const block = pick('block_sort');
     const onesweep = pick('onesweep');
     const decoupled = pick('decoupled');
-    const label = `radix_sort_threshold ${g.targetKey} ${typeClassLabel(g.typeClass)}`;
+    const label = `${RADIX_THRESHOLD_ALGO} ${g.targetKey} ${typeClassLabel(g.typeClass)}`;
     if (!block || !onesweep) {
       warnings.push(`${label}: only the ${block ? 'block_sort' : 'onesweep'} path was measured: no threshold`);
       continue;
@@ -142,7 +142,7 @@ export function readThresholds(inputs: readonly BenchInput[], thresholdPercent =
     const shared = (a: Map<number, PathFigures>, b: Map<number, PathFigures>): number[] => [...a.keys()].filter((s) => b.has(s)).sort((x, y) => x - y);
     let lookback: ThresholdResult['lookback'];
     if (decoupled) {
-      const mismatch = launchConfigKey('radixSort', { ...(decoupled.config as RadixSortConfig), lookback: 'reduce-then-scan' }) !== launchConfigKey('radixSort', onesweep.config);
+      const mismatch = launchConfigKey(GENERAL_TABLE, { ...(decoupled.config as RadixSortConfig), lookback: 'reduce-then-scan' }) !== launchConfigKey(GENERAL_TABLE, onesweep.config);
       const lookbackSizes = shared(decoupled.bySize, onesweep.bySize);
       if (mismatch) warnings.push(`${label}: the decoupled path was measured with another tile than the onesweep path's: no decoupledMaxCount`);
       else if ((onesweep.config as RadixSortConfig).lookback === 'decoupled') warnings.push(`${label}: the onesweep path is already decoupled: no decoupledMaxCount`);
@@ -183,7 +183,7 @@ export function thresholdNote(t: ThresholdResult): string {
   const v = t.typeClass.valueBytes ?? 0;
   const values = v === 0 ? 'keys only (so a keys-only row, valueBytes 0)' : `with ${valueClassLabel(v)} values (so a pairs row, valueBytes ${v})`;
   const lsd = `${o.workgroupSize}x${o.itemsPerThread} ${o.radixBits}-bit ${o.rank} ${o.lookback}${t.lookback?.decoupledMaxCount ? ` (decoupled up to ${formatSize(t.lookback.decoupledMaxCount)})` : ''}`;
-  return `maxCount ${t.maxCount ? formatSize(t.maxCount) : '0'}: measured threshold (radix_sort_threshold: this block sort path against onesweep ` +
+  return `maxCount ${t.maxCount ? formatSize(t.maxCount) : '0'}: measured threshold (${RADIX_THRESHOLD_ALGO}: this block sort path against onesweep ` +
     `${lsd}, ${values}, at ${sizes.map(formatSize).join(', ')}; ` +
     `block sort faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_o^2+cv_b^2)*100); ` +
     `maxCount = the largest such size)`;
@@ -199,7 +199,7 @@ export function thresholdNote(t: ThresholdResult): string {
  */
 export function decoupledMaxCountOf(points: readonly Pick<LookbackPoint, 'size' | 'decoupledFaster'>[]): number {
   const sorted = [...points].sort((a, b) => a.size - b.size);
-  if (sorted.at(-1)?.decoupledFaster) return ONESWEEP_MAX_COUNT;
+  if (sorted.at(-1)?.decoupledFaster) return THRESHOLD_SPEC.everySize;
   return Math.max(0, ...sorted.filter((p) => p.decoupledFaster).map((p) => p.size));
 }
 
@@ -208,7 +208,7 @@ export function lookbackNote(t: ThresholdResult): string {
   const l = t.lookback!;
   const faster = l.points.filter((p) => p.decoupledFaster).map((p) => formatSize(p.size));
   const v = t.typeClass.valueBytes ?? 0;
-  return `decoupledMaxCount ${l.decoupledMaxCount ? formatSize(l.decoupledMaxCount) : '0'}: measured threshold (radix_sort_threshold: this tile with decoupled look-back ` +
+  return `decoupledMaxCount ${l.decoupledMaxCount ? formatSize(l.decoupledMaxCount) : '0'}: measured threshold (${RADIX_THRESHOLD_ALGO}: this tile with decoupled look-back ` +
     `against ${t.onesweepConfig.lookback}, ${v === 0 ? 'keys only' : `with ${valueClassLabel(v)} values`}, at ${l.points.map((p) => formatSize(p.size)).join(', ')}; ` +
     `decoupled faster at ${faster.length ? faster.join(', ') : 'none'}: by more than max(${THRESHOLD_MIN_IMPROVEMENT_PERCENT}%, 1.96*sqrt(cv_r^2+cv_d^2)*100); ` +
     `decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)`;
