@@ -193,7 +193,7 @@ export function settingsProblems(s: TuneSettings): string[] {
       if (a.space !== undefined && (!isObject(a.space) || Object.keys(a.space).length)) p.push(`${at}.space: a threshold stage has no config space (it times the configs selected for each type)`);
       const allowed = thresholdSpec(name).benchmarks;
       if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || !a.benchmarks.length || a.benchmarks.some((b) => !allowed.includes(b)) || new Set(a.benchmarks).size !== a.benchmarks.length)) {
-        p.push(`${at}.benchmarks must be one or more of ${JSON.stringify(allowed)} (value classes), each once, got ${JSON.stringify(a.benchmarks)}`);
+        p.push(`${at}.benchmarks must be one or both of ${JSON.stringify(allowed)} (keys only, pairs), each once, got ${JSON.stringify(a.benchmarks)}`);
       }
       p.push(...typesAndSizesProblems(a, at));
       continue;
