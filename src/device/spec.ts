@@ -193,6 +193,8 @@ export interface TuningSpec {
    * is scored at each point as the faster of itself and its twin, as the row would run.
    */
   twin?(config: ConfigObject): ConfigObject | undefined;
+  /** Scored with rocPRIM's block-sort bias, items/s * (bs*ipt)^(1/4): its tiles feed merge passes, which prefer larger ones. */
+  readonly tileBias?: boolean;
   /** A threshold stage that runs after this one (and the small path's stage), set on the general path's stage. */
   readonly threshold?: ThresholdSpec;
   /** Elements a call must cover so that every pass (and so every pipeline) of `config` is used. */

@@ -142,6 +142,7 @@ export const radixSortAlgorithm = defineAlgorithm({
     {
       stage: 'radix_sort_block_sort', table: radixSortBlockSortTable, benchmarks: ['radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs'], defaultBenchmarks: ['radix_sort_block_sort_keys'],
       optIn: true,
+      tileBias: true,
       defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], mergeItemsPerThread: [8, 16] },
       // The block sort kernel, the merge path's partition and merge kernels; one read and write per merge pass (about 4 below maxCount).
       cost: { pipelines: () => 3, passes: () => 4, launchOnly: ['maxCount'] },
