@@ -299,13 +299,13 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
 
   for (const l of lines) console.log(`  ${l}`);
   const planned = result.measured + result.skipped;
-  const why = result.skipped ? ` (${result.skipped} planned ones not needed: a threshold path stops once it has lost at two sizes in a row, a local search once it converges)` : '';
-  console.log(`measured ${result.measured}${planned !== result.measured ? ` of ${planned} planned` : ''}${why}; ${result.errors} errors; reused ${result.reused} from the file; wrote ${out}`);
+  console.log(`measured ${result.measured}${planned !== result.measured ? ` of ${planned} planned` : ''}; ${result.errors} errors; reused ${result.reused} from the file; wrote ${out}`);
+  if (result.skipped) console.log(`  ${result.skipped} not needed: a threshold path stops after losing twice in a row, a local search when it converges`);
   const rate = result.buildMs > 0 ? ` (${(result.built / (result.buildMs / 1e3)).toFixed(1)} variants/s)` : '';
   console.log(`time     ${(result.elapsedMs / 1e3).toFixed(1)} s: building ${(result.buildMs / 1e3).toFixed(1)} s for ${result.built} variants${rate}, measuring ${(result.measureMs / 1e3).toFixed(1)} s`);
   if (result.stopped) console.log(`stopped early: ${result.stopped.message}; run the same command again to resume`);
   if (result.summary.length) {
-    console.log(`\nbest config found against the default (score: geometric mean of items/s over sizes and benchmarks; both measured in this file; whole configs in ${out}):`);
+    console.log('\nbest config against the default (geomean of items/s over sizes and benchmarks; whole configs in the JSON):');
     console.log(summaryTable(result.summary));
   }
   if (result.thresholds.length) {
