@@ -305,7 +305,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   console.log(`time     ${(result.elapsedMs / 1e3).toFixed(1)} s: building ${(result.buildMs / 1e3).toFixed(1)} s for ${result.built} variants${rate}, measuring ${(result.measureMs / 1e3).toFixed(1)} s`);
   if (result.stopped) console.log(`stopped early: ${result.stopped.message}; run the same command again to resume`);
   if (result.summary.length) {
-    console.log('\nbest config against the default (geomean of items/s over sizes and benchmarks; whole configs in the JSON):');
+    console.log('\nbest config against the default (geomean of items/s over sizes, benchmarks; configs in the JSON):');
     console.log(summaryTable(result.summary));
   }
   if (result.thresholds.length) {
