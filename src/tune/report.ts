@@ -13,6 +13,7 @@
 // no single size dominates; a config that lacks some of the group's sizes ranks after every
 // config that has them all.
 import { WGPRIM_VERSION } from '../bench/gbench.js';
+import { NO_TABLE_ALGORITHMS } from './measurements.js';
 import { analyzeReport, type ReportError, type ReportGroup, type ReportInput, type ReportOptions, type ReportTarget, type Variant } from './report-data.js';
 import { CHART_W, esc, fmtCfg, formatGips, formatSize, heatmap, pct, sizeChart } from './report-charts.js';
 
@@ -64,6 +65,8 @@ function groupSection(group: ReportGroup, index: number, top: number): string {
       : `<b>default</b> (${esc(def.defaultSource)}): ${esc(fmtCfg(def.cfg))}, ${esc(formatGips(def.score))} G items/s; chosen / default = <b>${esc((best.score / def.score).toFixed(3))}×</b>`);
   } else if (group.defaultMissing) {
     summary.push(`<b>default</b>: ${esc(fmtCfg(group.defaultMissing))} was not measured`);
+  } else if (NO_TABLE_ALGORITHMS.includes(group.algo)) {
+    summary.push('<b>default</b>: none (a threshold stage times an algorithm\'s paths at a ladder of sizes; its configs are the tuned ones)');
   } else {
     summary.push('<b>default</b>: not known for this target (run <code>wgprim report</code> on the device that measured it, or pass <code>--defaults</code>)');
   }
