@@ -601,9 +601,11 @@ describe('campaign on a device', () => {
     expect(failed('u32')).not.toContain(cfgOf(pairsRow.config as RadixSortConfig));
     expect(radixSortConfigProblem(prim.context, typeInfo('u32'), 4, pairsRow.config as RadixSortConfig)).toBeUndefined();
     expect(names.map((n) => JSON.stringify(n.cfg))).toContain(cfgOf(row.config as RadixSortConfig));
-    expect(opt.outputs.map((o) => o.name).sort()).toEqual(['radix-sort.json', 'radix-sort.ts']);
-    expect(opt.outputs.find((o) => o.name === 'radix-sort.ts')!.text).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
-    const tuned = createPrim(prim.device, { adapterInfo, tuned: JSON.parse(opt.outputs.find((o) => o.name === 'radix-sort.json')!.text) });
+    expect(opt.outputs.map((o) => o.name)).toEqual(['device/radix-sort/tuned.ts']);
+    expect(opt.outputs[0]!.text).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
+    const asJson = createOptimization([{ data: file, label: 'radix.json' }], { form: 'json' });
+    expect(asJson.outputs.map((o) => o.name)).toEqual(['radix-sort.json']);
+    const tuned = createPrim(prim.device, { adapterInfo, tuned: JSON.parse(asJson.outputs[0]!.text) });
     expect(tuned.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: row.config });
     expect(tuned.selectedRadixSortConfig('i32', 4)).toMatchObject({ source: 'tuned:device', config: pairsRow.config });
     expect(tuned.selectedRadixSortConfig('f32').source).toBe('heuristic');
