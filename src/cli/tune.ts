@@ -300,7 +300,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   for (const l of lines) console.log(`  ${l}`);
   const planned = result.measured + result.skipped;
   console.log(`measured ${result.measured}${planned !== result.measured ? ` of ${planned} planned` : ''}; ${result.errors} errors; reused ${result.reused} from the file; wrote ${out}`);
-  if (result.skipped) console.log(`  ${result.skipped} not needed: a threshold path stops after losing twice in a row, a local search when it converges`);
+  if (result.skipped) console.log(`  ${result.skipped} not needed: threshold paths past their crossover or without a config here; converged searches`);
   const rate = result.buildMs > 0 ? ` (${(result.built / (result.buildMs / 1e3)).toFixed(1)} variants/s)` : '';
   console.log(`time     ${(result.elapsedMs / 1e3).toFixed(1)} s: building ${(result.buildMs / 1e3).toFixed(1)} s for ${result.built} variants${rate}, measuring ${(result.measureMs / 1e3).toFixed(1)} s`);
   if (result.stopped) console.log(`stopped early: ${result.stopped.message}; run the same command again to resume`);

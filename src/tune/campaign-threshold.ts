@@ -55,17 +55,20 @@ export async function runThreshold(state: CampaignState, stage: string, type: El
   // decoupled path (against onesweep) fared at each size so far; one that clearly lost
   // THRESHOLD_LOSSES_TO_STOP sizes in a row is not measured further, nor is onesweep once neither is.
   const outcomes: Record<'block_sort' | 'decoupled', PathOutcome[]> = { block_sort: [], decoupled: [] };
+  // The plan counts the twin's path wherever the vendor gives forward progress; whether there is a
+  // twin depends on the general config, known only now.
+  const planned = hasForwardProgress(prim.target) ? THRESHOLD_PATHS.length : THRESHOLD_PATHS.length - 1;
   for (const size of sizes) {
     const optionsOf = (path: ThresholdPath) => ({ ...timing, path, type, valueBytes, size, config: configOf(path) });
     const active = THRESHOLD_PATHS.filter((path) => (path === 'decoupled' ? decoupled !== undefined && !pathDone(outcomes.decoupled) : path === 'block_sort' ? !pathDone(outcomes.block_sort) : true));
     if (!active.includes('block_sort') && !active.includes('decoupled')) {
-      progress.run.done += THRESHOLD_PATHS.length;
-      state.skipped += THRESHOLD_PATHS.length - (decoupled === undefined ? 1 : 0);
+      progress.run.done += planned;
+      state.skipped += planned;
       continue;
     }
-    progress.run.done += THRESHOLD_PATHS.length - active.length;
-    // A path with no config here (no decoupled twin) was never planned; one past its crossover was.
-    state.skipped += THRESHOLD_PATHS.length - active.length - (decoupled === undefined ? 1 : 0);
+    // Paths past their crossover, and a twin path with no twin config here, are planned but not measured.
+    progress.run.done += planned - active.length;
+    state.skipped += planned - active.length;
     const fresh: ThresholdPath[] = [];
     for (const path of active) {
       const name = nameOf(path);
