@@ -19,7 +19,8 @@ import { benchmarkAlgorithm } from '../src/bench/run.js';
 import { transformExpression } from '../src/device/transform/spec.js';
 import { gbenchFile } from '../src/bench/gbench.js';
 import { runCampaign } from '../src/tune/campaign.js';
-import { defaultSettings, mergeSettings, settingsJsonSchema } from '../src/tune/settings.js';
+import { defaultSettings, mergeSettings } from '../src/tune/settings.js';
+import { settingsJsonSchema } from '../src/tune/settings-schema.js';
 import { WGPRIM_VERSION } from '../src/bench/gbench.js';
 import { testPrim } from './support/gpu.js';
 

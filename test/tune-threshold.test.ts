@@ -18,10 +18,14 @@ import { classifyImprovement } from '../src/tune/apply-improvements.js';
 import { runCampaign } from '../src/tune/campaign.js';
 import { createOptimization } from '../src/tune/create-optimization.js';
 import { formatPlan, planStages } from '../src/tune/plan.js';
-import { defaultSettings, mergeSettings, settingsJsonSchema, settingsProblems } from '../src/tune/settings.js';
+import { defaultSettings, mergeSettings, settingsProblems } from '../src/tune/settings.js';
+import { settingsJsonSchema } from '../src/tune/settings-schema.js';
 import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
-import { decoupledMaxCountOf, decoupledVariant, launchConfigKey, maxCountEvidence, pathDone, pathOutcome, type PathOutcome, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
-import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
+import { decoupledMaxCountOf, readThresholds } from '../src/tune/threshold-read.js';
+import { decoupledVariant, radixSortThresholdName } from '../src/tune/threshold.js';
+import { launchConfigKey, maxCountEvidence, splitMaxCountNote, withThreshold } from '../src/tune/threshold-merge.js';
+import { pathDone, pathOutcome, type PathOutcome, THRESHOLD_MIN_IMPROVEMENT_PERCENT } from '../src/tune/threshold-rule.js';
+import { radixSortBlockSortTuned } from '../src/device/radix-sort/block-sort-tuned.js';
 import { testPrim } from './support/gpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -382,7 +386,7 @@ describe('radix_sort_threshold on a device', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.config).toEqual({ ...block, maxCount: want });
     expect(rows[0]!.evidence.note).toMatch(/measured threshold/);
-    expect(out.outputs.map((o) => o.name)).toEqual(['radix-sort-block-sort.ts', 'radix-sort-block-sort.json']);
+    expect(out.outputs.map((o) => o.name)).toEqual(['device/radix-sort/block-sort-tuned.ts']);
     expect(out.outputs[0]!.text).toMatch(/tune-results\.json \(radix_sort_threshold\)/);
   });
 
