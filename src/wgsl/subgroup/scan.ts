@@ -47,7 +47,7 @@ fn sgw_inclusive(x: ${T}, lid: u32) -> ${T} {
   workgroupBarrier();
   sgw_scratch[lid] = x;
   workgroupBarrier();
-${sharedInclusiveScan({ array: 'sgw_scratch', index: 'lid', lane: `lid % ${width}u`, size: `${width}u`, zero: 'identity()', combine: (y, x) => `op(${y}, ${x})` })}
+${sharedInclusiveScan({ array: 'sgw_scratch', index: 'lid', lane: `lid % ${width}u`, size: `${width}u`, zero: 'identity()', combine: (y, x) => `${x} = op(${y}, ${x});` })}
   return sgw_scratch[lid];
 }`;
 }

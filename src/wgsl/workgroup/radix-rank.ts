@@ -1,5 +1,6 @@
 import { laneMask, subgroupMatch } from '../subgroup/ballot.js';
 import { unroll } from '../thread/unroll.js';
+import { stripedPosFn } from './tile.js';
 
 /**
  * Stable workgroup radix rank by subgroup match (CUB's BlockRadixRankMatchEarlyCounts, in
@@ -109,9 +110,7 @@ fn rk_sums_get(g: u32) -> u32 { return atomicLoad(&rk_hist[${counterWords(o)}u +
 fn rk_sums_set(g: u32, x: u32) { rk_sums[g] = x; }
 fn rk_sums_get(g: u32) -> u32 { return rk_sums[g]; }`}
 ${laneMask(o.subgroupMaxSize).fns}
-fn striped_pos(j: u32, sgid: u32, sg_lane: u32, sg_size: u32) -> u32 {
-  return (sgid * ${o.itemsPerThread}u + j) * sg_size + sg_lane;
-}`;
+${stripedPosFn(o.itemsPerThread)}`;
 }
 
 /**

@@ -13,6 +13,13 @@ import { unroll } from '../thread/unroll.js';
  *   invocation takes IPT consecutive elements (blocked, the order a per-bit split ranks in).
  */
 
+/** `striped_pos(j, sgid, sg_lane, sg_size)`: the tile position of item j of a lane, subgroup-striped. */
+export function stripedPosFn(itemsPerThread: number): string {
+  return `fn striped_pos(j: u32, sgid: u32, sg_lane: u32, sg_size: u32) -> u32 {
+  return (sgid * ${itemsPerThread}u + j) * sg_size + sg_lane;
+}`;
+}
+
 export interface QuadTileLoad {
   /** View name: `<view>_quad(q)` and `<view>_at(e)`. */
   readonly view: string;
