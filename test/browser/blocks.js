@@ -156,6 +156,14 @@ fn st(i: u32, v: ${T}) { out[i] = ${t.name === 'u32' ? 'v' : 'bitcast<u32>(v)'};
 const IO_BINDINGS = `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<storage, read> in0: array<u32>;`;
 
+/**
+ * SUBGROUP_ID after resetting its counter: the blocks assume zero-initialized workgroup memory,
+ * which Chromium's SwiftShader did not give a kernel whose only workgroup variable is the counter.
+ */
+const sgId = (lib) => `if (lid == 0u) { atomicStore(&sg_counter, 0u); }
+  workgroupBarrier();
+  ${lib.sgId.SUBGROUP_ID}`;
+
 const same = (a, b) => (typeof a === 'number' && typeof b === 'number' ? Object.is(a, b) || a === b || (Number.isNaN(a) && Number.isNaN(b)) : a === b);
 
 /** Compares `count` decoded values from word offset `at` (in elements) against `want`; one failure line at most. */
@@ -201,7 +209,7 @@ ${lib.sgScan.subgroupInclusiveFn(t, o)}
 ${lib.sgReduce.subgroupReduceFn(t, o)}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32, ${lib.sgId.SUBGROUP_BUILTINS}) {
-  ${lib.sgId.SUBGROUP_ID}
+  ${sgId(lib)}
   let i = sgid * sg_size + sg_lane;
   var x = identity();
   if (i < ${N}u) { x = ld(i); }
@@ -279,7 +287,7 @@ ${mask.fns}
 ${lib.ballot.FIRST_LANE_FN}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32, ${lib.sgId.SUBGROUP_BUILTINS}) {
-  ${lib.sgId.SUBGROUP_ID}
+  ${sgId(lib)}
   let i = sgid * sg_size + sg_lane;
   let d = in0[i];
   var peers = subgroupBallot(true)${mask.part};
@@ -326,7 +334,7 @@ var<workgroup> sg_counter: atomic<u32>;
 ${lib.wgScan.workgroupScanFn({ type: t, op: o, method, workgroupSize: WG, subgroupMinSize: 1 })}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${sub ? `, ${lib.sgId.SUBGROUP_BUILTINS}` : ''}) {
-  ${sub ? lib.sgId.SUBGROUP_ID : ''}
+  ${sub ? sgId(lib) : ''}
   let r = ${sub ? 'sgid * sg_size + sg_lane' : 'lid'};
   let n = array<u32, 3>(${PROBLEMS.join('u, ')}u)[wid.x];
   var x = identity();
@@ -370,7 +378,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let n = array<u32, 3>(${sizes.join('u, ')}u)[wid.x];
   var acc = identity();
   if (lid < n) { acc = ld(wid.x * WG + lid); }
-  ${sub ? lib.sgId.SUBGROUP_ID : ''}${lib.wgReduce.workgroupReduce(sub)}
+  ${sub ? sgId(lib) : ''}${lib.wgReduce.workgroupReduce(sub)}
   if (lid == 0u) { st(wid.x, sh[0]); }
 }`;
   const [w] = await dispatch(device, code, [{ words: 3 * words(t) }, { data: encode(lib, t, xs) }], sizes.length);
@@ -437,7 +445,7 @@ var<workgroup> s_vals: array<vec2<u32>, TILE>;
 ${lib.tile.stripedPosFn(IPT)}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, ${lib.sgId.SUBGROUP_BUILTINS}) {
-  ${lib.sgId.SUBGROUP_ID}
+  ${sgId(lib)}
   let base = wid.x * TILE;
   let valid = min(TILE, N - base);
   {
@@ -563,7 +571,7 @@ var<workgroup> sg_counter: atomic<u32>;
 ${lib.rank.radixRankDecls(o)}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, ${lib.sgId.SUBGROUP_BUILTINS}) {
-  ${lib.sgId.SUBGROUP_ID}
+  ${sgId(lib)}
   let base = wid.x * TILE;
   let valid = min(TILE, N - base);
   var ds: array<u32, IPT>;
@@ -719,7 +727,7 @@ ${lib.lookback.tileStateFns(t)}
 ${sub ? `${lib.sgScan.subgroupInclusiveFn(t, o)}\n${lib.ballot.FIRST_LANE_FN}` : ''}
 @compute @workgroup_size(${WG})
 fn main(@builtin(local_invocation_index) lid: u32${sub ? `, ${lib.sgId.SUBGROUP_BUILTINS}` : ''}) {
-  ${sub ? lib.sgId.SUBGROUP_ID : ''}
+  ${sub ? sgId(lib) : ''}
   {
 ${lib.tileCounter.takeTile('state', '0')}
     let agg = ld(tile);
