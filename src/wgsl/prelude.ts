@@ -23,3 +23,10 @@ export function prelude(t: TypeInfo, op: ResolvedOperator | undefined, useSubgro
   }
   return lines.join('\n');
 }
+
+/** Constants of a kernel over quads: WG invocations, Q quads (itemsPerThread / 4) each, TILE elements a workgroup. */
+export function quadTileConstants(workgroupSize: number, itemsPerThread: number): string {
+  return `const WG = ${workgroupSize}u;
+const Q = ${itemsPerThread / 4}u;
+const TILE = ${workgroupSize * itemsPerThread}u;`;
+}

@@ -5,6 +5,7 @@ import { ANY_PASS, keyFunctions, type LsdPass, rawType } from '../../wgsl/thread
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
+import { sharedRunFlags } from '../../wgsl/workgroup/discontinuity.js';
 import { histogramAdd, histogramClear, histogramFlush, type SharedHistogram } from '../../wgsl/workgroup/histogram.js';
 import { digitsPerInvocation } from '../../wgsl/workgroup/radix-rank.js';
 import { splitByBit } from '../../wgsl/workgroup/radix-split.js';
@@ -273,13 +274,7 @@ ${splitByBit(o.config.itemsPerThread, pairs, sub ? 'subgroup' : 'shared')}
     // The next split writes s_keys only after the barriers of its scan: these reads are done by then.
   }
   // The tile is now stably sorted by digit: find where each digit starts.
-  for (var k = 0u; k < IPT; k++) {
-    let i = k * WG + lid;
-    if (i < valid) {
-      let d = digit(s_keys[i]);
-      if (i == 0u || digit(s_keys[i - 1u]) != d) { s_start[d] = i; }
-    }
-  }
+${sharedRunFlags('heads', (i) => `digit(s_keys[${i}])`, 'valid', (i) => `s_start[d] = ${i};`)}
   workgroupBarrier();
   for (var k = 0u; k < IPT; k++) {
     let i = k * WG + lid;

@@ -1,6 +1,6 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
-import { prelude } from '../../wgsl/prelude.js';
+import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
 import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
 import { quadReduce } from '../../wgsl/thread/reduce.js';
 import { fromWords, type TypeInfo } from '../../wgsl/types.js';
@@ -33,9 +33,7 @@ ${paramsStruct(REDUCE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${inDecl}
 ${outDecl}
-const WG = ${WG}u;
-const Q = ${Q}u;
-const TILE = ${WG * c.itemsPerThread}u;
+${quadTileConstants(WG, c.itemsPerThread)}
 ${workgroupReduceDecls(t, op, sub)}
 var<workgroup> sg_counter: atomic<u32>;
 ${quadReduce(T)}

@@ -3,7 +3,7 @@ import { lookbackWordsPerTile, SERIAL_LOOKBACK, SUBGROUP_LOOKBACK, tileStateFns 
 import { partialsDecl, reduceThenScanPrefix, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
 import { takeTile } from '../../wgsl/device/tile-counter.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
-import { prelude } from '../../wgsl/prelude.js';
+import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
 import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
 import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
 import { subgroupInclusiveFn, SUBGROUP_TOTAL, subgroupScanStep } from '../../wgsl/subgroup/scan.js';
@@ -110,9 +110,7 @@ ${quadStore('out', 'q', 'o', 'fast')}`)}`;
 ${paramsStruct(SCAN_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${decls.join('\n')}
-const WG = ${WG}u;
-const Q = ${Q}u;
-const TILE = ${WG * c.itemsPerThread}u;
+${quadTileConstants(WG, c.itemsPerThread)}
 ${workgroupScanDecls(T, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
 var<workgroup> sh_tile: u32;
 var<workgroup> sh_prefix: ${T};

@@ -4,6 +4,7 @@ import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
 import { keyFunctions, keyRangeFunctions, rawType } from '../../wgsl/thread/radix-key.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
+import { sharedRunFlags } from '../../wgsl/workgroup/discontinuity.js';
 import { stripedFromShared } from '../../wgsl/workgroup/exchange.js';
 import { histogramAdd, histogramClear, type SharedHistogram } from '../../wgsl/workgroup/histogram.js';
 import { radixRankDecls, rankCounts, rankMatch } from '../../wgsl/workgroup/radix-rank.js';
@@ -130,25 +131,14 @@ ${stripedFromShared(IPT, pairs, '          ')}
     : sharedTileStore('len', 'WG', 'IPT', (i) => `store_out(b + ${i}, from_ordered(s_keys[${i}]));
       ${v(`vals_out[b + ${i}] = s_vals[${i}];`)}`);
   // A long segment's tile: each digit's first place in the sorted tile and its count.
+  const digitAt = (i: string): string => `digit_at(s_keys[${i}], shift, bits)`;
   const tileDigits = match
     ? ''
     : `for (var d = lid; d < RADIX; d += WG) { t_start[d] = 0u; t_cnt[d] = 0u; }
         workgroupBarrier();
-        for (var k = 0u; k < IPT; k++) {
-          let i = k * WG + lid;
-          if (i < valid) {
-            let d = digit_at(s_keys[i], shift, bits);
-            if (i == 0u || digit_at(s_keys[i - 1u], shift, bits) != d) { t_start[d] = i; }
-          }
-        }
+${sharedRunFlags('heads', digitAt, 'valid', (i) => `t_start[d] = ${i};`)}
         workgroupBarrier();
-        for (var k = 0u; k < IPT; k++) {
-          let i = k * WG + lid;
-          if (i < valid) {
-            let d = digit_at(s_keys[i], shift, bits);
-            if (i + 1u == valid || digit_at(s_keys[i + 1u], shift, bits) != d) { t_cnt[d] = i + 1u - t_start[d]; }
-          }
-        }
+${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_start[d];`)}
         workgroupBarrier();`;
   // Tiny segments (at most TINY keys, the smallest subgroup size): one subgroup each, one key
   // per lane, ranked by comparing with every lane's key (stable: ties go by lane).

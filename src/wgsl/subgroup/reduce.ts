@@ -1,5 +1,6 @@
 import { type ResolvedOperator } from '../operators.js';
 import { type TypeInfo } from '../types.js';
+import { stagedFn } from './scan.js';
 
 /** `sg_reduce(x, size)`: reduction across a subgroup, every lane gets the result (commutative operators). */
 export function subgroupReduceFn(t: TypeInfo, op: ResolvedOperator): string {
@@ -21,11 +22,7 @@ export function subgroupReduceFn(t: TypeInfo, op: ResolvedOperator): string {
  */
 export function subgroupReduceSharedFn(t: TypeInfo, width: number, workgroupSize: number): string {
   const T = t.wgsl;
-  return `var<workgroup> sgw_red: array<${T}, ${workgroupSize}>;
-fn sgw_reduce(x: ${T}, lid: u32) -> ${T} {
-  workgroupBarrier();
-  sgw_red[lid] = x;
-  workgroupBarrier();
+  return `${stagedFn('sgw_reduce', 'sgw_red', T, workgroupSize)}
   for (var m = 1u; m < ${width}u; m <<= 1u) {
     let y = op(sgw_red[lid], sgw_red[lid ^ m]);
     workgroupBarrier();

@@ -35,6 +35,19 @@ ${pad}if (sg_lane == 0u) { ex = identity(); }`;
 export const SUBGROUP_TOTAL = 'subgroupShuffle(incl, sg_size - 1u)';
 
 /**
+ * Opening of a function `name(x, lid) -> T` that works on one value per invocation in the
+ * workgroup array `array` (declared here): x is stored at lid between barriers (the first ends
+ * any earlier use of the array).
+ */
+export function stagedFn(name: string, array: string, T: string, workgroupSize: number): string {
+  return `var<workgroup> ${array}: array<${T}, ${workgroupSize}>;
+fn ${name}(x: ${T}, lid: u32) -> ${T} {
+  workgroupBarrier();
+  ${array}[lid] = x;
+  workgroupBarrier();`;
+}
+
+/**
  * Without subgroup operations: `sgw_inclusive(x, lid)`, the inclusive scan of x over logical
  * subgroups of `width` consecutive invocations, through the workgroup array `sgw_scratch` (one
  * value per invocation, declared here for a workgroup of `workgroupSize`). Every invocation
@@ -42,11 +55,7 @@ export const SUBGROUP_TOTAL = 'subgroupShuffle(incl, sg_size - 1u)';
  */
 export function subgroupInclusiveSharedFn(t: TypeInfo, width: number, workgroupSize: number): string {
   const T = t.wgsl;
-  return `var<workgroup> sgw_scratch: array<${T}, ${workgroupSize}>;
-fn sgw_inclusive(x: ${T}, lid: u32) -> ${T} {
-  workgroupBarrier();
-  sgw_scratch[lid] = x;
-  workgroupBarrier();
+  return `${stagedFn('sgw_inclusive', 'sgw_scratch', T, workgroupSize)}
 ${sharedInclusiveScan({ array: 'sgw_scratch', index: 'lid', lane: `lid % ${width}u`, size: `${width}u`, zero: 'identity()', combine: (y, x) => `${x} = op(${y}, ${x});` })}
   return sgw_scratch[lid];
 }`;

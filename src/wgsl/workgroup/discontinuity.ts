@@ -1,4 +1,5 @@
 import { unroll } from '../thread/unroll.js';
+import { coalescedPositions } from './tile.js';
 
 /**
  * Discontinuity flags over a tile held blocked (invocation `lid` holds items lid * IPT + j in
@@ -55,4 +56,16 @@ ${unroll(o.items, 'j', heads
       flags[j] = select(0u, 1u, f && p < ${o.valid});
     }`)}
   }`;
+}
+
+/**
+ * The same flags over a tile in workgroup memory (e.g. sorted, where runs of equal keys are the
+ * digits' ranges): for each position i < `valid` whose `key(i)` (WGSL) starts a run (heads) or
+ * ends one (tails), `then(i)` runs with the key in `let d`. Positions go coalesced, IPT rounds of
+ * WG invocations.
+ */
+export function sharedRunFlags(kind: 'heads' | 'tails', key: (i: string) => string, valid: string, then: (i: string) => string): string {
+  const edge = kind === 'heads' ? `i == 0u || ${key('i - 1u')} != d` : `i + 1u == ${valid} || ${key('i + 1u')} != d`;
+  return coalescedPositions(valid, 'WG', 'IPT', (i) => `let d = ${key(i)};
+      if (${edge}) { ${then(i)} }`);
 }

@@ -133,12 +133,15 @@ export function stripedTileStore(items: number, valid: string, store: (p: string
   }`);
 }
 
-/** Stores workgroup-memory tile positions [0, n) coalesced: `rounds` rounds of `wg` invocations; `store(i)` is WGSL storing position i. */
-export function sharedTileStore(n: string, wg: string, rounds: string, store: (i: string) => string): string {
+/** Runs `body(i)` for workgroup-memory tile positions i in [0, n), coalesced: `rounds` rounds of `wg` invocations. */
+export function coalescedPositions(n: string, wg: string, rounds: string, body: (i: string) => string): string {
   return `  for (var k = 0u; k < ${rounds}; k++) {
     let i = k * ${wg} + lid;
     if (i < ${n}) {
-      ${store('i')}
+      ${body('i')}
     }
   }`;
 }
+
+/** Stores workgroup-memory tile positions [0, n) coalesced; `store(i)` is WGSL storing position i. */
+export const sharedTileStore = coalescedPositions;
