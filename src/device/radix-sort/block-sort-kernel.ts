@@ -17,7 +17,7 @@ import { type RadixSortBlockSortConfig } from './block-sort-config.js';
  * The block sort of the radix sort's small-size paths: each workgroup sorts one tile of
  * workgroupSize * itemsPerThread keys (and values) completely, by bits [begin_bit, end_bit),
  * in workgroup memory, and writes the sorted tile back to the same place in the output.
- * `match`: LSD passes of RK_BITS bits through the subgroup match rank (src/wgsl/radix-rank.ts):
+ * `match`: LSD passes of RK_BITS bits through the subgroup match rank (src/wgsl/workgroup/radix-rank.ts):
  * keys stay in registers, subgroup-striped; each pass scatters them to their ranks in workgroup
  * memory and reloads them striped (rank order is striped order, so every pass is stable).
  * `split`: one stable split per bit (as the LSD scatter kernel), workgroup memory only.

@@ -18,7 +18,7 @@ import { lsdPassKey } from './kernel.js';
 
 /**
  * Kernels of the match-ranked LSD sort. Per digit pass one `sort` kernel ranks each tile in
- * workgroup memory (subgroup match, src/wgsl/radix-rank.ts) and writes it out digit by digit.
+ * workgroup memory (subgroup match, src/wgsl/workgroup/radix-rank.ts) and writes it out digit by digit.
  * A tile's first output position per digit comes either
  * - by decoupled look-back (onesweep): tiles are taken in launch order from a ticket; each
  *   publishes its digit counts, then walks back over its predecessors' counts until one has

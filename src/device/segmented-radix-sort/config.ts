@@ -18,7 +18,7 @@ export interface SegmentedRadixSortConfig {
   /** Bits per digit pass, 4..8. */
   readonly radixBits: number;
   /**
-   * How a tile is ranked: `match` (subgroup ballots, src/wgsl/radix-rank.ts; needs subgroups)
+   * How a tile is ranked: `match` (subgroup ballots, src/wgsl/workgroup/radix-rank.ts; needs subgroups)
    * or `split` (one stable split per key bit through a workgroup-memory scan; runs anywhere).
    */
   readonly rank: 'match' | 'split';
