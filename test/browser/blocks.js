@@ -556,10 +556,21 @@ ${lib.discontinuity.discontinuityFlags({ ...common, kind: 'tails', neighbour: 'i
   return [];
 }
 
-/** Radix rank by subgroup match: each item's rank is its place in the tile stably sorted by digit (striped order). */
-async function radixRankCase(lib, device) {
+/**
+ * Radix rank by subgroup match: each item's rank is its place in the tile stably sorted by digit
+ * (striped order). `late`: the compact rank with late counts (the match first, on cleared counters).
+ */
+async function radixRankCase(lib, device, late = false) {
   const WG = 64; const IPT = 3; const TILE = WG * IPT; const N = 500; const BITS = 4;
-  const o = { workgroupSize: WG, itemsPerThread: IPT, radixBits: BITS, subgroupMinSize: 4, subgroupMaxSize: 128 };
+  const o = { workgroupSize: WG, itemsPerThread: IPT, radixBits: BITS, subgroupMinSize: 4, subgroupMaxSize: 128, ...(late ? { compact: true, exchangeWords: 2 * TILE } : {}) };
+  const rank = late
+    ? `${lib.rank.rankClear(o, 'lid')}
+  var rk_own_start: array<u32, RK_DPT>;
+  var rks: array<u32, IPT>;
+  ${lib.rank.rankLate(o, (j) => `ds[${j}]`)}
+  for (var j = 0u; j < IPT; j++) { let p = striped_pos(j, sgid, sg_lane, sg_size); if (p < valid) { out[base + p] = rks[j]; } }`
+    : `${lib.rank.rankCounts(o, (j) => `ds[${j}]`)}
+  ${lib.rank.rankMatch(o, (j) => `ds[${j}]`, (j, r) => `{ let p = striped_pos(${j}, sgid, sg_lane, sg_size); if (p < valid) { out[base + p] = ${r}; } }`)}`;
   const ds = values('u32', 'add', N, 28).map((x) => x % 13);
   const code = `enable subgroups;
 ${IO_BINDINGS}
@@ -576,8 +587,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let valid = min(TILE, N - base);
   var ds: array<u32, IPT>;
   for (var j = 0u; j < IPT; j++) { let p = striped_pos(j, sgid, sg_lane, sg_size); ds[j] = 15u; if (p < valid) { ds[j] = in0[base + p]; } }
-  ${lib.rank.rankCounts(o, (j) => `ds[${j}]`)}
-  ${lib.rank.rankMatch(o, (j) => `ds[${j}]`, (j, rank) => `{ let p = striped_pos(${j}, sgid, sg_lane, sg_size); if (p < valid) { out[base + p] = ${rank}; } }`)}
+  ${rank}
 }`;
   const [w] = await dispatch(device, code, [{ words: N }, { data: Uint32Array.from(ds) }], Math.ceil(N / TILE));
   for (let s = 0; s < N; s += TILE) {
@@ -585,7 +595,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     const order = Array.from(tile.keys()).sort((a, b) => tile[a] - tile[b] || a - b);
     const rank = new Array(TILE);
     order.forEach((p, r) => { rank[p] = r; });
-    for (let p = 0; p < Math.min(TILE, N - s); p++) if (w[s + p] !== rank[p]) return [`radix rank: tile at ${s}, item ${p} (digit ${tile[p]}) got rank ${w[s + p]}, want ${rank[p]}`];
+    for (let p = 0; p < Math.min(TILE, N - s); p++) if (w[s + p] !== rank[p]) return [`radix rank${late ? ' (late counts)' : ''}: tile at ${s}, item ${p} (digit ${tile[p]}) got rank ${w[s + p]}, want ${rank[p]}`];
   }
   return [];
 }
@@ -844,7 +854,8 @@ export const BLOCK_CASES = [
   { scope: 'workgroup', name: 'striped and blocked tiles, exchange back to striped', run: stripedTileCase },
   { scope: 'workgroup', name: 'exchange through planes', run: exchangeCase },
   { scope: 'workgroup', name: 'discontinuity heads and tails', run: discontinuityCase },
-  { scope: 'workgroup', name: 'radix rank by match', run: radixRankCase },
+  { scope: 'workgroup', name: 'radix rank by match', run: (l, d) => radixRankCase(l, d) },
+  { scope: 'workgroup', name: 'radix rank by match, compact with late counts', run: (l, d) => radixRankCase(l, d, true) },
   { scope: 'workgroup', name: 'radix split by bits', run: radixSplitCase },
   { scope: 'workgroup', name: 'merge path', run: mergePathCase },
   { scope: 'workgroup', name: 'shared histogram', run: histogramCase },
