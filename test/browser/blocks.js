@@ -11,13 +11,14 @@ const MODULES = {
   discontinuity: 'wgsl/workgroup/discontinuity.js', rank: 'wgsl/workgroup/radix-rank.js', split: 'wgsl/workgroup/radix-split.js',
   mergePath: 'wgsl/workgroup/merge-path.js', histogram: 'wgsl/workgroup/histogram.js',
   lookback: 'wgsl/device/lookback.js', tileCounter: 'wgsl/device/tile-counter.js', rts: 'wgsl/device/reduce-then-scan.js',
-  ref: 'device/reference.js', scanRef: 'device/scan/reference.js', sortRef: 'device/radix-sort/reference.js',
+  strategy: 'tune/strategy.js', ref: 'device/reference.js', scanRef: 'device/scan/reference.js', sortRef: 'device/radix-sort/reference.js',
 };
 
 /** The library's modules as one object of namespaces; `importer(path)` imports a path relative to the source root. */
 export async function loadBlocks(importer) {
   const lib = {};
   for (const [name, path] of Object.entries(MODULES)) lib[name] = await importer(path);
+  rng = lib.strategy.rng;
   return lib;
 }
 
@@ -79,17 +80,8 @@ async function dispatch(device, code, buffers, groups = 1) {
 
 // ------------------------------------------------------------------ values as words
 
-/** Deterministic values in [0, 1): mulberry32. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic values in [0, 1): the tuner's generator (tune/strategy.js), set by loadBlocks. */
+let rng;
 
 /** `n` values of `type` for `op` that the CPU reference computes exactly (small integers for float sums, ±1 for products). */
 function values(type, op, n, seed) {
