@@ -1,4 +1,5 @@
 import { type DeviceContext } from '../../runtime/context.js';
+import { LOOKBACK_PAYLOAD_BITS } from '../../wgsl/device/lookback.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { radixRankSpareWord, radixRankWorkgroupBytes } from '../../wgsl/workgroup/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
@@ -85,7 +86,7 @@ export const radixSortUntimedSpace = { passKernels: RADIX_SORT_PASS_KERNELS } as
 export const RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT = 2 ** 24;
 
 /** Most keys a onesweep pass can count: look-back words keep counts in 30 bits. */
-export const ONESWEEP_MAX_COUNT = 2 ** 30 - 1;
+export const ONESWEEP_MAX_COUNT = 2 ** LOOKBACK_PAYLOAD_BITS - 1;
 
 /** Bytes of workgroup memory the sort kernel needs (the largest of the pass's kernels). */
 export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
