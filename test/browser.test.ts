@@ -460,6 +460,12 @@ describe.skipIf(!haveChromium && !inCI)('wgprim in headless Chromium (WebGPU on 
 
   it('radixSortKeys / radixSortPairs (u32, i32, f32 with specials, u64; both paths; bit ranges) match a stable JS sort', () => runRadix(radixCases), TIMEOUT);
 
+  it('WGSL building blocks (test/browser/blocks.js) match their CPU references', async () => {
+    const results: { name: string; failures: string[] }[] = await page.evaluate(() => (window as any).wgprimTest.blocks());
+    expect(results.length).toBeGreaterThan(20);
+    expect(results.flatMap((r) => r.failures.map((f) => `${r.name}: ${f}`)).join('\n')).toBe('');
+  }, TIMEOUT);
+
   it('segmentedRadixSortKeys / Pairs with uneven segments (empty, 1, thousands; gaps) match a stable JS sort per segment', () => runRadix(segmentedCases), TIMEOUT);
 
   it('prim.tune in the page installs rows, stores them in localStorage, and a second createPrim selects them', async () => {

@@ -4,6 +4,7 @@
 import { createPrim, WgprimError, localStorageTuneCache } from '/dist/index.js';
 import { rng as unitRng } from '/dist/tune/strategy.js';
 import { tune } from '/dist/tune/index.js';
+import { loadBlocks, runBlockCases } from './blocks.js';
 
 const LIMITS = [
   'maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupStorageSize',
@@ -256,6 +257,13 @@ async function radixCase(prim, lost, c) {
 }
 
 window.wgprimTest = {
+  /** The WGSL building blocks' cases (blocks.js) on this page's device: [{ name, failures }]. */
+  async blocks() {
+    const { device } = await getReady();
+    const lib = await loadBlocks((path) => import(`/dist/${path}`));
+    return runBlockCases(lib, device);
+  },
+
   /** What the adapter and the library say about this GPU. */
   async info() {
     const { adapter, device, prim } = await getReady();

@@ -1,6 +1,6 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
+import { radixRankWorkgroupBytes } from '../../wgsl/workgroup/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
 
 /**

@@ -1,17 +1,23 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
-import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
-import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { subgroupEnables } from '../../wgsl/prelude.js';
+import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
+import { keyFunctions, keyLess, rawType } from '../../wgsl/thread/radix-key.js';
+import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
+import { stripedFromShared } from '../../wgsl/workgroup/exchange.js';
+import { mergePathSearch } from '../../wgsl/workgroup/merge-path.js';
+import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/workgroup/radix-rank.js';
+import { splitByBit } from '../../wgsl/workgroup/radix-split.js';
+import { blockedTileLoadViaShared, sharedTileStore, stripedTileLoad, stripedTileStore } from '../../wgsl/workgroup/tile.js';
+import { keyAccess } from './access.js';
 import { type RadixSortBlockSortConfig } from './block-sort-config.js';
-import { keyAccess, keyFunctions, rawType } from './kernel.js';
-import { splitByBit, splitTileLoad, stripedTileLoad, type ValueLoad } from './wgsl.js';
 
 /**
  * The block sort of the radix sort's small-size paths: each workgroup sorts one tile of
  * workgroupSize * itemsPerThread keys (and values) completely, by bits [begin_bit, end_bit),
  * in workgroup memory, and writes the sorted tile back to the same place in the output.
- * `match`: LSD passes of RK_BITS bits through the subgroup match rank (src/wgsl/radix-rank.ts):
+ * `match`: LSD passes of RK_BITS bits through the subgroup match rank (src/wgsl/workgroup/radix-rank.ts):
  * keys stay in registers, subgroup-striped; each pass scatters them to their ranks in workgroup
  * memory and reloads them striped (rank order is striped order, so every pass is stable).
  * `split`: one stable split per bit (as the LSD scatter kernel), workgroup memory only.
@@ -107,13 +113,8 @@ function storeKeyWords(n: string, outBase: string, wg: string, ordered: boolean)
 function storeTile(o: { key: TypeInfo; valueBytes: 0 | 4 | 8 }, n: string, outBase: string, wg: string, items: string, ordered: boolean): string {
   const half = o.key.bytes === 2;
   return `${half ? storeKeyWords(n, outBase, wg, ordered) : ''}
-  for (var k = 0u; k < ${items}; k++) {
-    let i = k * ${wg} + lid;
-    if (i < ${n}) {
-      ${half ? '' : `store_key(${outBase} + i, ${ordered ? 'from_ordered(s_keys[i])' : 's_keys[i]'});`}
-      ${o.valueBytes !== 0 ? `store_val(${outBase} + i, s_vals[i]);` : ''}
-    }
-  }`;
+${sharedTileStore(n, wg, items, (i) => `${half ? '' : `store_key(${outBase} + ${i}, ${ordered ? `from_ordered(s_keys[${i}])` : `s_keys[${i}]`});`}
+      ${o.valueBytes !== 0 ? `store_val(${outBase} + ${i}, s_vals[${i}]);` : ''}`)}`;
 }
 
 export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
@@ -124,7 +125,7 @@ export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
   const match = c.rank === 'match';
   const IPT = c.itemsPerThread;
   const v = (s: string): string => (pairs ? s : '');
-  const loadVal: ValueLoad = pairs ? (e) => `load_val(${e})` : undefined;
+  const tileLoad = { items: IPT, K, V, key: (e: string) => `to_ordered(load_key(${e}))`, value: pairs ? (e: string) => `load_val(${e})` : undefined };
   const io = accessors(o.key, o.valueBytes, o.keysInPlace, o.valuesInPlace);
   const inPlace = o.keysInPlace || (pairs && o.valuesInPlace);
   const half = o.key.bytes === 2;
@@ -138,15 +139,13 @@ export function radixBlockSortKernel(o: BlockSortKernelOptions): Kernel {
   if (tile >= P.num_tiles) { return; }
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
-${stripedTileLoad(IPT, K, V, loadVal)}
+${stripedTileLoad(tileLoad)}
   for (var shift = P.begin_bit; shift < P.end_bit; shift += RK_BITS) {
     let bits = min(RK_BITS, P.end_bit - shift);
     ${rankCounts(rank, (j) => `digit_at(ks[${j}], shift, bits)`)}
     ${rankMatch(rank, (j) => `digit_at(ks[${j}], shift, bits)`, (j, r) => `s_keys[${r}] = ks[${j}];${pairs ? ` s_vals[${r}] = vs[${j}];` : ''}`)}
     workgroupBarrier();
-${unroll(IPT, 'j', `    let p = striped_pos(j, sgid, sg_lane, sg_size);
-    ks[j] = s_keys[p];
-    ${v('vs[j] = s_vals[p];')}`)}
+${stripedFromShared(IPT, pairs)}
   }
 ${half ? `  // The sorted tile back into workgroup memory, written out a word at a time.
   workgroupBarrier();
@@ -154,27 +153,23 @@ ${unroll(IPT, 'j', `  s_keys[striped_pos(j, sgid, sg_lane, sg_size)] = ks[j];`)}
   workgroupBarrier();
   ${beforeStores}
 ${storeKeyWords('valid', 'base', 'WG', true)}
-${pairs ? unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
-  if (p < valid) { store_val(base + p, vs[j]); }`) : ''}` : `  ${beforeStores}
-${unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
-  if (p < valid) {
-    store_key(base + p, from_ordered(ks[j]));
-    ${v('store_val(base + p, vs[j]);')}
-  }`)}`}`
+${pairs ? stripedTileStore(IPT, 'valid', (p) => `store_val(base + ${p}, vs[j]);`) : ''}` : `  ${beforeStores}
+${stripedTileStore(IPT, 'valid', (p) => `store_key(base + ${p}, from_ordered(ks[j]));
+    ${v(`store_val(base + ${p}, vs[j]);`)}`)}`}`
     : `  let tile = ${LINEAR_WORKGROUP_ID};
   if (tile >= P.num_tiles) { return; }
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
   // r = lid holds the tile's keys r * IPT .. r * IPT + IPT - 1 (consecutive: rank order).
   let r = lid;
-${splitTileLoad(IPT, K, V, loadVal)}
+${blockedTileLoadViaShared({ ...tileLoad, rank: 'r' })}
   for (var s = P.begin_bit; s < P.end_bit; s++) {
 ${splitByBit(IPT, pairs, 'shared')}
   }
   // s_keys holds the sorted tile (or the loaded one: no bits to sort by); written out coalesced.
   ${beforeStores}
 ${storeTile(o, 'valid', 'base', 'WG', 'IPT', true)}`;
-  const code = `${match ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : ''}${paramsStruct(BLOCK_SORT_PARAMS)}
+  const code = `${subgroupEnables(match)}${paramsStruct(BLOCK_SORT_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
 ${keyFunctions(o.key, false)}
@@ -188,7 +183,7 @@ ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
 ${match ? 'var<workgroup> sg_counter: atomic<u32>;' : ''}
 
 @compute @workgroup_size(WG)
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>${match ? ', @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32' : ''}) {
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>${match ? `, ${SUBGROUP_BUILTINS}` : ''}) {
   flip = P.flip;
 ${body}
 }
@@ -236,16 +231,11 @@ ${v(`var<workgroup> s_vals: array<${V}, MTILE>;`)}
 var<workgroup> s_bounds: array<u32, 2>;
 
 fn mkey(x: ${K}) -> ${K} { return to_ordered(x) & mask; }
-fn less(a: ${K}, b: ${K}) -> bool { return ${wide ? 'a.y < b.y || (a.y == b.y && a.x < b.x)' : 'a < b'}; }
+${keyLess(o.key)}
 
 // Elements of run A among the first d of the merged order (A = [a0, a0 + an), B = [b0, b0 + bn)).
 fn merge_path(a0: u32, an: u32, b0: u32, bn: u32, d: u32) -> u32 {
-  var lo = select(0u, d - bn, d > bn);
-  var hi = min(d, an);
-  while (lo < hi) {
-    let mid = (lo + hi) >> 1u;
-    if (less(mkey(load_key(b0 + d - 1u - mid)), mkey(load_key(a0 + mid)))) { hi = mid; } else { lo = mid + 1u; }
-  }
+${mergePathSearch('d', 'an', 'bn', (i, j) => `key_less(mkey(load_key(b0 + ${j})), mkey(load_key(a0 + ${i})))`)}
   return lo;
 }
 
@@ -283,12 +273,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   }
   workgroupBarrier();
   let dd = min(lid * MIPT, total);
-  var lo = select(0u, dd - nb, dd > nb);
-  var hi = min(dd, na);
-  while (lo < hi) {
-    let mid = (lo + hi) >> 1u;
-    if (less(mkey(s_keys[na + dd - 1u - mid]), mkey(s_keys[mid]))) { hi = mid; } else { lo = mid + 1u; }
-  }
+${mergePathSearch('dd', 'na', 'nb', (i, j) => `key_less(mkey(s_keys[na + ${j}]), mkey(s_keys[${i}]))`)}
   var ia = lo;
   var ib = dd - lo;
   let n = min(MIPT, total - dd);
@@ -298,7 +283,7 @@ ${unroll(MIPT, 'k', `  if (k < n) {
     var take_a = false;
     if (ia < na) {
       take_a = ib >= nb;
-      if (!take_a) { take_a = !less(mkey(s_keys[na + ib]), mkey(s_keys[ia])); }
+      if (!take_a) { take_a = !key_less(mkey(s_keys[na + ib]), mkey(s_keys[ia])); }
     }
     if (take_a) {
       ok[k] = s_keys[ia];

@@ -1,6 +1,7 @@
 import { type DeviceContext } from '../../runtime/context.js';
+import { LOOKBACK_PAYLOAD_BITS } from '../../wgsl/device/lookback.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { radixRankSpareWord, radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
+import { radixRankSpareWord, radixRankWorkgroupBytes } from '../../wgsl/workgroup/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
 import { onesweepRank } from './onesweep-kernel.js';
 import { hasForwardProgress, isSoftwareAdapter } from '../../runtime/target.js';
@@ -43,8 +44,7 @@ export interface RadixSortConfig {
    * `specialized`: kernels by a pass's place: the first pass transforms the keys it loads into
    * ordered bits and the last transforms what it stores back, the passes between move ordered
    * bits untouched; 8-byte keys also by the word that holds the digit. Fewer instructions a key
-   * (H200, 2^28: 6% less time for u32 keys, 10% for f32, 20% for u64), at up to four pipelines per key type
-   * instead of one. `shared`: one kernel for every pass, for CPU adapters, where compiling
+   * (the sort kernel is bound by them), at up to four pipelines per key type instead of one. `shared`: one kernel for every pass, for CPU adapters, where compiling
    * costs more than it saves. Tables written before it existed read as `specialized`.
    */
   readonly passKernels: 'specialized' | 'shared';
@@ -52,8 +52,8 @@ export interface RadixSortConfig {
 
 /** The tuning space and the edges tests walk. */
 export const radixSortSpace = {
-  // 320 and 384: tiles between 256's and 512's within the same workgroup memory (H200, 2^28 u64
-  // keys: 320 x 9 20.15 ms, 384 x 7 20.31, 256 x 11 20.51; the tuned u64 keys row is 320 x 9).
+  // 320 and 384: tiles between 256's and 512's within the same workgroup memory (8-byte keys
+  // can gain from them).
   workgroupSize: [64, 128, 256, 320, 384, 512, 1024],
   // 22 and 11: the heuristic's 32-bit and 64-bit key tiles (RADIX_SORT_KEY_WORDS_PER_INVOCATION);
   // 23 and 11: the largest within 24 KiB at 256 invocations (RADIX_SORT_BYTES_PER_INVOCATION);
@@ -79,14 +79,14 @@ export const RADIX_SORT_PASS_KERNELS = ['specialized', 'shared'] as const;
 export const radixSortUntimedSpace = { passKernels: RADIX_SORT_PASS_KERNELS } as const;
 
 /**
- * The heuristic's decoupledMaxCount where the vendor gives forward progress: onesweep below it,
- * reduce-then-scan above (H200, 256 x 13 u32 keys: onesweep 8% faster at 2^24, 1.2x-2x at 2^18 ..
- * 2^22, slower at 2^28: 9.78 against 8.38 ms).
+ * The heuristic's decoupledMaxCount where the vendor gives forward progress: onesweep below it
+ * (its single pass wins where launches and the upsweep's extra read weigh most), reduce-then-scan
+ * above (where the look-back's waits cost more than the read it saves).
  */
 export const RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT = 2 ** 24;
 
 /** Most keys a onesweep pass can count: look-back words keep counts in 30 bits. */
-export const ONESWEEP_MAX_COUNT = 2 ** 30 - 1;
+export const ONESWEEP_MAX_COUNT = 2 ** LOOKBACK_PAYLOAD_BITS - 1;
 
 /** Bytes of workgroup memory the sort kernel needs (the largest of the pass's kernels). */
 export function radixSortWorkgroupBytes(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8, c: RadixSortConfig): number {
@@ -140,29 +140,25 @@ export function radixSortConfigProblem(ctx: DeviceContext, key: TypeInfo, valueB
 
 /**
  * Workgroup memory per invocation that the sort kernel should stay within (24 KiB at 256
- * invocations): on the H200 the kernel loses a third of its speed or more past it (2^28 u32
- * keys, 256 x 12 with 0.5 KiB of padding 9.5 ms, with 1 KiB 14.8; u64 keys 256 x 6 30.0 ms
- * against 39.7 for 256 x 16 at 42 KiB; 256 x 24, 24.6 KiB, 9.06 ms against 7.07 for 256 x 22).
- * Exactly 24 KiB (256 x 23) is still on the fast side. The cause is not occupancy by workgroup
- * memory (registers allow 2-3 workgroups an SM), perhaps the driver's shared memory carveout.
+ * invocations): on NVIDIA's H200 the kernel loses a third of its speed or more past it, exactly
+ * 24 KiB still on the fast side. The cause is not occupancy by workgroup memory (registers allow
+ * 2-3 workgroups an SM), perhaps the driver's shared memory carveout.
  */
 export const RADIX_SORT_BYTES_PER_INVOCATION = 96;
 
 /**
  * Words of keys an invocation of the heuristic's sort kernel holds (items per thread times the
  * key's words). Larger tiles win as long as the workgroup memory stays within
- * RADIX_SORT_BYTES_PER_INVOCATION (H200, 2^28, 256 invocations, reduce-then-scan: u32 keys 13
- * items 7.65 ms, 21 7.19, 22 7.07, 23 7.10; u64 keys 10 items 20.4, 11 19.7; the driver's
- * register counts, 79 at 13 items and 106 at 21, set 3 and 2 workgroups an SM, yet occupancy
- * moved less than tile size: docs/performance.md, eighth session).
+ * RADIX_SORT_BYTES_PER_INVOCATION: fewer workgroups an SM (more registers each) cost less than
+ * the larger tile saves.
  */
 export const RADIX_SORT_KEY_WORDS_PER_INVOCATION = 22;
 
 /**
  * The match rank with reduce-then-scan where the device has subgroups, else the split rank.
  * Not onesweep at large counts, even where the vendor gives forward progress: on the H200 its
- * look-back costs more than the upsweep and count scan it saves for keys (2^28 u32 keys, 256 x 22:
- * 7.86 against 7.08 ms; u64 256 x 11: 25.9 against 19.7); tuning picks it where it wins (pairs).
+ * look-back costs more than the upsweep and count scan it saves for keys; tuning picks it where it
+ * wins (pairs).
  * Below RADIX_SORT_DECOUPLED_DEFAULT_MAX_COUNT it is onesweep where the vendor gives forward
  * progress (decoupledMaxCount). 256
  * invocations, 8-bit digits, and the most items per thread whose keys take at most

@@ -1,8 +1,12 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { prelude, quadReduce, SUBGROUP_ID, subgroupReduceFn } from '../../wgsl/block.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
+import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
+import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
+import { quadReduce } from '../../wgsl/thread/reduce.js';
 import { fromWords, type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
+import { workgroupReduce, workgroupReduceDecls } from '../../wgsl/workgroup/reduce.js';
+import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { type ReduceConfig } from './config.js';
 
 export const REDUCE_PARAMS = ['count', 'num_tiles', 'num_wg', 'in_tail', 'out_tail', 'fast_end', 'has_init', 'init_lo', 'init_hi'] as const;
@@ -24,60 +28,28 @@ export function reduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig)
   const outDecl = viewWgsl({ name: 'out', type: t, access: 'read_write', tailStart: 'P.out_tail' }, bindings.length);
   bindings.push(...viewBindings({ access: 'read_write' }));
 
-  const workgroupReduce = sub
-    ? `${SUBGROUP_ID}
-  let r = sg_reduce(acc, sg_size);
-  if (sg_lane == 0u) { sh[sgid] = r; }
-  workgroupBarrier();
-  if (lid == 0u) {
-    var total = sh[0];
-    for (var i = 1u; i < WG / sg_size; i++) { total = op(total, sh[i]); }
-    sh[0] = total;
-  }
-  workgroupBarrier();`
-    : `
-  sh[lid] = acc;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { sh[lid] = op(sh[lid], sh[lid + s]); }
-    workgroupBarrier();
-  }`;
-
   const code = `${prelude(t, op, sub)}
 ${paramsStruct(REDUCE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${inDecl}
 ${outDecl}
-const WG = ${WG}u;
-const Q = ${Q}u;
-const TILE = ${WG * c.itemsPerThread}u;
-var<workgroup> sh: array<${T}, WG>;
+${quadTileConstants(WG, c.itemsPerThread)}
+${workgroupReduceDecls(t, op, sub)}
 var<workgroup> sg_counter: atomic<u32>;
 ${quadReduce(T)}
-${sub ? subgroupReduceFn(t, op) : ''}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>${sub ? ', @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32' : ''}) {
+        @builtin(num_workgroups) nwg: vec3<u32>${sub ? `, ${SUBGROUP_BUILTINS}` : ''}) {
   let w = wid.x + wid.y * nwg.x;
   if (w >= P.num_wg) { return; }
   var acc = identity();
   for (var tile = w; tile < P.num_tiles; tile += P.num_wg) {
     let base = tile * (TILE / 4u) + lid;
-    var items: array<array<${T}, 4>, Q>;
-    if ((tile + 1u) * TILE <= P.fast_end) {
-      for (var k = 0u; k < Q; k++) { items[k] = in_quad(base + k * WG); }
-    } else {
-      for (var k = 0u; k < Q; k++) {
-        for (var j = 0u; j < 4u; j++) {
-          let e = (base + k * WG) * 4u + j;
-          if (e < P.count) { items[k][j] = in_at(e); } else { items[k][j] = identity(); }
-        }
-      }
-    }
+${quadTileLoad({ view: 'in', T, quads: Q, fast: '(tile + 1u) * TILE <= P.fast_end', quad: 'base + k * WG', unrolled: false })}
     for (var k = 0u; k < Q; k++) { acc = op(acc, quad_reduce(items[k])); }
   }
-  ${workgroupReduce}
+  ${sub ? SUBGROUP_ID : ''}${workgroupReduce(sub)}
   if (lid == 0u) {
     var total = sh[0];
     if (P.has_init != 0u) { total = op(${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}, total); }

@@ -1,6 +1,6 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { radixRankWorkgroupBytes } from '../../wgsl/radix-rank.js';
+import { radixRankWorkgroupBytes } from '../../wgsl/workgroup/radix-rank.js';
 import { subgroupProblem, workgroupMemoryProblem } from '../common.js';
 
 /**
@@ -18,7 +18,7 @@ export interface SegmentedRadixSortConfig {
   /** Bits per digit pass, 4..8. */
   readonly radixBits: number;
   /**
-   * How a tile is ranked: `match` (subgroup ballots, src/wgsl/radix-rank.ts; needs subgroups)
+   * How a tile is ranked: `match` (subgroup ballots, src/wgsl/workgroup/radix-rank.ts; needs subgroups)
    * or `split` (one stable split per key bit through a workgroup-memory scan; runs anywhere).
    */
   readonly rank: 'match' | 'split';

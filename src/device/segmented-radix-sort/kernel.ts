@@ -1,10 +1,17 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
-import { SUBGROUP_ID, unroll } from '../../wgsl/block.js';
-import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/radix-rank.js';
+import { subgroupEnables } from '../../wgsl/prelude.js';
+import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
+import { keyFunctions, keyRangeFunctions, rawType } from '../../wgsl/thread/radix-key.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { keyFunctions, rawType } from '../radix-sort/kernel.js';
-import { splitByBit, workgroupInclusiveScan } from '../radix-sort/wgsl.js';
+import { sharedRunFlags } from '../../wgsl/workgroup/discontinuity.js';
+import { stripedFromShared } from '../../wgsl/workgroup/exchange.js';
+import { histogramAdd, histogramClear, type SharedHistogram } from '../../wgsl/workgroup/histogram.js';
+import { radixRankDecls, rankCounts, rankMatch } from '../../wgsl/workgroup/radix-rank.js';
+import { splitByBit } from '../../wgsl/workgroup/radix-split.js';
+import { sharedInclusiveSum } from '../../wgsl/workgroup/shared-scan.js';
+import { blockedTileLoadViaShared, sharedTileStore, stripedTileLoad, stripedTileStore } from '../../wgsl/workgroup/tile.js';
+import { rawKeyAccess, scratchAccess } from './access.js';
 import { type SegmentedRadixSortConfig } from './config.js';
 
 /**
@@ -49,32 +56,6 @@ export function segmentedSortMarks(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boo
   return !o.keysInPlace || (o.valueBytes !== 0 && !o.valuesInPlace);
 }
 
-/**
- * Raw key access: `load_in(e)` from `keys_in` (binding `at`), `load_out` / `store_out` on
- * `keys_out` (binding `at + 1`). In place there is one read-write binding (`at`) and `load_in`
- * reads it: a segment's keys are read before the segment's workgroup (or subgroup) writes them.
- */
-function rawKeyAccess(t: TypeInfo, at: number, inPlace: boolean): string {
-  const K = rawType(t);
-  const outAt = inPlace ? at : at + 1;
-  if (t.bytes === 2) {
-    // 16-bit keys are packed two to a word: a store clears and sets its own half with two
-    // atomics, so workgroups writing the halves of one word (neighbouring segments) never lose a key.
-    return `${inPlace ? '' : `@group(0) @binding(${at}) var<storage, read> keys_in: array<u32>;\n`}@group(0) @binding(${outAt}) var<storage, read_write> keys_out: array<atomic<u32>>;
-fn load_out(e: u32) -> u32 { return (atomicLoad(&keys_out[e >> 1u]) >> ((e & 1u) * 16u)) & 0xffffu; }
-fn load_in(e: u32) -> u32 { return ${inPlace ? 'load_out(e)' : '(keys_in[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu'}; }
-fn store_out(e: u32, x: u32) {
-  let s = (e & 1u) * 16u;
-  atomicAnd(&keys_out[e >> 1u], ~(0xffffu << s));
-  atomicOr(&keys_out[e >> 1u], x << s);
-}`;
-  }
-  return `${inPlace ? '' : `@group(0) @binding(${at}) var<storage, read> keys_in: array<${K}>;\n`}@group(0) @binding(${outAt}) var<storage, read_write> keys_out: array<${K}>;
-fn load_in(e: u32) -> ${K} { return ${inPlace ? 'keys_out[e]' : 'keys_in[e]'}; }
-fn load_out(e: u32) -> ${K} { return keys_out[e]; }
-fn store_out(e: u32, x: ${K}) { keys_out[e] = x; }`;
-}
-
 const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
   [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo'].join(':');
 
@@ -116,29 +97,12 @@ export function segmentedRadixSortKernel(o: SegmentedRadixSortKernelOptions): Ke
   const at = (role: string): number => roles.indexOf(role);
   // The values' source: in place, the output binding itself.
   const VIN = valuesInPlace ? 'vals_out' : 'vals_in';
+  const hist: SharedHistogram = { array: 's_hist', bins: 'RADIX', index: 'lid', stride: 'WG' };
   const rk = { workgroupSize: WG, itemsPerThread: IPT, radixBits: c.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
 
   // Loading a tile into registers `ks` / `vs` (and for the split rank into s_keys first).
   // `src`: a WGSL expression naming the buffer (0 input, 1 output, 2 scratch); `at`: the tile's first element.
-  const loadTileMatch = (src: string, at: string, n: string): string => unroll(IPT, 'j', `  let p = striped_pos(j, sgid, sg_lane, sg_size);
-  var y = SENTINEL;
-  if (p < ${n}) {
-    y = load_key(${src}, ${at} + p);
-    ${v(`vs[j] = load_val(${src}, ${at} + p);`)}
-  }
-  ks[j] = y;`);
-  const loadTileSplit = (src: string, at: string, n: string): string => `for (var k = 0u; k < IPT; k++) {
-    let i = k * WG + lid;
-    if (i < ${n}) {
-      s_keys[i] = load_key(${src}, ${at} + i);
-      ${v(`s_vals[i] = load_val(${src}, ${at} + i);`)}
-    } else {
-      s_keys[i] = SENTINEL;
-    }
-  }
-  workgroupBarrier();
-${unroll(IPT, 'j', `  ks[j] = s_keys[lid * IPT + j];
-  ${v('vs[j] = s_vals[lid * IPT + j];')}`)}`;
+  const tileLoad = { items: IPT, K, V, key: (e: string) => `load_key(src, ${e})`, value: pairs ? (e: string) => `load_val(src, ${e})` : undefined, declare: false, base: 'b + t' };
   // Stable sort of the tile by bits [lo, lo + nbits): match: one rank per digit pass (the tile
   // ends in s_keys, sorted, and back in registers); split: one split per bit (ends in s_keys).
   const rankMatchPass = (digitExpr: (j: string) => string): string => `${rankCounts(rk, digitExpr)}
@@ -153,49 +117,28 @@ ${splitByBit(IPT, pairs, wgScan, 'lid')}
 
   // One tile: loaded (from `src` at b + t), then ranked `inner` times (a short segment: every
   // digit pass; a long one: this pass's digit), each rank spliced once.
-  const loadTile = match ? loadTileMatch('src', 'b + t', 'valid') : loadTileSplit('src', 'b + t', 'valid');
+  const loadTile = match ? stripedTileLoad(tileLoad) : blockedTileLoadViaShared({ ...tileLoad, rank: 'lid' });
   const rankTile = match
     ? `${rankMatchPass((j) => `digit_at(ks[${j}], shift, bits)`)}
         if (short_seg) {
-${unroll(IPT, 'j', `          let p = striped_pos(j, sgid, sg_lane, sg_size);
-          ks[j] = s_keys[p];
-          ${v('vs[j] = s_vals[p];')}`)}
+${stripedFromShared(IPT, pairs, '          ')}
         }`
     : splitBits('shift', 'shift + bits');
   // A short segment's sorted tile goes out in place (match: from registers, striped).
   const writeShort = match
-    ? unroll(IPT, 'j', `        let p = striped_pos(j, sgid, sg_lane, sg_size);
-        if (p < len) {
-          store_out(b + p, from_ordered(ks[j]));
-          ${v('vals_out[b + p] = vs[j];')}
-        }`)
-    : `for (var k = 0u; k < IPT; k++) {
-          let i = k * WG + lid;
-          if (i < len) {
-            store_out(b + i, from_ordered(s_keys[i]));
-            ${v('vals_out[b + i] = s_vals[i];')}
-          }
-        }`;
+    ? stripedTileStore(IPT, 'len', (p) => `store_out(b + ${p}, from_ordered(ks[j]));
+    ${v(`vals_out[b + ${p}] = vs[j];`)}`)
+    : sharedTileStore('len', 'WG', 'IPT', (i) => `store_out(b + ${i}, from_ordered(s_keys[${i}]));
+      ${v(`vals_out[b + ${i}] = s_vals[${i}];`)}`);
   // A long segment's tile: each digit's first place in the sorted tile and its count.
+  const digitAt = (i: string): string => `digit_at(s_keys[${i}], shift, bits)`;
   const tileDigits = match
     ? ''
     : `for (var d = lid; d < RADIX; d += WG) { t_start[d] = 0u; t_cnt[d] = 0u; }
         workgroupBarrier();
-        for (var k = 0u; k < IPT; k++) {
-          let i = k * WG + lid;
-          if (i < valid) {
-            let d = digit_at(s_keys[i], shift, bits);
-            if (i == 0u || digit_at(s_keys[i - 1u], shift, bits) != d) { t_start[d] = i; }
-          }
-        }
+${sharedRunFlags('heads', digitAt, 'valid', (i) => `t_start[d] = ${i};`)}
         workgroupBarrier();
-        for (var k = 0u; k < IPT; k++) {
-          let i = k * WG + lid;
-          if (i < valid) {
-            let d = digit_at(s_keys[i], shift, bits);
-            if (i + 1u == valid || digit_at(s_keys[i + 1u], shift, bits) != d) { t_cnt[d] = i + 1u - t_start[d]; }
-          }
-        }
+${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_start[d];`)}
         workgroupBarrier();`;
   // Tiny segments (at most TINY keys, the smallest subgroup size): one subgroup each, one key
   // per lane, ranked by comparing with every lane's key (stable: ties go by lane).
@@ -230,18 +173,7 @@ ${unroll(IPT, 'j', `          let p = striped_pos(j, sgid, sg_lane, sg_size);
   const tStart = match ? 'rk_start' : 't_start';
   const tCount = match ? 'rk_count' : 't_cnt';
 
-  const tmpKey = wide
-    ? `fn load_tmp(e: u32) -> vec2<u32> { return vec2<u32>(tmp[2u * e], tmp[2u * e + 1u]); }
-fn store_tmp(e: u32, y: vec2<u32>) { tmp[2u * e] = y.x; tmp[2u * e + 1u] = y.y; }`
-    : `fn load_tmp(e: u32) -> u32 { return tmp[e]; }
-fn store_tmp(e: u32, y: u32) { tmp[e] = y; }`;
-  const tmpVal = o.valueBytes === 8
-    ? `fn load_tmp_val(e: u32) -> vec2<u32> { let w = P.tmp_vals + 2u * e; return vec2<u32>(tmp[w], tmp[w + 1u]); }
-fn store_tmp_val(e: u32, x: vec2<u32>) { let w = P.tmp_vals + 2u * e; tmp[w] = x.x; tmp[w + 1u] = x.y; }`
-    : `fn load_tmp_val(e: u32) -> u32 { return tmp[P.tmp_vals + e]; }
-fn store_tmp_val(e: u32, x: u32) { tmp[P.tmp_vals + e] = x; }`;
-
-  const code = `${match ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n' : ''}${paramsStruct(SEGMENTED_SORT_PARAMS)}
+  const code = `${subgroupEnables(match)}${paramsStruct(SEGMENTED_SORT_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${rawKeyAccess(o.key, 1, keysInPlace)}
 @group(0) @binding(${at('tmp')}) var<storage, read_write> tmp: array<u32>;
@@ -260,38 +192,8 @@ const RADIX = ${1 << c.radixBits}u;
 const DPT = ${Math.ceil((1 << c.radixBits) / WG)}u;
 const SPW = ${spw}u;
 const TINY = ${o.subgroupMinSize}u;
-// Bits [lo, hi) of a word (lo, hi in [0, 32]).
-fn word_mask(lo: u32, hi: u32) -> u32 {
-  if (hi <= lo) { return 0u; }
-  return select(0xffffffffu << lo, 0u, lo >= 32u) & select((1u << hi) - 1u, 0xffffffffu, hi >= 32u);
-}
-${wide
-    ? `// Ordered bits restricted to [begin_bit, end_bit), and their order.
-fn range_bits(y: vec2<u32>) -> vec2<u32> {
-  return vec2<u32>(y.x & word_mask(min(P.begin_bit, 32u), min(P.end_bit, 32u)), y.y & word_mask(max(P.begin_bit, 32u) - 32u, max(P.end_bit, 32u) - 32u));
-}
-fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool { return a.y < b.y || (a.y == b.y && a.x < b.x); }`
-    : `fn range_bits(y: u32) -> u32 { return y & word_mask(P.begin_bit, P.end_bit); }
-fn key_less(a: u32, b: u32) -> bool { return a < b; }`}
-${tmpKey}
-// Ordered bits of element e of buffer src (0 input, 1 output, 2 scratch); the scratch holds ordered bits.
-fn load_key(src: u32, e: u32) -> ${K} {
-  if (src == 0u) { return to_ordered(load_in(e)); }
-  if (src == 1u) { return to_ordered(load_out(e)); }
-  return load_tmp(e);
-}
-fn store_key(dst: u32, e: u32, y: ${K}) {
-  if (dst == 1u) { store_out(e, from_ordered(y)); } else { store_tmp(e, y); }
-}
-${v(`${tmpVal}
-fn load_val(src: u32, e: u32) -> ${V} {
-  if (src == 0u) { return ${VIN}[e]; }
-  if (src == 1u) { return vals_out[e]; }
-  return load_tmp_val(e);
-}
-fn store_val(dst: u32, e: u32, x: ${V}) {
-  if (dst == 1u) { vals_out[e] = x; } else { store_tmp_val(e, x); }
-}`)}
+${keyRangeFunctions(o.key)}
+${scratchAccess(o.key, o.valueBytes, VIN)}
 ${match ? radixRankDecls(rk) : ''}
 var<workgroup> s_keys: array<${K}, TILE>;
 ${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
@@ -307,13 +209,13 @@ fn wg_scan(lid: u32, x: u32) -> vec2<u32> {
   workgroupBarrier();
   s_scan[lid] = x;
   workgroupBarrier();
-${workgroupInclusiveScan('s_scan', 'lid', 'WG')}
+${sharedInclusiveSum('s_scan', 'lid', 'WG')}
   return vec2<u32>(s_scan[lid], s_scan[WG - 1u]);
 }
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>${match ? `,
-        @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32` : ''}) {
+        ${SUBGROUP_BUILTINS}` : ''}) {
   flip = P.flip;
   let group = ${LINEAR_WORKGROUP_ID};
   if (group * SPW >= P.num_segments) { return; }
@@ -379,9 +281,9 @@ ${inPlace ? `        if (q == 0u && P.passes % 2u == 1u) {
           src = 2u;
         }
 ` : ''}        // The segment's digit counts, scanned into each digit's first output position.
-        for (var d = lid; d < RADIX; d += WG) { atomicStore(&s_hist[d], 0u); }
+        ${histogramClear(hist)}
         workgroupBarrier();
-        for (var i = lid; i < len; i += WG) { atomicAdd(&s_hist[digit_at(load_key(src, b + i), pass_shift, pass_bits)], 1u); }
+        for (var i = lid; i < len; i += WG) { ${histogramAdd(hist, 'digit_at(load_key(src, b + i), pass_shift, pass_bits)')} }
         workgroupBarrier();
         var owned = 0u;
         for (var k = 0u; k < DPT; k++) {

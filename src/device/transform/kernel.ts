@@ -1,4 +1,5 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
+import { quadTileConstants } from '../../wgsl/prelude.js';
 import { INT64_HELPERS, type TypeInfo, typeEnables } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { type TransformConfig } from './config.js';
@@ -52,9 +53,7 @@ ${types.some((t) => t.is64) ? INT64_HELPERS : ''}
 ${paramsStruct(TRANSFORM_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${decls.join('\n')}
-const WG = ${WG}u;
-const Q = ${Q}u;
-const TILE = ${WG * c.itemsPerThread}u;
+${quadTileConstants(WG, c.itemsPerThread)}
 fn f(${args}) -> ${out.wgsl} { return ${o.expression}; }
 ${loadA}
 

@@ -1,4 +1,6 @@
-import { unroll } from './block.js';
+import { laneMask, subgroupMatch } from '../subgroup/ballot.js';
+import { unroll } from '../thread/unroll.js';
+import { stripedPosFn } from './tile.js';
 
 /**
  * Stable workgroup radix rank by subgroup match (CUB's BlockRadixRankMatchEarlyCounts, in
@@ -90,30 +92,10 @@ export function radixRankKey(o: RadixRankOptions): string {
   return `rank:${o.workgroupSize}:${o.itemsPerThread}:${o.radixBits}:${o.subgroupMinSize}:${o.subgroupMaxSize}:${histWords(o)}${o.compact ? ':c' : ''}`;
 }
 
-const maskWords = (o: RadixRankOptions): number => Math.ceil(o.subgroupMaxSize / 32);
-
 /** Module-scope part: the rank's workgroup arrays and helper functions. */
 export function radixRankDecls(o: RadixRankOptions): string {
-  const radix = 1 << o.radixBits;
   const nsg = maxSubgroups(o);
-  const words = maskWords(o);
-  const M = words === 1 ? 'u32' : `vec${words === 2 ? 2 : 4}<u32>`;
-  const helpers =
-    words === 1
-      ? `fn rk_lanes_below(lane: u32) -> u32 { return select((1u << lane) - 1u, 0xffffffffu, lane >= 32u); }`
-      : `fn rk_sum(v: ${M}) -> u32 { var s = 0u; for (var w = 0u; w < ${words}u; w++) { s += v[w]; } return s; }
-fn rk_lowest(v: ${M}) -> u32 {
-  for (var w = 0u; w < ${words}u; w++) { if (v[w] != 0u) { return w * 32u + countTrailingZeros(v[w]); } }
-  return 0u;
-}
-fn rk_lanes_below(lane: u32) -> ${M} {
-  var m = ${M}(0u);
-  for (var w = 0u; w < ${words}u; w++) {
-    let lo = w * 32u;
-    if (lane >= lo + 32u) { m[w] = 0xffffffffu; } else if (lane > lo) { m[w] = (1u << (lane - lo)) - 1u; }
-  }
-  return m;
-}`;
+  const radix = 1 << o.radixBits;
   return `const RK_RADIX = ${radix}u;
 const RK_BITS = ${o.radixBits}u;
 const RK_NSG = ${nsg}u;
@@ -127,10 +109,8 @@ fn rk_sums_get(g: u32) -> u32 { return atomicLoad(&rk_hist[${counterWords(o)}u +
     : `var<workgroup> rk_sums: array<u32, RK_NSG>;
 fn rk_sums_set(g: u32, x: u32) { rk_sums[g] = x; }
 fn rk_sums_get(g: u32) -> u32 { return rk_sums[g]; }`}
-${helpers}
-fn striped_pos(j: u32, sgid: u32, sg_lane: u32, sg_size: u32) -> u32 {
-  return (sgid * ${o.itemsPerThread}u + j) * sg_size + sg_lane;
-}`;
+${laneMask(o.subgroupMaxSize).fns}
+${stripedPosFn(o.itemsPerThread)}`;
 }
 
 /**
@@ -156,8 +136,8 @@ export function rankClear(o: RadixRankOptions, index: string): string {
  * Body text: the early counts and digit starts. `digitOf(j)` is item j's digit (a WGSL
  * expression). `cleared`: the caller ran `rankClear` (else the counters are zeroed here, after
  * a barrier that ends any earlier use of the arrays, e.g. a previous pass over the same tile).
- * Invocation r owns digits r * RK_DPT ..: it loads their subgroups' counts at once (H200, 2^28
- * u32 keys: 9.7 against 10.9 ms for a loop of load, store per subgroup), and once the starts
+ * Invocation r owns digits r * RK_DPT ..: it loads their subgroups' counts at once (their loads
+ * in flight together, not a load and store per subgroup in turn), and once the starts
  * are known stores each subgroup's first rank, start included, so the match needs no rk_start.
  * `late` (rankLate, with `cleared`): the counters already hold each subgroup's counts (the match
  * ran on cleared counters), so only the scan is left.
@@ -229,24 +209,21 @@ ${firsts}
 /**
  * Body text: ranks item after item; `place(j, rank)` is WGSL that uses item j's rank (a
  * `let` in scope). Digits of narrower passes have zero high bits, so every pass takes
- * RK_BITS ballots (written out: H200, 2^28 u32 keys, 10.6 against 10.9 ms for a loop).
+ * RK_BITS ballots, written out (a loop over the bits was slower).
  */
 export function rankMatch(o: RadixRankOptions, digitOf: (j: string) => string, place: (j: string, rank: string) => string): string {
-  const words = maskWords(o);
-  const part = words === 1 ? '.x' : words === 2 ? '.xy' : '';
-  const popcount = (x: string): string => (words === 1 ? `countOneBits(${x})` : `rk_sum(countOneBits(${x}))`);
-  const lowest = words === 1 ? 'countTrailingZeros(peers)' : 'rk_lowest(peers)';
+  const mask = laneMask(o.subgroupMaxSize);
   return `{
   let own = sgid * RK_RADIX;
-  let below_mask = rk_lanes_below(sg_lane);
-  let lanes = subgroupBallot(true)${part};
+  let below_mask = lane_mask_below(sg_lane);
+  let lanes = subgroupBallot(true)${mask.part};
 ${unroll(o.itemsPerThread, 'j', `  let d = ${digitOf('j')};
   var peers = lanes;
-${unroll(o.radixBits, 'b', `  { let on = ((d >> b) & 1u) == 1u; let bal = subgroupBallot(on)${part}; peers &= select(~bal, bal, on); }`)}
-  let below = ${popcount('peers & below_mask')};
+${subgroupMatch('d', o.radixBits, mask)}
+  let below = ${mask.count('peers & below_mask')};
   var first = 0u;
-  if (below == 0u) { first = atomicAdd(&rk_hist[own + d], ${popcount('peers')}); }
-  let rank = subgroupShuffle(first, ${lowest}) + below;
+  if (below == 0u) { first = atomicAdd(&rk_hist[own + d], ${mask.count('peers')}); }
+  let rank = subgroupShuffle(first, ${mask.lowest('peers')}) + below;
   ${place('j', 'rank')}`)}
 }`;
 }

@@ -1,0 +1,160 @@
+import { unroll } from '../thread/unroll.js';
+import { fromWords, toWords, type TypeInfo } from '../types.js';
+
+/**
+ * Decoupled look-back tile state (Merrill and Garland), one encoding for every user: each
+ * 32-bit state word carries a status in its top two bits (0 not yet published, AGGREGATE: the
+ * tile's own aggregate, INCLUSIVE: the combination of every element up to and including the
+ * tile) and LOOKBACK_PAYLOAD_BITS of payload below it. A reader that sees a non-zero status
+ * has a payload from that publication: the word is written with one atomic store.
+ */
+export const LOOKBACK_PAYLOAD_BITS = 30;
+export const LOOKBACK_AGGREGATE = 1 << LOOKBACK_PAYLOAD_BITS;
+export const LOOKBACK_INCLUSIVE = 2 ** (LOOKBACK_PAYLOAD_BITS + 1);
+
+/** WGSL constants of the encoding (status bits in place, and the payload mask). */
+export const LOOKBACK_CONSTS = `const LB_AGGREGATE = ${LOOKBACK_AGGREGATE}u;
+const LB_INCLUSIVE = ${LOOKBACK_INCLUSIVE}u;
+const LB_STATUS = ${LOOKBACK_AGGREGATE + LOOKBACK_INCLUSIVE}u;
+const LB_PAYLOAD = ${LOOKBACK_AGGREGATE - 1}u;`;
+
+/** Words of look-back state for values of type `t`: each 32-bit word of a value travels as two 16-bit halves. */
+export const lookbackWordsPerTile = (t: TypeInfo): number => 2 * t.words;
+
+/**
+ * State of tiles holding values of type `t` (any width) in `state` from word `base`: each
+ * 32-bit word of a value travels as two 16-bit halves, each a state word of its own, so a
+ * reader can check that every half is from the same publication without fences.
+ * `publish(p, status, v)`, `peek_state(p)` (status 0 while unpublished or the halves disagree)
+ * and `read_state(p)` (spins until published), with `struct TileState { flag, value }`.
+ */
+export function tileStateFns(t: TypeInfo, state = 'state', base = '1u'): string {
+  const T = t.wgsl;
+  const parts = lookbackWordsPerTile(t);
+  const words = (i: number): string => `${state}[${base} + p * ${parts}u + ${i}u]`;
+  return `${LOOKBACK_CONSTS}
+fn publish(p: u32, f: u32, v: ${T}) {
+  let w = ${toWords(t, 'v')};
+${Array.from({ length: t.words }, (_, i) => `  atomicStore(&${words(2 * i)}, f | (w[${i}] & 0xffffu));
+  atomicStore(&${words(2 * i + 1)}, f | (w[${i}] >> 16u));`).join('\n')}
+}
+struct TileState { flag: u32, value: ${T} }
+// One look at tile p's state: flag 0 while it is unpublished or its halves disagree.
+fn peek_state(p: u32) -> TileState {
+${Array.from({ length: parts }, (_, i) => `  let s${i} = atomicLoad(&${words(i)});`).join('\n')}
+  let f = s0 & LB_STATUS;
+  if (f != 0u${Array.from({ length: parts - 1 }, (_, i) => ` && (s${i + 1} & LB_STATUS) == f`).join('')}) {
+    let w = vec2<u32>(${Array.from({ length: 2 }, (_, i) => (i < t.words ? `(s${2 * i} & 0xffffu) | (s${2 * i + 1} << 16u)` : '0u')).join(', ')});
+    return TileState(f, ${fromWords(t, 'w')});
+  }
+  return TileState(0u, identity());
+}
+fn read_state(p: u32) -> TileState {
+  loop {
+    let s = peek_state(p);
+    if (s.flag != 0u) { return s; }
+  }
+}`;
+}
+
+/**
+ * Look-back by one invocation (`lid == 0`): publishes the tile's aggregate `agg`, walks back one
+ * predecessor at a time (spinning on each) to the nearest inclusive prefix, publishes its own,
+ * and leaves the tile's exclusive prefix in the workgroup variable `sh_prefix`, read back as
+ * `tile_prefix`. For any operator (combines in tile order). Needs `tileStateFns`.
+ */
+export const SERIAL_LOOKBACK = `
+    if (lid == 0u) {
+      var prefix = identity();
+      if (tile == 0u) {
+        publish(0u, LB_INCLUSIVE, agg);
+      } else {
+        publish(tile, LB_AGGREGATE, agg);
+        var p = tile - 1u;
+        loop {
+          let s = read_state(p);
+          prefix = op(s.value, prefix);
+          if (s.flag == LB_INCLUSIVE) { break; }
+          p -= 1u;
+        }
+        publish(tile, LB_INCLUSIVE, op(prefix, agg));
+      }
+      sh_prefix = prefix;
+    }
+    workgroupBarrier();
+    let tile_prefix = sh_prefix;`;
+
+/**
+ * Look-back by a whole subgroup, for its lane 0 publishing `agg`: each lane inspects one
+ * predecessor (lane 0 the nearest), so the window is the subgroup size and costs one round trip;
+ * stops at the nearest inclusive prefix, which lands in `prefix` (a `var` in scope, the
+ * identity before). Needs `tileStateFns`, `sg_inclusive`, `first_lane`.
+ */
+export const SUBGROUP_LOOKBACK = `
+      if (tile == 0u) {
+        if (sg_lane == 0u) { publish(0u, LB_INCLUSIVE, agg); }
+      } else {
+        if (sg_lane == 0u) { publish(tile, LB_AGGREGATE, agg); }
+        // Poll only the nearest predecessor until it has published: it is usually the last of
+        // the window to do so, and one polling lane keeps the spin's memory traffic low.
+        var nearest = TileState(0u, identity());
+        loop {
+          if (sg_lane == 0u) { nearest = peek_state(tile - 1u); }
+          if (subgroupBroadcastFirst(nearest.flag) != 0u) { break; }
+        }
+        // When the nearest predecessor already holds its inclusive prefix, that is the answer.
+        let nearest_inclusive = subgroupBroadcastFirst(nearest.flag) == LB_INCLUSIVE;
+        if (nearest_inclusive) { prefix = subgroupBroadcastFirst(nearest.value); }
+        var end = tile;
+        loop {
+          if (nearest_inclusive) { break; }
+          let back = sg_lane + 1u;
+          let has = back <= end;
+          var s = TileState(LB_INCLUSIVE, identity());
+          if (has) { s.flag = 0u; }
+          loop {
+            if (s.flag == 0u) { s = peek_state(end - back); }
+            if (subgroupAll(s.flag != 0u)) { break; }
+          }
+          let k = first_lane(subgroupBallot(s.flag == LB_INCLUSIVE));
+          var v = s.value;
+          if (sg_lane > k) { v = identity(); }
+          // Combine in tile order: reverse the lanes, scan, take the last lane.
+          let rev = subgroupShuffle(v, sg_size - 1u - sg_lane);
+          let window = subgroupShuffle(sg_inclusive(rev, sg_lane, sg_size), sg_size - 1u);
+          prefix = op(window, prefix);
+          if (k < sg_size) { break; }
+          end -= sg_size;
+        }
+        if (sg_lane == 0u) { publish(tile, LB_INCLUSIVE, op(prefix, agg)); }
+      }`;
+
+/**
+ * Look-back over single-word counts (sums below 2^30, e.g. a radix digit's): `word(q)` is the
+ * WGSL reference of tile q's state word. Walks back from tile `tile`, `window` predecessors'
+ * words at a time (their loads in flight together, so a walk over many tiles that only published
+ * their own counts costs one memory latency per window, not per tile), adding their counts to
+ * `prefix` (a `var u32` declared here) until an inclusive one is found; a word not yet written
+ * ends the window and the walk polls again from there. The caller publishes.
+ */
+export function countLookback(window: number, word: (q: string) => string): string {
+  return `var prefix = 0u;
+    var p = tile;
+    loop {
+      if (p == 0u) { break; }
+      var ws: array<u32, ${window}>;
+${unroll(window, 'k', `      ws[k] = LB_INCLUSIVE;
+      if (p > k) { ws[k] = atomicLoad(&${word('p - 1u - k')}); }`)}
+      var stop = false;
+      var found = false;
+${unroll(window, 'k', `      if (!stop) {
+        let w = ws[k];
+        if (w == 0u) { stop = true; } else {
+          prefix += w & LB_PAYLOAD;
+          p -= 1u;
+          if (w >= LB_INCLUSIVE) { stop = true; found = true; }
+        }
+      }`)}
+      if (found) { break; }
+    }`;
+}
