@@ -12,14 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { WgprimError } from '../runtime/errors.js';
 import { type TunedEntry } from '../config/types.js';
 import { isTunedTableFile, normalizeTunedInput, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
-import { scanTuned } from '../config/tuned/scan.js';
-import { reduceTuned } from '../config/tuned/reduce.js';
-import { transformTuned } from '../config/tuned/transform.js';
-import { radixSortTuned } from '../config/tuned/radix-sort.js';
-import { segmentedRadixSortTuned } from '../config/tuned/segmented-radix-sort.js';
-import { radixSortBlockSortTuned } from '../config/tuned/radix-sort-block-sort.js';
+import { TABLES } from '../algorithms.js';
 
-const BUILT_IN: Readonly<Record<TunedAlgorithm, readonly TunedEntry<unknown>[]>> = { scan: scanTuned, reduce: reduceTuned, transform: transformTuned, radixSort: radixSortTuned, radixSortBlockSort: radixSortBlockSortTuned, segmentedRadixSort: segmentedRadixSortTuned };
+const BUILT_IN = Object.fromEntries(TABLES.map((t) => [t.name, t.builtin])) as Readonly<Record<TunedAlgorithm, readonly TunedEntry<unknown>[]>>;
 
 function readJson(file: string): unknown {
   let text: string;
