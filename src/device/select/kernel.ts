@@ -214,10 +214,9 @@ ${unroll(Q, 'k', `
         }
       }`)}`;
 
-  let head = prelude(C, countOperator(layout), sub);
-  const enables = typeEnables(t).filter((line) => !head.includes(line));
-  if (t.is64 && !C.is64) enables.push(INT64_HELPERS);
-  head = [...enables, head].join('\n');
+  // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
+  const countPrelude = prelude(C, countOperator(layout), sub);
+  const head = [...typeEnables(t).filter((line) => !countPrelude.includes(line)), countPrelude, t.is64 && !C.is64 ? INT64_HELPERS : ''].join('\n');
 
   const code = `${head}
 ${paramsStruct(COMPACTION_PARAMS)}

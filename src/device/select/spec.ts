@@ -47,24 +47,24 @@ function tablesOf(env: AlgorithmEnv, call: CompactionCall): CompactionTables {
   return { rows: env.rows(call.table), scanRows: env.rows(scanTable) };
 }
 
-function record(env: AlgorithmEnv, encoder: GPUCommandEncoder, call: CompactionCall): Promise<void> {
+async function record(env: AlgorithmEnv, encoder: GPUCommandEncoder, call: CompactionCall): Promise<void> {
   return recordCompaction(env.context, tablesOf(env, call), encoder, call);
 }
 
 function compactionCalls(env: AlgorithmEnv) {
   return {
     /** Records a stable select: the elements a predicate or flag selects, in order, and their count. */
-    select: (encoder: GPUCommandEncoder, args: SelectArgs): Promise<void> => record(env, encoder, selectCall(args)),
+    select: async (encoder: GPUCommandEncoder, args: SelectArgs): Promise<void> => record(env, encoder, selectCall(args)),
     /** Records a stable partition into one output: the selected in order, then the rejected in reverse order. */
-    partition: (encoder: GPUCommandEncoder, args: PartitionArgs): Promise<void> => record(env, encoder, partitionCall(args)),
+    partition: async (encoder: GPUCommandEncoder, args: PartitionArgs): Promise<void> => record(env, encoder, partitionCall(args)),
     /** Records a stable partition into two outputs, both in input order. */
-    partitionTwoWay: (encoder: GPUCommandEncoder, args: PartitionTwoWayArgs): Promise<void> => record(env, encoder, partitionTwoWayCall(args)),
+    partitionTwoWay: async (encoder: GPUCommandEncoder, args: PartitionTwoWayArgs): Promise<void> => record(env, encoder, partitionTwoWayCall(args)),
     /** Records a stable three-way partition by two predicates; `counts` receives how many went first and second. */
-    partitionThreeWay: (encoder: GPUCommandEncoder, args: PartitionThreeWayArgs): Promise<void> => record(env, encoder, partitionThreeWayCall(args)),
+    partitionThreeWay: async (encoder: GPUCommandEncoder, args: PartitionThreeWayArgs): Promise<void> => record(env, encoder, partitionThreeWayCall(args)),
     /** Records unique: the first of each run of equal consecutive elements. */
-    unique: (encoder: GPUCommandEncoder, args: UniqueArgs): Promise<void> => record(env, encoder, uniqueCall(args)),
+    unique: async (encoder: GPUCommandEncoder, args: UniqueArgs): Promise<void> => record(env, encoder, uniqueCall(args)),
     /** Records unique by key: the first key of each run of equal keys, with its value. */
-    uniqueByKey: (encoder: GPUCommandEncoder, args: UniqueByKeyArgs): Promise<void> => record(env, encoder, uniqueByKeyCall(args)),
+    uniqueByKey: async (encoder: GPUCommandEncoder, args: UniqueByKeyArgs): Promise<void> => record(env, encoder, uniqueByKeyCall(args)),
   };
 }
 
