@@ -127,7 +127,7 @@ describe('flags, partitions, three-way, unique and unique by key', () => {
       }
     });
 
-    it(`unique (u32 runs, f32 with NaN and -0, u64, custom equality) and unique by key: ${path}`, async () => {
+    it(`unique (u32 runs, f32 with NaN and -0, u64, custom equality): ${path}`, async () => {
       for (const n of SIZES) {
         const r = rng(SEED + 3 + n);
         const runs = new Uint32Array(n);
@@ -140,6 +140,14 @@ describe('flags, partitions, three-way, unique and unique by key', () => {
         expectSame('f32', await prim.arrays.unique(f, { config }), uniqueIndices(f, (a, b) => a === b).map((i) => f[i]!), `unique f32 n=${n}`);
         const big = BigUint64Array.from(runs, (x) => (BigInt(x) << 40n) | 7n);
         expectSame('u64', await prim.arrays.unique(big, { config }), uniqueIndices(big, (a, b) => a === b).map((i) => big[i]!), `unique u64 n=${n}`);
+      }
+    });
+
+    it(`unique by key (4- and 8-byte values, u32 and i64 keys): ${path}`, async () => {
+      for (const n of SIZES) {
+        const r = rng(SEED + 4 + n);
+        const runs = new Uint32Array(n);
+        for (let i = 0; i < n; i++) runs[i] = i > 0 && r() < 0.7 ? runs[i - 1]! : (r() * 5) >>> 0;
         const vals = Float64Array.from({ length: n }, (_, i) => i + 0.5);
         const kv = await prim.arrays.uniqueByKey(runs, vals, { config });
         const idx = uniqueIndices(runs, (a, b) => a === b);

@@ -24,8 +24,12 @@ export const selectSpace = {
   workgroupScan: ['subgroup', 'shared'],
 } as const;
 
-/** `counts`: the count's type (a u32, or a pair for the three-way partition). */
-export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, c: SelectConfig): string | undefined {
+/**
+ * `counts`: the count's type (a u32, or a pair for the three-way partition); `stagedBytes`: what
+ * the scatter stages in workgroup memory per element (the element, and its index where values
+ * go along).
+ */
+export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number, c: SelectConfig): string | undefined {
   if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
   if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
   const shape = launchShapeProblem(ctx, c);
@@ -35,14 +39,16 @@ export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, c: Sel
     if (sg) return sg;
   }
   const totals = c.workgroupScan === 'subgroup' ? c.workgroupSize / ctx.target.subgroupMinSize : c.workgroupSize;
-  return workgroupMemoryProblem(ctx, (totals + 2) * counts.bytes + 8);
+  return workgroupMemoryProblem(ctx, (totals + 2) * counts.bytes + 12 + c.workgroupSize * c.itemsPerThread * stagedBytes);
 }
 
-export function selectHeuristic(ctx: DeviceContext, t: TypeInfo): SelectConfig {
-  return {
+/** 256 invocations, the most items (16, 8 or 4) whose staging fits the device's workgroup memory. */
+export function selectHeuristic(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number): SelectConfig {
+  const base = {
     workgroupSize: 256,
-    itemsPerThread: t.bytes >= 8 ? 8 : 16,
-    lookback: hasForwardProgress(ctx.target) ? 'decoupled' : 'reduce-then-scan',
-    workgroupScan: subgroupProblem(ctx, 256) === undefined ? 'subgroup' : 'shared',
+    lookback: hasForwardProgress(ctx.target) ? 'decoupled' as const : 'reduce-then-scan' as const,
+    workgroupScan: subgroupProblem(ctx, 256) === undefined ? 'subgroup' as const : 'shared' as const,
   };
+  const fits = [16, 8, 4].find((itemsPerThread) => !selectConfigProblem(ctx, counts, stagedBytes, { ...base, itemsPerThread }));
+  return { ...base, itemsPerThread: fits ?? 4 };
 }

@@ -140,26 +140,18 @@ export function compactionKernel(o: CompactionKernelOptions): Kernel {
   // The flag (count) of element e holding x; `prev` is the element before it (unique).
   const flagFns: Record<FlagSource, string> = {
     predicate: `fn pred(a: ${T}) -> bool { return ${o.predicate}; }
-fn flag_of(x: ${T}, e: u32) -> u32 { return select(0u, 1u, pred(x)); }`,
-    flags: `fn flag_of(x: ${T}, e: u32) -> u32 { return select(0u, 1u, flags[e] != 0u); }`,
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, pred(x)); }`,
+    flags: `fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, flags[e] != 0u); }`,
     'predicated-flags': `fn pred(a: u32) -> bool { return ${o.predicate}; }
-fn flag_of(x: ${T}, e: u32) -> u32 { return select(0u, 1u, pred(flags[e])); }`,
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, pred(flags[e])); }`,
     unique: `fn eq(a: ${T}, b: ${T}) -> bool { return ${o.equality ?? defaultEquality(t)}; }
-fn flag_of(x: ${T}, e: u32) -> u32 { return select(0u, 1u, e == 0u || !eq(in_at(e - 1u), x)); }`,
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, e == 0u || !eq(prev, x)); }`,
     'three-way': `fn pred(a: ${T}) -> bool { return ${o.predicate}; }
 fn pred2(a: ${T}) -> bool { return ${o.second}; }
-fn flag_of(x: ${T}, e: u32) -> vec2<u32> {
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
   if (pred(x)) { return vec2<u32>(1u, 0u); }
   return vec2<u32>(0u, select(0u, 1u, pred2(x)));
 }`,
-  };
-
-  // Element e (flag f, the counts before it in s) to its place; `s` then counts it.
-  const place: Record<OutputLayout, string> = {
-    select: `if (f != 0u) { out_store(s, x);${o.valueBytes ? ' vals_out[s] = vals[e];' : ''} }`,
-    partition: 'if (f != 0u) { out_store(s, x); } else { out_store(P.count - 1u - (e - s), x); }',
-    'two-way': 'if (f != 0u) { out_store(s, x); } else { rejected_store(e - s, x); }',
-    'three-way': `if (f.x != 0u) { out_store(s.x, x); } else if (f.y != 0u) { second_store(s.y, x); } else { rejected_store(e - s.x - s.y, x); }`,
   };
 
   const subgroupIds = sub ? SUBGROUP_ID : '\n  let sgid = lid; let sg_lane = 0u; let sg_size = 1u;';
@@ -179,7 +171,8 @@ ${subgroupScanStep('t', '      ')}
         ${pair ? 'counts[0] = total.x; counts[1] = total.y;' : 'counts[0] = total;'}
       }`;
   const fused = sub && pass === 'lookback';
-  const acrossSubgroups = fused ? '' : subgroupTotalsPrefix(sub);
+  const acrossSubgroups = fused ? '' : `${subgroupTotalsPrefix(sub)}
+    let tile_agg = agg;`;
   const tilePrefix = pass !== 'lookback'
     ? `${reduceThenScanPrefix(pass)}${pass === 'partials-in' ? `
     if (lid == 0u) {${writeCounts('tile_prefix')}
@@ -189,18 +182,55 @@ ${subgroupScanStep('t', '      ')}
     if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
       var prefix = identity();${SUBGROUP_LOOKBACK}
       if (sg_lane == 0u) {
-        sh_prefix = prefix;${writeCounts('prefix')}
+        sh_prefix = prefix;
+        sh_agg = agg;${writeCounts('prefix')}
       }
     }
     workgroupBarrier();
     let tile_prefix = sh_prefix;
+    let tile_agg = sh_agg;
     let sg_prefix = sh_sg[sgid];`
       : `${SERIAL_LOOKBACK}
     if (lid == 0u) {${writeCounts('tile_prefix')}
     }`;
 
+  // Two-phase scatter (CUB's and rocPRIM's): each element goes first to its place in the
+  // tile's run of workgroup memory (the selected, then the second or rejected), then the runs are
+  // copied out by consecutive invocations, so the global writes are coalesced.
+  const stage: Record<OutputLayout, string> = {
+    select: `if (f != 0u) { sh_items[s - tile_prefix] = x;${o.valueBytes ? ' sh_index[s - tile_prefix] = e;' : ''} }`,
+    partition: 'let ls = s - tile_prefix;\n          if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
+    'two-way': 'let ls = s - tile_prefix;\n          if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
+    'three-way': `let ls = s - tile_prefix;
+          if (f.x != 0u) { sh_items[ls.x] = x; } else if (f.y != 0u) { sh_items[tile_agg.x + ls.y] = x; } else { sh_items[tile_agg.x + tile_agg.y + (e - tile_start) - ls.x - ls.y] = x; }`,
+  };
+  const copyOut: Record<OutputLayout, string> = {
+    select: `
+    for (var i = lid; i < tile_agg; i += WG) {
+      out_store(tile_prefix + i, sh_items[i]);${o.valueBytes ? '\n      vals_out[tile_prefix + i] = vals[sh_index[i]];' : ''}
+    }`,
+    partition: `
+    for (var i = lid; i < tile_valid; i += WG) {
+      if (i < tile_agg) { out_store(tile_prefix + i, sh_items[i]); } else { out_store(P.count - 1u - (tile_start - tile_prefix + i - tile_agg), sh_items[i]); }
+    }`,
+    'two-way': `
+    for (var i = lid; i < tile_valid; i += WG) {
+      if (i < tile_agg) { out_store(tile_prefix + i, sh_items[i]); } else { rejected_store(tile_start - tile_prefix + i - tile_agg, sh_items[i]); }
+    }`,
+    'three-way': `
+    let firsts = tile_agg.x;
+    let seconds = tile_agg.x + tile_agg.y;
+    for (var i = lid; i < tile_valid; i += WG) {
+      let x = sh_items[i];
+      if (i < firsts) { out_store(tile_prefix.x + i, x); }
+      else if (i < seconds) { second_store(tile_prefix.y + i - firsts, x); }
+      else { rejected_store(tile_start - tile_prefix.x - tile_prefix.y + i - seconds, x); }
+    }`,
+  };
   const scatter = !scatters ? '' : `
     let head = op(tile_prefix, sg_prefix);
+    let tile_start = tile * TILE;
+    let tile_valid = min(TILE, P.count - tile_start);
 ${unroll(Q, 'k', `
       var s = op(head, pre[k]);
       let q = base + k * sg_size + sg_lane;
@@ -209,10 +239,11 @@ ${unroll(Q, 'k', `
         if (e < P.count) {
           let x = items[k][j];
           let f = unpack_flag(masks[k], j);
-          ${place[layout]}
+          ${stage[layout]}
           s = op(s, f);
         }
-      }`)}`;
+      }`)}
+    workgroupBarrier();${copyOut[layout]}`;
 
   // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
   const countPrelude = prelude(C, countOperator(layout), sub);
@@ -229,6 +260,7 @@ ${workgroupScanDecls(C.wgsl, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
 var<workgroup> sh_tile: u32;
 var<workgroup> sh_prefix: ${C.wgsl};
 var<workgroup> sg_counter: atomic<u32>;
+${scatters ? `var<workgroup> sh_items: array<${T}, TILE>;${o.valueBytes ? '\nvar<workgroup> sh_index: array<u32, TILE>;' : ''}` : ''}
 ${flagFns[source]}
 // Flags kept two bits an element between the count and the scatter, not evaluated twice.
 ${pair ? `fn pack_flag(f: vec2<u32>) -> u32 { return f.x | (f.y << 1u); }
@@ -257,8 +289,12 @@ ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
       var m = 0u;
       for (var j = 0u; j < 4u; j++) {
         let e = q * 4u + j;
-        if (e < P.count) {
-          let f = flag_of(items[k][j], e);
+        if (e < P.count) {${source === 'unique' ? `
+          // The element before: in this quad, or (its first) the quad before's last, loaded.
+          var prev = items[k][max(j, 1u) - 1u];
+          if (j == 0u && e > 0u) { prev = in_at(e - 1u); }` : `
+          let prev = items[k][j];`}
+          let f = flag_of(items[k][j], e, prev);
           t = op(t, f);
           m |= pack_flag(f) << (2u * j);
         }
