@@ -18,9 +18,9 @@ const DATA = 'docs/performance';
 async function library(root) {
   const load = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href);
   try {
-    const [{ parseName }, { parseBenchmarkName }, { anchorRatio, anchorType, loadAnchors }] =
+    const [{ parseName, rawEntryName }, { parseBenchmarkName }, { anchorRatio, anchorType, loadAnchors }] =
       await Promise.all([load('bench/gbench.js'), load('tune/registry.js'), load('cli/table.js')]);
-    return { parseName, parseBenchmarkName, anchorRatio, anchorType, loadAnchors };
+    return { parseName, rawEntryName, parseBenchmarkName, anchorRatio, anchorType, loadAnchors };
   } catch (err) {
     throw new Error(`performance-doc: cannot load the library from ${path.join(root, 'dist')} (run npm run build first): ${err.message}`);
   }
@@ -33,7 +33,8 @@ const ms = (x) => (x >= 10 ? x.toFixed(2) : x >= 1 ? x.toFixed(3) : x.toFixed(4)
 function recordOf(lib, entry) {
   const parsed = lib.parseBenchmarkName(lib.parseName(entry.name));
   if (!parsed) return undefined;
-  const name = entry.name.replace(/\/manual_time$/, '');
+  // `{...}/size:N/manual_time`, or `{...}/manual_time` in files written before sizes were in names.
+  const name = lib.rawEntryName(entry.name);
   // bytes_per_second and real_time are over the mean (as GBench writes them); the table uses the median.
   const bytesPerCall = entry.bytes_per_second * (entry.real_time / 1e3);
   return { name, algorithm: parsed.benchmark, type: parsed.type, size: entry.size, bytesPerCall, stats: { median: entry.median, cv: entry.cv } };

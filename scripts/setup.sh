@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
 # wgprim set-up: the one install recipe, used by `npm run main`, `npm test` and .ci/run.
 #
-#   bash scripts/setup.sh         do only what is missing (fast no-op once set up)
-#   bash scripts/setup.sh --ci    do every step regardless (a fresh CI machine)
+#   bash scripts/setup.sh [--main]   what `npm run main` needs: node_modules and a WebGPU adapter
+#                                    for Node (the default)
+#   bash scripts/setup.sh --test     that, and Chromium for the browser test (`npm test`)
+#   bash scripts/setup.sh --ci       every step of --test regardless (a fresh CI machine)
 #
-# Steps:
+# Without --ci it does only what is missing (a fast no-op once set up). Steps:
 #   1. npm ci, when node_modules/ is missing.
 #   2. A WebGPU adapter for Node (Dawn, npm `webgpu`): probed; when there is none and we are root
 #      with apt-get, install the software Vulkan driver (lavapipe). Dawn needs Mesa 25, so on
 #      Debian 12 it comes from bookworm-backports (see ../shared/DESIGN.md, "Measured on our
 #      hardware").
-#   3. Debian's Chromium at /usr/lib/chromium/chromium, for the browser test (it brings its own
-#      SwiftShader, so it needs no Vulkan driver), when missing and we are root with apt-get.
+#   3. --test and --ci: Debian's Chromium at /usr/lib/chromium/chromium, for the browser test,
+#      when missing and we are root with apt-get. It brings its own SwiftShader, so it needs no
+#      Vulkan driver, and headless it needs none of the packages Debian recommends with it
+#      (about 160: avahi, cups, udev, upower, a notification daemon, ...): installed without them.
 # Without root or apt-get it installs nothing and says what is missing. Quiet unless a step fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 FORCE=0
-case "${1:-}" in
-  --ci) FORCE=1 ;;
-  '') ;;
-  *) echo "usage: bash scripts/setup.sh [--ci]" >&2; exit 2 ;;
-esac
+BROWSER=0
+for arg in "$@"; do
+  case "$arg" in
+    --main) ;;
+    --test) BROWSER=1 ;;
+    --ci) FORCE=1; BROWSER=1 ;;
+    *) echo "usage: bash scripts/setup.sh [--main | --test | --ci]" >&2; exit 2 ;;
+  esac
+done
 
 CHROMIUM=/usr/lib/chromium/chromium
 export DEBIAN_FRONTEND=noninteractive
@@ -87,9 +95,9 @@ install_vulkan_driver() {
 }
 
 install_chromium() {
-  say "installing Debian's chromium (for the browser test)"
+  say "installing Debian's chromium without its recommended packages (for the browser test)"
   apt_update
-  apt_install chromium
+  apt_install --no-install-recommends chromium
 }
 
 npm_ci() {
@@ -131,7 +139,7 @@ else
       say "  Install a Vulkan driver (with no GPU: Mesa 25+ mesa-vulkan-drivers, i.e. lavapipe; Debian 12: from bookworm-backports)."
     fi
   fi
-  if [[ ! -x "$CHROMIUM" ]]; then
+  if (( BROWSER )) && [[ ! -x "$CHROMIUM" ]]; then
     if can_apt; then
       install_chromium
     else
@@ -141,7 +149,11 @@ else
 fi
 
 if adapter="$(probe_adapter)"; then
-  say "ready: WebGPU adapter ${adapter}; chromium $([[ -x "$CHROMIUM" ]] && echo present || echo missing)"
+  if (( BROWSER )); then
+    say "ready: WebGPU adapter ${adapter}; chromium $([[ -x "$CHROMIUM" ]] && echo present || echo missing)"
+  else
+    say "ready: WebGPU adapter ${adapter}"
+  fi
 else
   say "WARNING: still no WebGPU adapter for Node (Dawn): GPU work in Node will fail with [wgprim:no-adapter]."
   (( FORCE )) && exit 1

@@ -6,7 +6,7 @@ export {
 } from './arrays.js';
 export { WgprimError, type WgprimErrorCode } from './runtime/errors.js';
 export { type Target, type AdapterInfoLike, targetFromAdapterInfo, hasForwardProgress, describeTarget } from './runtime/target.js';
-export { DeviceContext, type DispatchProfiler } from './runtime/context.js';
+export { DeviceContext, type DispatchProfiler, type LimitName, registerAdapterLimits } from './runtime/context.js';
 export { gridFor } from './runtime/dispatch.js';
 export { type ElementType, ELEMENT_TYPES, typeInfo, typeClassOf, type TypeClass } from './wgsl/types.js';
 export { type Operator, type BuiltinOperator, type CustomOperator, BUILTIN_OPERATORS } from './wgsl/operators.js';

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDevice, type NodeDevice } from '../src/node/index.js';
 import { createPrim, type Prim } from '../src/prim.js';
-import { formatName, gbenchFile, nameToJson, parseName, type GBenchFile } from '../src/bench/gbench.js';
+import { type BenchRecord, formatName, gbenchFile, nameToJson, parseName, rawEntryName, sizeOfEntryName, type GBenchFile } from '../src/bench/gbench.js';
+import { gbenchProblems, ResultStore } from '../src/tune/results.js';
 import { benchmarkAlgorithm, configFromName, expandAlgorithm, RANDOM_BLOCK, randomBlock, randomBuffer, randomSortKeys } from '../src/bench/run.js';
 import { radixSortName, reduceName, scanName, transformName } from './support/names.js';
 import { anchorRatio } from '../src/cli/table.js';
@@ -54,6 +55,35 @@ describe('benchmark names (rocPRIM grammar)', () => {
     expect(() => configFromName('radix_sort', parseName(rName).cfg as never)).toThrow(/no config mapping/);
     expect(parseName(radixSortName('f32', 'u32', radix)).value_type).toBe('u32');
     expect(expandAlgorithm('radix_sort_pairs')).toEqual(['radix_sort_pairs']);
+  });
+
+  it('puts the size in each entry\'s name (GBench\'s named-argument form), so several sizes name each run once; old names still read', () => {
+    const raw = reduceName('u32', { workgroupSize: 128, itemsPerThread: 8, maxWorkgroups: 1024, workgroupReduce: 'shared' });
+    const stats = timingStats([1, 1.1]);
+    const record = (size: number): BenchRecord => ({
+      name: raw, algorithm: 'reduce', type: 'u32', size, bytesPerCall: 4 * size, times: [1, 1.1], stats, calls: 2, hostMs: 2.2, method: 'timestamp-query', configSource: 'heuristic', config: {},
+    });
+    const file = gbenchFile([record(2 ** 20), record(2 ** 24)], { adapterInfo: {}, size: [2 ** 20, 2 ** 24], seed: 1, batchIterations: 2, warmupIterations: 1, batches: 1, timing: 'timestamp-query' });
+    expect(file.benchmarks.map((b) => b.name)).toEqual([`${raw}/size:1048576/manual_time`, `${raw}/size:16777216/manual_time`]);
+    // One family, two instances, as GBench numbers one benchmark at two arguments.
+    expect(file.benchmarks.map((b) => [b.family_index, b.per_family_instance_index])).toEqual([[0, 0], [0, 1]]);
+    for (const b of file.benchmarks) {
+      expect(rawEntryName(b.name)).toBe(raw);
+      expect(sizeOfEntryName(b.name)).toBe(b.size);
+      // rocPRIM's scripts take the greedy {.*}: the fields are what they were.
+      expect(parseName(b.name)).toEqual(parseName(raw));
+      expect(gbenchProblems({ context: file.context, benchmarks: [b] })).toEqual([]);
+    }
+    // Files written before: `{...}/manual_time`.
+    expect(rawEntryName(`${raw}/manual_time`)).toBe(raw);
+    expect(sizeOfEntryName(`${raw}/manual_time`)).toBeUndefined();
+    expect(gbenchProblems({ context: file.context, benchmarks: [{ ...file.benchmarks[0]!, name: `${raw}/manual_time`, run_name: `${raw}/manual_time` }] })).toEqual([]);
+    // A resumed campaign finds an old entry under the key its new name has.
+    const store = new ResultStore([{ ...file.benchmarks[0]!, name: `${raw}/manual_time`, run_name: `${raw}/manual_time` }]);
+    expect(store.get(raw, 2 ** 20)).toBeDefined();
+    expect(store.get(`${raw}/size:1048576/manual_time`, 2 ** 20)).toBeDefined();
+    expect(store.addRecord(record(2 ** 24))).toMatchObject({ name: `${raw}/size:16777216/manual_time`, family_index: 0, per_family_instance_index: 1 });
+    expect(store.addError(raw, 2 ** 26, 'out of memory')).toMatchObject({ name: `${raw}/size:67108864/manual_time`, family_index: 0, per_family_instance_index: 2 });
   });
 
   it('rejects names rocPRIM rejects', () => {
@@ -126,9 +156,21 @@ describe('on a device', () => {
     // More than one warmup submit, the later ones of more calls (an empty call takes no time).
     expect(calls).toBeGreaterThan(3 + 2);
     calls = 0;
-    await timeGpu(prim, record, { warmup: 0, warmupMs: 0, batches: 1, batchSize: 1, forceWallClock: true });
+    // Settling off: exactly the one timed call.
+    await timeGpu(prim, record, { warmup: 0, warmupMs: 0, batches: 1, batchSize: 1, forceWallClock: true, settleMs: 0 });
     expect(calls).toBe(1);
     await expect(timeGpu(prim, record, { warmup: 1, warmupMs: -1, batches: 1, batchSize: 1 })).rejects.toThrow(/warmupMs/);
+  });
+
+  it('settles before the kept batches and reports it; keeps the batches asked for', async () => {
+    let calls = 0;
+    const record = (): void => void calls++;
+    // Empty calls: batches agree within the timer's resolution, so the first two are kept.
+    const r = await timeGpu(prim, record, { warmup: 0, batches: 4, batchSize: 3, forceWallClock: true });
+    expect(r.times).toHaveLength(4);
+    expect(r.wallBatchMs).toHaveLength(4);
+    expect(r.stability.warmupBatches + r.stability.remeasuredBatches).toBe(calls / 3 - 4);
+    expect(typeof r.stability.stable).toBe('boolean');
   });
 
   it('times each call with timestamps, plausibly against the wall clock, and falls back to the wall clock', async () => {
@@ -250,7 +292,8 @@ function validateFile(file: GBenchFile): void {
       expect(typeof e[k], k).toBe('number');
       expect(Number.isFinite(e[k]), k).toBe(true);
     }
-    expect(b.name).toMatch(/^\{.*\}\/manual_time$/);
+    expect(b.name).toMatch(/^\{.*\}\/size:\d+\/manual_time$/);
+    expect(sizeOfEntryName(b.name)).toBe(b.size);
     expect(b.run_name).toBe(b.name);
     expect(b.run_type).toBe('iteration');
     expect(b.time_unit).toBe('ms');
@@ -260,6 +303,10 @@ function validateFile(file: GBenchFile): void {
     expect(b.bytes_per_second).toBeGreaterThan(0);
     expect(b.mean).toBe(b.real_time);
     expect(b.cv).toBeCloseTo(b.stddev / b.mean, 12);
+    // Settling and re-measurement, as counters (see stability.ts).
+    expect(Number.isInteger(b.warmup_batches) && b.warmup_batches! >= 0).toBe(true);
+    expect(Number.isInteger(b.remeasured_batches) && b.remeasured_batches! >= 0).toBe(true);
+    expect([0, 1]).toContain(b.stable);
     // rocPRIM's scripts: greedy {.*} then json.loads.
     expect(() => JSON.parse(nameToJson(b.name))).not.toThrow();
   }

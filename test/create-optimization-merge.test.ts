@@ -9,9 +9,10 @@ import { type TunedTables } from '../src/tables.js';
 import { radixSortBlockSortName, radixSortName } from './support/names.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
 import { type RadixSortConfig } from '../src/device/radix-sort/config.js';
-import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
+import { radixSortBlockSortTuned } from '../src/device/radix-sort/block-sort-tuned.js';
 import { createOptimization, mergeRows } from '../src/tune/create-optimization.js';
-import { maxCountEvidence, radixSortThresholdName, splitMaxCountNote } from '../src/tune/threshold.js';
+import { maxCountEvidence, splitMaxCountNote } from '../src/tune/threshold-merge.js';
+import { radixSortThresholdName } from '../src/tune/threshold.js';
 
 const CONTEXT = { date: '2026-11-29T00:00:00Z', adapter_vendor: 'nvidia', adapter_architecture: 'hopper', adapter_device: 'h200', wgprim_version: '0.1.0' };
 /** The sweep's config: the default maxCount (the block-sort stage never varies it). */
@@ -60,8 +61,8 @@ describe('create-optimization --merge: radixSortBlockSort maxCount is a threshol
     expect(r.kept.radixSortBlockSort).toBe(0);
     expect(r.maxCountKept).toBe(1);
     // The written files say the same.
-    expect(r.outputs.find((o) => o.name === 'radix-sort-block-sort.json')!.text).toContain('"maxCount": 4096');
-    expect(r.outputs.find((o) => o.name === 'radix-sort-block-sort.ts')!.text).toMatch(/\/\/ 1 row\(s\) keep the maxCount of the table this one replaced/);
+    expect(r.outputs.find((o) => o.name === 'device/radix-sort/block-sort-tuned.ts')!.text).toContain('maxCount: 4096');
+    expect(r.outputs.find((o) => o.name === 'device/radix-sort/block-sort-tuned.ts')!.text).toMatch(/\/\/ 1 row\(s\) keep the maxCount of the table this one replaced/);
     // Merging the same data again changes nothing (the kept note still says measured).
     const again = createOptimization([file(sweep([[A, 6e8]]))], { existing: r.tables });
     expect(again.tables).toEqual(r.tables);

@@ -12,8 +12,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 type Render = (root?: string) => Promise<string>;
 const { renderPerformanceDoc } = (await import(pathToFileURL(join(root, 'scripts/performance-doc.mjs')).href)) as { renderPerformanceDoc: Render };
 
-const SCAN = '{lvl:device,algo:scan,exclusive:false,value_type:u32,cfg:{bs:256,ipt:24,lookback:decoupled,method:subgroup}}/manual_time';
-const REDUCE = '{lvl:device,algo:reduce,key_type:u32,cfg:{bs:128,ipt:8,max_wg:1024,method:subgroup}}/manual_time';
+// Names as `wgprim bench` writes them (the size in the name), and one as older files have it.
+const SCAN = '{lvl:device,algo:scan,exclusive:false,value_type:u32,cfg:{bs:256,ipt:24,lookback:decoupled,method:subgroup}}/size:16777216/manual_time';
+const REDUCE = '{lvl:device,algo:reduce,key_type:u32,cfg:{bs:128,ipt:8,max_wg:1024,method:subgroup}}/size:16777216/manual_time';
 const PAIRS = '{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:u32,cfg:{bs:256,ipt:23,bits:8,rank:match,method:subgroup,lookback:reduce_then_scan,hist_bs:256,hist_ipt:16,dec_max:8388608}}/manual_time';
 const N = 2 ** 24;
 

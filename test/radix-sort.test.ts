@@ -7,6 +7,7 @@ import { TILE_BLOCK, UPSWEEP_TILES } from '../src/device/radix-sort/kernel.js';
 import { requestDevice } from '../src/node/index.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
+import { SWEEP, sweepOr, sweepTimeout } from './support/sweep.js';
 import { bufferIo, firstBad, is64, KEY_TYPES, type KeyArray, randomKeys, referenceOrder, widthOf } from './support/radix.js';
 
 // The portable LSD radix sort against a CPU reference: a stable sort of indices by the
@@ -207,57 +208,64 @@ describe('radix sort: each rank and look-back forced by config', () => {
     });
   }
 
-  it('radixBits 4..8 (pass counts odd and even, a short last pass): all with onesweep, some with the other methods', async () => {
-    // Onesweep with every width; reduce-then-scan with the match rank and the split rank with some (8 is the default above).
+  it('radixBits 4..8 (pass counts odd and even, a short last pass): onesweep and the other methods', async () => {
+    // Onesweep with every width and the other methods with one each (8 is the default above).
     const cases: [string, RadixSortConfig, RadixSortKeyType][] = [
       ...[4, 5, 6, 7].map((radixBits): [string, RadixSortConfig, RadixSortKeyType] => ['onesweep', { ...ONESWEEP, radixBits }, radixBits === 5 ? 'i64' : 'u32']),
       ['match+reduce-then-scan', { ...MATCH_RTS, radixBits: 6 }, 'f32'],
       ['split/shared', { ...SPLIT, radixBits: 5 }, 'u32'],
       ['split/subgroup', { ...SPLIT_SUB, radixBits: 7 }, 'i32'],
     ];
-    for (const [name, config, type] of cases) {
-      for (const descending of [false, true]) await check(type, randomKeys(type, 3001, SEED + config.radixBits, 700), { descending, config }, `${name} bits ${config.radixBits}`, false);
+    // By default: an even pass count (4 bits), an odd one with a short last pass (5 bits of
+    // i64), and each other method with one width; the sweep runs every row.
+    for (const [name, config, type] of sweepOr(cases, [cases[0]!, cases[1]!, cases[4]!, cases[6]!])) {
+      for (const descending of [false, true]) {
+        for (const n of [1, tileSize(config) + 1, 3001]) await check(type, randomKeys(type, n, SEED + config.radixBits + n, 700), { descending, config }, `${name} bits ${config.radixBits}`, false);
+      }
     }
-  });
+  }, sweepTimeout);
 
   it('odd itemsPerThread with the match rank (onesweep and reduce-then-scan)', async () => {
     const cases: [RadixSortConfig, RadixSortKeyType][] = [
       [{ ...ONESWEEP, itemsPerThread: 1 }, 'u32'], [{ ...ONESWEEP, itemsPerThread: 3 }, 'f32'], [{ ...ONESWEEP, itemsPerThread: 7 }, 'u32'],
       [{ ...MATCH_RTS, itemsPerThread: 5 }, 'u32'],
     ];
-    for (const [config, type] of cases) {
+    for (const [config, type] of sweepOr(cases, [cases[1]!, cases[3]!])) {
       const tile = tileSize(config);
-      for (const n of [tile - 1, tile + 1, 5 * tile + 3]) await check(type, randomKeys(type, n, SEED + n), { descending: n % 2 === 0, config }, `ipt ${config.itemsPerThread}`, false);
+      for (const n of [1, tile - 1, tile + 1, 5 * tile + 3, 7919]) await check(type, randomKeys(type, n, SEED + n), { descending: n % 2 === 0, config }, `ipt ${config.itemsPerThread}`, false);
     }
-  });
+  }, sweepTimeout);
 
   it('workgroupSize 32, 64 and 96 (a multiple of 32, not a power of two) with each method', async () => {
-    for (const workgroupSize of [32, 64, 96]) {
+    // By default 96 (the shape least like the others) with each method; the sweep adds 32 and 64.
+    for (const workgroupSize of sweepOr([32, 64, 96], [96])) {
       for (const [name, base] of METHODS) {
         if (workgroupSize === 32 && name.startsWith('split')) continue; // the default shape of SPLIT above
         const config = { ...base, workgroupSize, histogramWorkgroupSize: workgroupSize };
         const type: RadixSortKeyType = workgroupSize === 96 ? 'u64' : 'u32';
-        for (const n of [3 * tileSize(config) + 1, 7919]) await check(type, randomKeys(type, n, SEED + workgroupSize), { descending: n === 7919, config }, `${name} wg ${workgroupSize}`, false);
+        for (const n of [1, tileSize(config) + 1, 3 * tileSize(config) + 1, 7919]) await check(type, randomKeys(type, n, SEED + workgroupSize + n), { descending: n === 7919, config }, `${name} wg ${workgroupSize}`, false);
       }
     }
-  });
+  }, sweepTimeout);
 
   it('320 and 384 invocations (the H200 u64 keys row is 320 x 9): more invocations than digits, u64 keys and pairs, both offset methods', async () => {
     // 7-bit digits: lavapipe's 8-lane subgroups need 40 counter rows at 320 invocations, and 8-bit ones would not fit its 32 KiB.
-    const cases = [[320, 9, MATCH_RTS, true], [320, 9, ONESWEEP, true], [384, 7, MATCH_RTS, false]] as const;
-    for (const [workgroupSize, itemsPerThread, base, keysOnly] of cases) {
+    // Pairs by default (keys only as well under the sweep, and 384 x 7).
+    const cases: [number, number, RadixSortConfig, boolean][] = [[320, 9, MATCH_RTS, true], [320, 9, ONESWEEP, true], [384, 7, MATCH_RTS, false]];
+    for (const [workgroupSize, itemsPerThread, base, keysOnly] of sweepOr(cases, [[320, 9, MATCH_RTS, false], [320, 9, ONESWEEP, false]])) {
       const config = { ...base, workgroupSize, itemsPerThread, radixBits: 7, histogramWorkgroupSize: 256 };
       expect(radixSortConfigProblem(prim.context, typeInfo('u64'), 4, config)).toBeUndefined();
       const tile = tileSize(config);
       for (const n of [tile - 1, 2 * tile + 1]) await check('u64', randomKeys('u64', n, SEED + n), { descending: n === tile - 1, config }, `${base.lookback} ${workgroupSize} x ${itemsPerThread}`, keysOnly);
     }
-  });
+  }, sweepTimeout);
 
   it('histogram shapes: small tiles (over 512 histogram tiles), 96 invocations, odd and large itemsPerThread', async () => {
     const shapes: [number, number][] = [[32, 1], [96, 3], [128, 16], [64, 7], [256, 4]];
-    for (const [histogramWorkgroupSize, histogramItemsPerThread] of shapes) {
+    for (const [histogramWorkgroupSize, histogramItemsPerThread] of sweepOr(shapes, [[32, 1], [96, 3], [64, 7]])) {
       const config = { ...ONESWEEP, histogramWorkgroupSize, histogramItemsPerThread };
-      for (const type of ['u32', 'u64'] as const) {
+      // One key type a shape by default (its own histogram kernel), both under the sweep.
+      for (const type of sweepOr(['u32', 'u64'] as const, [histogramItemsPerThread % 2 === 1 ? 'u32' : 'u64'] as const)) {
         await check(type, randomKeys(type, 20011, SEED + histogramItemsPerThread), { descending: type === 'u64', config }, `histogram ${histogramWorkgroupSize}x${histogramItemsPerThread}`, false);
       }
     }
@@ -288,10 +296,15 @@ describe('radix sort: each rank and look-back forced by config', () => {
   };
 
   it('every key type with keys only, 4-byte and 8-byte values under onesweep (small tile)', async () => {
+    // By default every type with one value size and every value size with 32- and 64-bit keys
+    // (each pair its own sort kernel); the sweep takes every pair.
+    const some: Record<RadixSortKeyType, readonly (0 | 4 | 8)[]> = { u32: [0, 8], i32: [4], f32: [8], f16: [0], u64: [4, 8], i64: [0] };
     for (const type of KEY_TYPES) {
-      for (const vb of [0, 4, 8] as const) await sortOne(type, vb, 3001, ONESWEEP, vb === 4);
+      for (const vb of sweepOr([0, 4, 8] as const, some[type])) {
+        for (const n of [1, 127, 129, 3001]) await sortOne(type, vb, n, ONESWEEP, vb === 4);
+      }
     }
-  });
+  }, sweepTimeout);
 
   it('a tile whose exchange outgrows the rank\'s counters (their totals and the subgroup ticket kept inside it): both offset methods, keys and values', async () => {
     // 6-bit digits keep the counters small (64 a subgroup), so a modest tile has room past them.
@@ -372,8 +385,9 @@ describe('radix sort: adapters whose subgroup size varies', () => {
       // 8-bit digits in 64: 16 subgroups, 4 digits each (the looped scan). Runs of tiles too.
       for (const config of [{ workgroupSize: 32, itemsPerThread: 3, radixBits: 4 }, { workgroupSize: 64, itemsPerThread: 5, radixBits: 8 }]) {
         for (const lookback of ['reduce-then-scan', 'decoupled'] as const) {
+          // Pairs (keys only too under the sweep): a new device compiles every kernel again.
           for (const n of [1, 1000, 20011]) {
-            await check('u32', randomKeys('u32', n, SEED + n), { config: { ...config, rank: 'match', lookback } }, `ranged ${lookback}`);
+            await check('u32', randomKeys('u32', n, SEED + n), { config: { ...config, rank: 'match', lookback } }, `ranged ${lookback}`, SWEEP);
           }
         }
       }
@@ -583,7 +597,13 @@ describe('radix sort: keys and values past one storage binding (bound as two ran
         const cases: [0 | 4 | 8, 'separate' | 'in-place', boolean][] = [[8, 'separate', false], [8, 'in-place', true]];
         if (name === 'onesweep') cases.push([0, 'in-place', false], [4, 'separate', true]);
         if (name === 'split') cases.push([4, 'in-place', false]);
-        for (const [valueBytes, mode, descending] of cases) {
+        // Every context here compiles its kernels anew (onesweep's by pass and direction): by
+        // default each method once with 8-byte values, in place and not over the methods, and
+        // 4-byte values once (keys alone split: the last test here); the sweep runs every case.
+        const some: Record<string, [0 | 4 | 8, 'separate' | 'in-place', boolean][]> = {
+          onesweep: [[8, 'separate', false]], 'match+reduce-then-scan': [[8, 'in-place', true]], split: [[8, 'separate', false], [4, 'in-place', false]],
+        };
+        for (const [valueBytes, mode, descending] of sweepOr(cases, some[name]!)) {
           const label = `${name} valueBytes ${valueBytes} ${mode}${descending ? ' descending' : ''}`;
           const order = referenceOrder('u64', keys, descending, 0, 64);
           const vals = valueBytes === 8 ? v8 : v4;
@@ -607,7 +627,7 @@ describe('radix sort: keys and values past one storage binding (bound as two ran
         }
       }
     }
-  });
+  }, sweepTimeout);
 
   it('f16 keys past one binding (words split; the cleared words and the odd tail in the second range), each method, in place and not', async () => {
     const { p, device, kernels } = lowered();
@@ -685,7 +705,9 @@ describe('radix sort: buffer level', () => {
     // Each with onesweep, the match rank with reduce-then-scan and the split rank; the default once.
     const cases: [Partial<RadixSortConfig>, number, number][] = [[{}, 0, 32]];
     for (const base of [ONESWEEP, MATCH_RTS, SPLIT]) {
-      cases.push([{ ...base, radixBits: 5 }, 0, 32], [base, 0, 32], [base, 3, 3], [{ ...base, radixBits: 4 }, 0, 4]);
+      cases.push([{ ...base, radixBits: 5 }, 0, 32], [base, 0, 32], [base, 3, 3]);
+      // One 4-bit pass: onesweep's kernels are compiled above; the others' under the sweep.
+      if (base === ONESWEEP || SWEEP) cases.push([{ ...base, radixBits: 4 }, 0, 4]);
     }
     for (const [config, beginBit, endBit] of cases) {
       const order = referenceOrder('u32', keys, false, beginBit, endBit);
@@ -722,8 +744,9 @@ describe('radix sort: buffer level', () => {
       return b;
     };
     for (const [name, base] of [['onesweep', ONESWEEP], ['match+reduce-then-scan', MATCH_RTS], ['split', SPLIT]] as const) {
-      // radixBits 8: two passes; 6: three (in place: a copy pass first).
-      for (const radixBits of [8, 6]) {
+      // radixBits 8: two passes; 6: three (in place: a copy pass first). One of them a method
+      // by default (each a kernel of its own), both under the sweep.
+      for (const radixBits of sweepOr([8, 6], [name === 'match+reduce-then-scan' ? 8 : 6])) {
         for (const n of [5003, 5004]) {
           const keys = randomKeys('f16', n, SEED + n + radixBits, 3000) as Uint16Array;
           const values = Uint32Array.from({ length: n }, (_, i) => i);

@@ -3,6 +3,7 @@ import { type BuiltinOperator, type ElementType, type Prim, type PrimTypedArray,
 import { hasF16, operatorsFor, testPrim, typesOn } from './support/gpu.js';
 import { cpuIdentity, cpuOp, firstMismatch, type Value, valueAt } from './support/cpu.js';
 import { randomInput, randomReals, SEED, sizesAround } from './support/data.js';
+import { SWEEP, sweepOr, sweepTimeout } from './support/sweep.js';
 
 let prim: Prim;
 beforeAll(async () => {
@@ -63,14 +64,20 @@ describe('reduce: sizes around tile boundaries, every type', () => {
 });
 
 describe('reduce: every operator, every type, both workgroup methods', () => {
-  it('multi-tile and single-tile inputs', async () => {
-    for (const type of typesHere()) {
-      for (const workgroupReduce of methodsHere()) {
-        for (const op of opsFor(type)) {
-          for (const n of [1000, 3 * 4096 + 7]) await check(type, op, n, { workgroupReduce }, SEED + 31 * n + 1);
+  // A test per type (each compiles its own kernels: its own timeout and duration); f16 is
+  // skipped where the device lacks shader-f16.
+  (['u32', 'i32', 'f32', 'f16', 'u64', 'i64'] as const).forEach((type, t) => {
+    it(`${type}: multi-tile and single-tile inputs`, async (ctx) => {
+      if (!typesHere().includes(type)) ctx.skip();
+      // Each operator with one method by default, the methods alternating (each its own
+      // kernels); both under the sweep.
+      const methods = methodsHere();
+      for (const [i, op] of opsFor(type).entries()) {
+        for (const workgroupReduce of sweepOr(methods, [methods[(i + t) % methods.length]!])) {
+          for (const n of [1, 1000, 3 * 4096 + 7, 65537]) await check(type, op, n, { workgroupReduce }, SEED + 31 * n + 1);
         }
       }
-    }
+    }, sweepTimeout);
   });
 
   it('maxWorkgroups below the tile count (workgroups loop over tiles), both methods', async () => {
@@ -89,26 +96,39 @@ describe('reduce: configs at the edges of the space', () => {
   it('workgroupSize 64 and the device max, itemsPerThread 4 and 32, maxWorkgroups 1 and 65535, both methods', async () => {
     const max = prim.context.limits.maxComputeInvocationsPerWorkgroup;
     let runs = 0;
+    const methods = methodsHere();
+    const all: ReduceConfig[] = [];
     for (const workgroupSize of [64, max]) {
       for (const itemsPerThread of [4, 32]) {
         for (const maxWorkgroups of [1, 65535]) {
-          for (const workgroupReduce of methodsHere()) {
-            const config: ReduceConfig = { workgroupSize, itemsPerThread, maxWorkgroups, workgroupReduce };
-            const tile = workgroupSize * itemsPerThread;
-            // 65536 = 256 tiles of the smallest config: one partial per tile, and pass 2 then
-            // folds exactly one (65536) or more than one (65537) of its own tiles.
-            for (const n of [0, 1, tile - 1, tile, tile + 1, 2 * tile + 1, 65535, 65536, 65537, BIG]) {
-              await check('u32', 'add', n, config, SEED + n);
-              runs++;
-            }
-            for (const n of [tile + 1, BIG]) await check('i64', 'min', n, config, SEED + n + 5);
-            if (hasF16(prim)) await check('f16', 'max', 7 * tile + 3, config, SEED + 17);
-          }
+          for (const workgroupReduce of methods) all.push({ workgroupSize, itemsPerThread, maxWorkgroups, workgroupReduce });
         }
       }
     }
-    expect(runs).toBeGreaterThanOrEqual(16 * 10);
-  });
+    // By default four corners where each value of workgroupSize, itemsPerThread and
+    // maxWorkgroups meets each value of the other two, the method alternating; all sixteen
+    // under the sweep.
+    const m = (i: number): ReduceConfig['workgroupReduce'] => methods[i % methods.length]!;
+    const corners: ReduceConfig[] = [
+      { workgroupSize: 64, itemsPerThread: 4, maxWorkgroups: 1, workgroupReduce: m(0) },
+      { workgroupSize: 64, itemsPerThread: 32, maxWorkgroups: 65535, workgroupReduce: m(1) },
+      { workgroupSize: max, itemsPerThread: 4, maxWorkgroups: 65535, workgroupReduce: m(0) },
+      { workgroupSize: max, itemsPerThread: 32, maxWorkgroups: 1, workgroupReduce: m(1) },
+    ];
+    for (const config of sweepOr(all, corners)) {
+      const { workgroupSize, itemsPerThread } = config;
+      const tile = workgroupSize * itemsPerThread;
+      // 65536 = 256 tiles of the smallest config: one partial per tile, and pass 2 then
+      // folds exactly one (65536) or more than one (65537) of its own tiles.
+      for (const n of [0, 1, tile - 1, tile, tile + 1, 2 * tile + 1, 65535, 65536, 65537, BIG]) {
+        await check('u32', 'add', n, config, SEED + n);
+        runs++;
+      }
+      for (const n of [tile + 1, BIG]) await check('i64', 'min', n, config, SEED + n + 5);
+      if (hasF16(prim)) await check('f16', 'max', 7 * tile + 3, config, SEED + 17);
+    }
+    expect(runs).toBeGreaterThanOrEqual((SWEEP ? 16 : 4) * 10);
+  }, sweepTimeout);
 });
 
 describe('reduce: initial values and empty inputs', () => {

@@ -19,7 +19,8 @@ import { benchmarkAlgorithm } from '../src/bench/run.js';
 import { transformExpression } from '../src/device/transform/spec.js';
 import { gbenchFile } from '../src/bench/gbench.js';
 import { runCampaign } from '../src/tune/campaign.js';
-import { defaultSettings, mergeSettings, settingsJsonSchema } from '../src/tune/settings.js';
+import { defaultSettings, mergeSettings } from '../src/tune/settings.js';
+import { settingsJsonSchema } from '../src/tune/settings-schema.js';
 import { WGPRIM_VERSION } from '../src/bench/gbench.js';
 import { testPrim } from './support/gpu.js';
 
@@ -363,7 +364,8 @@ describe('cold-cache timing', () => {
     const warm = await timeGpu(counting, record, { warmup: 1, batches: 2, batchSize: 3 });
     expect(clears).toBe(0);
     expect(warm.coldCacheBytes).toBe(0);
-    const cold = await timeGpu(counting, record, { warmup: 1, batches: 2, batchSize: 3, coldCache: true });
+    // Settling off, so that the batches timed are exactly those asked for.
+    const cold = await timeGpu(counting, record, { warmup: 1, batches: 2, batchSize: 3, coldCache: true, settleMs: 0 });
     expect(cold.coldCacheBytes).toBe(Math.min(COLD_CACHE_BYTES, device.limits.maxBufferSize));
     expect(clearedBytes).toBe(cold.coldCacheBytes);
     // Timestamps: one clear per call; the wall clock: one per batch.
@@ -371,7 +373,7 @@ describe('cold-cache timing', () => {
     expect(cold.times).toHaveLength(timestamps ? 6 : 2);
     expect(cold.times.every((t) => t > 0)).toBe(true);
     clears = 0;
-    const wall = await timeGpu(counting, record, { warmup: 0, batches: 2, batchSize: 3, coldCache: true, coldCacheBytes: 1 << 20, forceWallClock: true });
+    const wall = await timeGpu(counting, record, { warmup: 0, batches: 2, batchSize: 3, coldCache: true, coldCacheBytes: 1 << 20, forceWallClock: true, settleMs: 0 });
     expect(clears).toBe(2);
     expect(wall.coldCacheBytes).toBe(1 << 20);
     expect(wall.method).toBe('wall-clock');

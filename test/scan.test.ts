@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltinOperator, type ElementType, type Prim, type ScanConfig, WgprimError } from '../src/index.js';
 import { operatorsFor, testPrim, typesOn } from './support/gpu.js';
 import { cpuIdentity, cpuOp, cpuScan, firstMismatch, type Value } from './support/cpu.js';
-import { randomInput, randomReals, SEED, sizesAround } from './support/data.js';
+import { randomInput, randomReals, SEED } from './support/data.js';
+import { SWEEP, SWEEP_TIMEOUT } from './support/sweep.js';
 
 let prim: Prim;
 beforeAll(async () => {
@@ -21,30 +22,70 @@ async function check(type: ElementType, op: BuiltinOperator, n: number, exclusiv
   expect(bad, `${exclusive ? 'exclusive' : 'inclusive'} ${op} ${type} n=${n} seed=${seed} config=${JSON.stringify(config)}: ${bad}`).toBeUndefined();
 }
 
+/**
+ * Sizes that stress a config's tiles: empty, one element, a tile and one either side, two tiles
+ * and one, primes, and a large count. Every check of one (type, op, direction, config) reuses
+ * the same pipelines (one for a single tile, others past it), so many sizes cost one compile.
+ */
+function awkwardSizes(tile: number, large: number): number[] {
+  return [...new Set([0, 1, 2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, 7919, large])].sort((a, b) => a - b);
+}
+
+const tileOf = (c: ScanConfig): number => c.workgroupSize * c.itemsPerThread;
+/** The selected config with `over` applied (what a call with `config: over` runs). */
+const configFor = (type: ElementType, over: Partial<ScanConfig> = {}): ScanConfig => ({ ...prim.selectedConfig('scan', type).config, ...over });
+/**
+ * Small tiles for the checks of operators and methods: lavapipe compiles a 64 x 4 kernel several
+ * times faster than the default 256 x 16, and a large input then spans thousands of tiles (a
+ * long look-back chain, many partials). The default shape runs every type in its own test.
+ */
+const SMALL: Partial<ScanConfig> = { workgroupSize: 64, itemsPerThread: 4 };
+// f16 sums stay exact only while small: its large sizes are smaller. With 64 x 4 tiles, 2^17
+// elements are 512 tiles.
+const largeFor = (type: ElementType): number => (type === 'f16' ? 30011 : (1 << 17) + 3);
+
+// A test per type: each compiles its own pipelines, so each gets the whole timeout and its own
+// duration in the report. f16 is skipped where the device lacks shader-f16.
+const ALL_TYPES: readonly ElementType[] = ['u32', 'i32', 'f32', 'f16', 'u64', 'i64'];
+
 describe('scan: sizes around tile boundaries, every type', () => {
-  it('add, inclusive and exclusive, default config', async () => {
-    for (const type of typesHere()) {
-      const { config } = prim.selectedConfig('scan', type);
-      const tile = config.workgroupSize * config.itemsPerThread;
-      // f16 sums stay exact only while small: its large sizes are left to the other types.
-      const sizes = sizesAround(tile).filter((n) => type !== 'f16' || n <= 65537);
+  for (const type of ALL_TYPES) {
+    it(`${type}: add, inclusive and exclusive, default config`, async (ctx) => {
+      if (!typesHere().includes(type)) ctx.skip();
+      // One type past a million (the CPU reference and the comparison cost a second or more per
+      // million values, several with bigints); the others past 2^17, still hundreds of tiles.
+      const sizes = awkwardSizes(tileOf(configFor(type)), type === 'u32' ? (1 << 20) + 3 : type === 'f16' ? 65537 : (1 << 17) + 3);
       for (const n of sizes) {
         await check(type, 'add', n, false, undefined, SEED + n);
         await check(type, 'add', n, true, undefined, SEED + n + 1);
       }
-    }
-  });
+    });
+  }
 });
 
 describe('scan: every operator on every type', () => {
-  it('multi-tile inputs, inclusive and exclusive', async () => {
+  ALL_TYPES.forEach((type, t) => {
+    it(`${type}: multi-tile inputs, one direction each (alternating), small tiles`, async (ctx) => {
+      if (!typesHere().includes(type)) ctx.skip();
+      // Add runs both directions above; each other operator one direction, alternating (and
+      // starting with the other direction on the next type), on sizes past one tile (the
+      // single-tile kernel holds the same operator code, checked with add).
+      const tile = tileOf(configFor(type, SMALL));
+      const ops = opsFor(type).filter((o) => o !== 'add');
+      for (const [i, op] of ops.entries()) {
+        for (const n of [tile + 1, 3 * tile + 7, 20011]) await check(type, op, n, (i + t) % 2 === 1, SMALL, SEED + 11 + n);
+      }
+    });
+  });
+
+  it.runIf(SWEEP)('sweep: every operator on every type, inclusive and exclusive', async () => {
     for (const type of typesHere()) {
       for (const op of opsFor(type)) {
         await check(type, op, 3 * 4096 + 7, false, undefined, SEED + 11);
         await check(type, op, 3 * 4096 + 7, true, undefined, SEED + 12);
       }
     }
-  });
+  }, SWEEP_TIMEOUT);
 });
 
 describe('scan: every config method on every type', () => {
@@ -54,27 +95,77 @@ describe('scan: every config method on every type', () => {
     { lookback: 'reduce-then-scan', workgroupScan: 'subgroup' },
     { lookback: 'reduce-then-scan', workgroupScan: 'shared' },
   ];
-  it('decoupled look-back and reduce-then-scan, subgroup and shared', async () => {
+  const usable = (m: Partial<ScanConfig>): boolean => m.workgroupScan !== 'subgroup' || prim.context.hasSubgroups;
+
+  // The default config (decoupled, subgroup here) runs every type above. Each method (small
+  // tiles) runs a 32-bit and a 64-bit type (64-bit values are emulated, so their WGSL differs),
+  // so that every type takes a method other than the default, with add and max, both directions.
+  const plan: [Partial<ScanConfig>, ElementType, BuiltinOperator, boolean][] = [
+    [methods[0]!, 'i64', 'max', true],
+    [methods[0]!, 'u32', 'add', false],
+    [methods[1]!, 'i32', 'add', true],
+    [methods[1]!, 'u64', 'add', false],
+    [methods[1]!, 'f16', 'max', false],
+    [methods[2]!, 'f32', 'add', false],
+    [methods[2]!, 'i64', 'add', true],
+    [methods[3]!, 'u32', 'max', true],
+    [methods[3]!, 'u64', 'max', false],
+    [methods[3]!, 'f16', 'add', true],
+  ];
+  it('the plan: every method with a 32- and a 64-bit type, every type under a method other than the default', () => {
+    for (const m of methods) {
+      const widths = new Set(plan.filter(([pm]) => pm === m).map(([, t]) => (t.endsWith('64') ? 64 : 32)));
+      expect([...widths].sort(), JSON.stringify(m)).toEqual([32, 64]);
+    }
+    for (const type of ALL_TYPES) expect(plan.some(([m, t]) => t === type && m !== methods[0]), type).toBe(true);
+  });
+
+  for (const m of methods) {
+    it(`${m.lookback === 'decoupled' ? 'decoupled look-back' : 'reduce-then-scan'}, ${m.workgroupScan} workgroup scan: ${plan.filter(([pm]) => pm === m).map(([, t, op, ex]) => `${t} ${op} ${ex ? 'exclusive' : 'inclusive'}`).join(', ')}`, async (ctx) => {
+      if (!usable(m)) ctx.skip();
+      for (const [, type, op, exclusive] of plan.filter(([pm]) => pm === m)) {
+        if (!typesHere().includes(type)) continue;
+        const config = { ...SMALL, ...m };
+        for (const n of awkwardSizes(tileOf(configFor(type, config)), largeFor(type))) await check(type, op, n, exclusive, config, SEED + n);
+      }
+    });
+  }
+
+  it.runIf(SWEEP)('sweep: every method on every type, add and max', async () => {
     for (const type of typesHere()) {
       for (const m of methods) {
-        if (m.workgroupScan === 'subgroup' && !prim.context.hasSubgroups) continue;
+        if (!usable(m)) continue;
         for (const n of [4095, 4097, type === 'f16' ? 30011 : 200003]) {
           await check(type, 'add', n, false, m, SEED + n);
           await check(type, 'max', n, true, m, SEED + n + 2);
         }
       }
     }
+  }, SWEEP_TIMEOUT);
+
+  const max = (): number => prim.context.limits.maxComputeInvocationsPerWorkgroup;
+  it('configs at the edges of the space: the smallest and largest workgroups and items, shapes not powers of two', async () => {
+    // One type and one direction each (32- and 64-bit alternate); each config compiled once and
+    // run on many sizes.
+    const edges: [Partial<ScanConfig>, ElementType, boolean][] = [
+      [{ workgroupSize: 64, itemsPerThread: 32 }, 'u32', false],
+      [{ workgroupSize: max(), itemsPerThread: 4, workgroupScan: 'shared' }, 'u32', true],
+      // Not powers of two (multiples of 32, as CUB's 192-invocation SM90 scan).
+      [{ workgroupSize: 96, itemsPerThread: 20, workgroupScan: 'shared' }, 'u64', true],
+      [{ workgroupSize: 160, itemsPerThread: 4, lookback: 'reduce-then-scan' }, 'u32', false],
+    ];
+    for (const [config, type, exclusive] of edges) {
+      for (const n of awkwardSizes(tileOf(configFor(type, config)), 100003)) await check(type, 'add', n, exclusive, config, SEED + n);
+    }
   });
 
-  it('configs at the edges of the space', async () => {
-    const max = prim.context.limits.maxComputeInvocationsPerWorkgroup;
+  it.runIf(SWEEP)('sweep: configs at the edges of the space, u32 and u64', async () => {
     const edges: Partial<ScanConfig>[] = [
       { workgroupSize: 64, itemsPerThread: 4 },
       { workgroupSize: 64, itemsPerThread: 32 },
-      { workgroupSize: max, itemsPerThread: 4 },
-      { workgroupSize: max, itemsPerThread: 16, workgroupScan: 'shared' },
+      { workgroupSize: max(), itemsPerThread: 4 },
+      { workgroupSize: max(), itemsPerThread: 16, workgroupScan: 'shared' },
       { workgroupSize: 128, itemsPerThread: 12, lookback: 'reduce-then-scan' },
-      // Not powers of two (multiples of 32, as CUB's 192-invocation SM90 scan).
       { workgroupSize: 192, itemsPerThread: 8 },
       { workgroupSize: 96, itemsPerThread: 20, workgroupScan: 'shared' },
       { workgroupSize: 160, itemsPerThread: 4, lookback: 'reduce-then-scan' },
@@ -84,7 +175,7 @@ describe('scan: every config method on every type', () => {
         for (const n of [1, 255, 256 * 32 + 1, 100003]) await check(type, 'add', n, false, config, SEED + n);
       }
     }
-  });
+  }, SWEEP_TIMEOUT);
 });
 
 describe('scan: initial values, in place, custom operators, float rounding', () => {

@@ -9,7 +9,7 @@ import {
 } from '../src/index.js';
 import { radixSortName, reduceName, scanName, transformName } from './support/names.js';
 import { type TunedTables, rowKey, typeClassKey } from '../src/tables.js';
-import { scanTuned as builtInScan } from '../src/config/tuned/scan.js';
+import { scanTuned as builtInScan } from '../src/device/scan/tuned.js';
 import { createOptimization, GENERATED_HEADER, type GroupResult, summarizeGroups } from '../src/tune/create-optimization.js';
 import { applyConfigImprovements, classifyImprovement, decisionRows } from '../src/tune/apply-improvements.js';
 import { loadTunedDir } from '../src/node/index.js';
@@ -181,32 +181,40 @@ describe('create-optimization', () => {
     expect(scan).not.toContain(stale);
     expect(scan.find((e) => e.target.device === 'x1000' && !e.typeClass.float)!.config).toEqual(B);
     // reduce had no existing rows; transform's file is written too (it has fresh rows).
-    expect(merged.outputs.map((o) => o.name).sort()).toEqual(['reduce.json', 'reduce.ts', 'scan.json', 'scan.ts', 'transform.json', 'transform.ts']);
+    // One file per table, in its algorithm's folder (module form, the default); JSON for a user's folder.
+    expect(merged.outputs.map((o) => o.name).sort()).toEqual(['device/reduce/tuned.ts', 'device/scan/tuned.ts', 'device/transform/tuned.ts']);
+    expect(createOptimization(INPUTS, { form: 'json' }).outputs.map((o) => o.name).sort()).toEqual(['reduce.json', 'scan.json', 'transform.json']);
   });
 
   it('writes modules that compile, and createPrim selects their rows', async () => {
+    // The modules go to the package's src/ (a copy here), the JSON form to a user's folder.
+    const pkg = path.join(TMP, 'pkg');
+    fs.cpSync(path.join(ROOT, 'src'), path.join(pkg, 'src'), { recursive: true });
+    const res = createOptimization(INPUTS);
+    for (const o of res.outputs) fs.writeFileSync(path.join(pkg, 'src', o.name), o.text);
     const dir = path.join(TMP, 'tuned');
-    const res = createOptimization(INPUTS, { importRoot: path.relative(dir, path.join(ROOT, 'src')).split(path.sep).join('/') });
     fs.mkdirSync(dir, { recursive: true });
-    for (const o of res.outputs) fs.writeFileSync(path.join(dir, o.name), o.text);
-    const scanTs = fs.readFileSync(path.join(dir, 'scan.ts'), 'utf8');
+    for (const o of createOptimization(INPUTS, { form: 'json' }).outputs) fs.writeFileSync(path.join(dir, o.name), o.text);
+    const scanTs = fs.readFileSync(path.join(pkg, 'src/device/scan/tuned.ts'), 'utf8');
     expect(scanTs.startsWith(GENERATED_HEADER)).toBe(true);
     expect(scanTs).toContain('export const scanTuned: readonly TunedEntry<ScanConfig>[] = [');
+    expect(scanTs).toContain("import type { ScanConfig } from './config.js';");
     expect(scanTs).toContain("target: { vendor: 'acme', architecture: 'rdna9', device: 'x1000' },");
 
-    // Type-check and compile them against the package's sources.
+    // Type-check and compile them with the package's sources.
     const out = path.join(TMP, 'out');
-    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+    const modules = ['scan', 'reduce', 'transform'].map((a) => `src/device/${a}/tuned.ts`);
+    fs.writeFileSync(path.join(pkg, 'tsconfig.json'), JSON.stringify({
       extends: path.join(ROOT, 'tsconfig.json'),
-      compilerOptions: { rootDir: ROOT, outDir: out, declaration: false, sourceMap: false },
-      include: [], files: ['scan.ts', 'reduce.ts', 'transform.ts'],
+      compilerOptions: { rootDir: pkg, outDir: out, declaration: false, sourceMap: false },
+      include: [], files: modules,
     }));
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(dir, 'tsconfig.json')], { stdio: 'pipe' });
-    const compiled = path.join(out, path.relative(ROOT, dir));
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(pkg, 'tsconfig.json')], { stdio: 'pipe' });
+    const compiled = (a: string): string => pathToFileURL(path.join(out, 'src/device', a, 'tuned.js')).href;
     const tables: TunedTables = {
-      scan: (await import(pathToFileURL(path.join(compiled, 'scan.js')).href)).scanTuned,
-      reduce: (await import(pathToFileURL(path.join(compiled, 'reduce.js')).href)).reduceTuned,
-      transform: (await import(pathToFileURL(path.join(compiled, 'transform.js')).href)).transformTuned,
+      scan: (await import(compiled('scan'))).scanTuned,
+      reduce: (await import(compiled('reduce'))).reduceTuned,
+      transform: (await import(compiled('transform'))).transformTuned,
     };
     expect(tables.scan).toEqual(res.tables.scan);
 
@@ -250,7 +258,8 @@ describe('create-optimization', () => {
     const scan = readTablesDir(outDir).tables.scan!;
     // zeta's row from the first run survived the second.
     expect(scan.map((e) => `${e.target.vendor}/${e.target.device ?? ''}`).sort()).toEqual(['acme/', 'acme/x1000', 'acme/x1000', 'acme/x2000', 'zeta/z1']);
-    expect(fs.readFileSync(path.join(outDir, 'scan.ts'), 'utf8')).toContain("import type { TunedEntry, ScanConfig } from 'wgprim';");
+    // A user's folder holds JSON only: one form per place.
+    expect(fs.readdirSync(outDir).sort()).toEqual(['reduce.json', 'scan.json', 'transform.json']);
   });
 });
 
@@ -395,8 +404,13 @@ describe('apply-config-improvements', () => {
       log.mockRestore();
     }
     const text = lines.join('\n').split('\n');
-    const line = (status: string, table: string, target: string, type: string): string | undefined =>
-      text.find((l) => new RegExp(`^${status}\\s+${table}\\s+${target.replace(/\//g, '\\/')}\\s+${type}\\s`).test(l));
+    // One block per table: its name, then its rows indented; every line within 100 columns.
+    for (const l of text.filter((x) => !x.startsWith('wrote '))) expect(l.length, l).toBeLessThanOrEqual(100);
+    const line = (status: string, table: string, target: string, type: string): string | undefined => {
+      const start = text.indexOf(table);
+      const end = text.findIndex((l, i) => i > start && !l.startsWith(' '));
+      return text.slice(start + 1, end < 0 ? undefined : end).find((l) => new RegExp(`^\\s+${status}\\s+${target.replace(/\//g, '\\/')}\\s+${type}\\s`).test(l));
+    };
     const accepted = line('accepted', 'scan', 'acme/rdna9/x1000', 'int32');
     expect(accepted, text.join('\n')).toBeDefined();
     expect(accepted).toMatch(/100\.000\s+120\.000\s+\+20\.00\s+5\.00/);
@@ -408,7 +422,8 @@ describe('apply-config-improvements', () => {
     const improved = loadTunedDir(dirs.improved!);
     expect(improved.scan!.find((e) => e.target.device === 'x1000' && !e.typeClass.float)!.config).toEqual(B);
     expect(improved.transform!.find((e) => e.target.device === 'x1000')!.config).toEqual(TA);
-    expect(fs.readFileSync(path.join(dirs.improved!, 'scan.ts'), 'utf8').startsWith(GENERATED_HEADER)).toBe(true);
+    // A folder gets the JSON form only.
+    expect(fs.readdirSync(dirs.improved!).sort()).toEqual(['reduce.json', 'scan.json', 'transform.json']);
   });
 });
 
@@ -423,26 +438,28 @@ describe('radixSort table', () => {
   // Keys only: RB is faster; pairs: RA is.
   const split = gbench(X1000, [...runs(RA, 2, ['empty']), ...runs(RB, 3, ['empty']), ...runs(RA, 5, ['u32']), ...runs(RB, 1, ['u32'])]);
 
-  it('create-optimization renders radix-sort.ts and .json, createPrim and useTuned select the row', () => {
+  it('create-optimization renders the radix sort module (and JSON for a folder), createPrim and useTuned select the row', () => {
     const res = createOptimization([{ data: file, label: 'radix.json' }]);
+    const asJson = createOptimization([{ data: file, label: 'radix.json' }], { form: 'json' });
     const g = group(res.groups, 'radixSort', 'acme/rdna9/x1000', 'int4/v0')!;
     expect(g.points).toHaveLength(2);
     expect(g.typeClass).toEqual({ float: false, bytes: 4, valueBytes: 0 });
     expect(g.winner?.config).toEqual(RB);
     expect(group(res.groups, 'radixSort', 'acme/rdna9/x1000', 'int4/v4')?.winner?.config).toEqual(RB);
-    expect(res.outputs.map((o) => o.name).sort()).toEqual(['radix-sort.json', 'radix-sort.ts']);
-    const ts = res.outputs.find((o) => o.name === 'radix-sort.ts')!.text;
+    expect(res.outputs.map((o) => o.name)).toEqual(['device/radix-sort/tuned.ts']);
+    expect(asJson.outputs.map((o) => o.name)).toEqual(['radix-sort.json']);
+    const ts = res.outputs[0]!.text;
     expect(ts.startsWith(GENERATED_HEADER)).toBe(true);
     expect(ts).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
     expect(ts).toContain("config: { workgroupSize: 128, itemsPerThread: 7, radixBits: 6, rank: 'match', workgroupScan: 'subgroup', lookback: 'decoupled', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' },");
     expect(ts).toContain('typeClass: { float: false, bytes: 4, valueBytes: 0 },');
     expect(ts).toContain('typeClass: { float: false, bytes: 4, valueBytes: 4 },');
-    const json = JSON.parse(res.outputs.find((o) => o.name === 'radix-sort.json')!.text);
+    const json = JSON.parse(asJson.outputs[0]!.text);
     expect(json).toMatchObject({ format: 'wgprim-tuned-table', algorithm: 'radixSort' });
 
     const dir = path.join(TMP, 'radix');
     fs.mkdirSync(dir, { recursive: true });
-    for (const o of res.outputs) fs.writeFileSync(path.join(dir, o.name), o.text);
+    for (const o of asJson.outputs) fs.writeFileSync(path.join(dir, o.name), o.text);
     for (const tuned of [res.tables, json, loadTunedDir(dir)]) {
       const x1000 = createPrim(device, { adapterInfo: info(X1000), tuned });
       expect(x1000.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: RB });
@@ -468,13 +485,13 @@ describe('radixSort table', () => {
     expect(rows.map(rowKey)).toEqual(['acme/rdna9/x1000|int4/v0', 'acme/rdna9/x1000|int4/v4']);
     expect(res.warnings).toEqual([]);
     const dir = path.join(TMP, 'radix-split');
-    fs.mkdirSync(dir, { recursive: true });
-    for (const o of res.outputs) fs.writeFileSync(path.join(dir, o.name), o.text);
+    fs.mkdirSync(path.join(dir, 'device/radix-sort'), { recursive: true });
+    for (const o of [...res.outputs, ...createOptimization([{ data: split, label: 'split.json' }], { form: 'json' }).outputs]) fs.writeFileSync(path.join(dir, o.name), o.text);
     // JSON round trip: the rows as written, valueBytes included.
     const back = loadTunedDir(dir).radixSort!;
     expect(back.map((r) => ({ typeClass: r.typeClass, config: r.config }))).toEqual(rows.map((r) => ({ typeClass: r.typeClass, config: r.config })));
     // The module, imported: the same rows as the JSON.
-    const mod = (await import(pathToFileURL(path.join(dir, 'radix-sort.ts')).href)) as { radixSortTuned: readonly TunedEntry<unknown>[] };
+    const mod = (await import(pathToFileURL(path.join(dir, 'device/radix-sort/tuned.ts')).href)) as { radixSortTuned: readonly TunedEntry<unknown>[] };
     expect(mod.radixSortTuned).toEqual(JSON.parse(fs.readFileSync(path.join(dir, 'radix-sort.json'), 'utf8')).entries);
     const x1000 = createPrim(device, { adapterInfo: info(X1000), tuned: { radixSort: back } as never });
     expect(x1000.selectedRadixSortConfig('u32', 0)).toMatchObject({ source: 'tuned:device', config: RB });
@@ -548,15 +565,18 @@ describe('radixSort table', () => {
     expect(decisionRows(res.decisions).map((r) => r[3])).toEqual(['int32/empty', 'int32/u32']);
   });
 
-  it('the built-in radix tables: every row has a value class, the module and the JSON the same', async () => {
-    for (const [file, name] of [['radix-sort', 'radixSortTuned'], ['radix-sort-block-sort', 'radixSortBlockSortTuned'], ['segmented-radix-sort', 'segmentedRadixSortTuned']] as const) {
-      const mod = (await import(`../src/config/tuned/${file}.ts`)) as Record<string, readonly TunedEntry<unknown>[]>;
-      const json = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/config/tuned', `${file}.json`), 'utf8')) as { entries: TunedEntry<unknown>[] };
-      expect(mod[name]!.length, file).toBeGreaterThan(0);
-      for (const e of mod[name]!) expect([0, 4, 8], file).toContain(e.typeClass.valueBytes);
-      expect(json.entries.map((e) => e.typeClass), file).toEqual(mod[name]!.map((e) => e.typeClass));
-      expect(json.entries.map((e) => e.config), file).toEqual(mod[name]!.map((e) => e.config));
+  it('the built-in radix tables: every row has a value class; each table is one module in its algorithm\'s folder', async () => {
+    const modules = {
+      'radix-sort/tuned': (await import('../src/device/radix-sort/tuned.js')).radixSortTuned,
+      'radix-sort/block-sort-tuned': (await import('../src/device/radix-sort/block-sort-tuned.js')).radixSortBlockSortTuned,
+      'segmented-radix-sort/tuned': (await import('../src/device/segmented-radix-sort/tuned.js')).segmentedRadixSortTuned,
+    } as Record<string, readonly TunedEntry<unknown>[]>;
+    for (const [file, rows] of Object.entries(modules)) {
+      expect(rows.length, file).toBeGreaterThan(0);
+      for (const e of rows) expect([0, 4, 8], file).toContain(e.typeClass.valueBytes);
+      expect(fs.existsSync(path.join(ROOT, 'src/device', `${file}.json`)), file).toBe(false);
     }
+    expect(fs.existsSync(path.join(ROOT, 'src/config/tuned'))).toBe(false);
   });
 
   it('rejects a row whose config is not a radix sort config', () => {

@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim } from '../src/index.js';
-import { parseName } from '../src/bench/gbench.js';
+import { parseName, rawEntryName } from '../src/bench/gbench.js';
 import { configFromName } from '../src/bench/run.js';
 import { radixSortBlockSortName, radixSortName } from './support/names.js';
 import { type RadixSortBlockSortConfig } from '../src/device/radix-sort/block-sort-config.js';
@@ -18,10 +18,14 @@ import { classifyImprovement } from '../src/tune/apply-improvements.js';
 import { runCampaign } from '../src/tune/campaign.js';
 import { createOptimization } from '../src/tune/create-optimization.js';
 import { formatPlan, planStages } from '../src/tune/plan.js';
-import { defaultSettings, mergeSettings, settingsJsonSchema, settingsProblems } from '../src/tune/settings.js';
+import { defaultSettings, mergeSettings, settingsProblems } from '../src/tune/settings.js';
+import { settingsJsonSchema } from '../src/tune/settings-schema.js';
 import { type TuneFile, gbenchProblems, isErrorEntry } from '../src/tune/results.js';
-import { decoupledMaxCountOf, decoupledVariant, launchConfigKey, maxCountEvidence, pathDone, pathOutcome, type PathOutcome, radixSortThresholdName, readThresholds, splitMaxCountNote, THRESHOLD_MIN_IMPROVEMENT_PERCENT, withThreshold } from '../src/tune/threshold.js';
-import { radixSortBlockSortTuned } from '../src/config/tuned/radix-sort-block-sort.js';
+import { decoupledMaxCountOf, readThresholds } from '../src/tune/threshold-read.js';
+import { decoupledVariant, radixSortThresholdName } from '../src/tune/threshold.js';
+import { launchConfigKey, maxCountEvidence, splitMaxCountNote, withThreshold } from '../src/tune/threshold-merge.js';
+import { pathDone, pathOutcome, type PathOutcome, THRESHOLD_MIN_IMPROVEMENT_PERCENT } from '../src/tune/threshold-rule.js';
+import { radixSortBlockSortTuned } from '../src/device/radix-sort/block-sort-tuned.js';
 import { testPrim } from './support/gpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -363,7 +367,7 @@ describe('radix_sort_threshold on a device', () => {
     const measured = sizesOf('block_sort');
     expect(measured).toEqual(LADDER.slice(0, measured.length));
     expect(sizesOf('onesweep')).toEqual(measured);
-    expect(file.benchmarks.map((e) => e.name.replace(/\/manual_time$/, '')).filter((n, i, all) => all.indexOf(n) === i).sort())
+    expect(file.benchmarks.map((e) => rawEntryName(e.name)).filter((n, i, all) => all.indexOf(n) === i).sort())
       .toEqual([radixSortThresholdName('block_sort', 'u32', block), radixSortThresholdName('onesweep', 'u32', onesweep)].sort());
     // Stopped early only after two losses in a row.
     const figures = (path: string, n: number): { ips: number; cv: number } => {
@@ -382,7 +386,7 @@ describe('radix_sort_threshold on a device', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.config).toEqual({ ...block, maxCount: want });
     expect(rows[0]!.evidence.note).toMatch(/measured threshold/);
-    expect(out.outputs.map((o) => o.name)).toEqual(['radix-sort-block-sort.ts', 'radix-sort-block-sort.json']);
+    expect(out.outputs.map((o) => o.name)).toEqual(['device/radix-sort/block-sort-tuned.ts']);
     expect(out.outputs[0]!.text).toMatch(/tune-results\.json \(radix_sort_threshold\)/);
   });
 
@@ -403,9 +407,9 @@ describe('radix_sort_threshold on a device', () => {
     const decoupled = decoupledVariant(onesweep, true)!;
     const key = (e: { name: string; size: number }): string => `${e.name}@${e.size}`;
     expect(file.benchmarks.map(key).sort()).toEqual(sizes.flatMap((n) => [
-      `${radixSortThresholdName('block_sort', 'u32', block, 4)}/manual_time@${n}`,
-      `${radixSortThresholdName('onesweep', 'u32', onesweep, 4)}/manual_time@${n}`,
-      `${radixSortThresholdName('decoupled', 'u32', decoupled, 4)}/manual_time@${n}`,
+      `${radixSortThresholdName('block_sort', 'u32', block, 4)}/size:${n}/manual_time@${n}`,
+      `${radixSortThresholdName('onesweep', 'u32', onesweep, 4)}/size:${n}/manual_time@${n}`,
+      `${radixSortThresholdName('decoupled', 'u32', decoupled, 4)}/size:${n}/manual_time@${n}`,
     ]).sort());
     expect(file.benchmarks.every((e) => parseName(e.name).value_type === 'u32')).toBe(true);
     const want = expectedThresholds(file, 'u32', 'u32');

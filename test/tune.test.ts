@@ -10,14 +10,15 @@ import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from
 import { typeInfo } from '../src/wgsl/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim, WgprimError } from '../src/index.js';
-import { formatName, type NameFields, parseName } from '../src/bench/gbench.js';
+import { formatName, type NameFields, parseName, rawEntryName } from '../src/bench/gbench.js';
 import { configFromName } from '../src/bench/run.js';
 import { radixSortName, transformName } from './support/names.js';
 import { type DeviceContext } from '../src/runtime/context.js';
 import { type ConfigObject, groupValueClass, registerTunable, tunable } from '../src/tune/registry.js';
 import { TUNING_STAGES } from '../src/algorithms.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic } from '../src/device/radix-sort/block-sort-config.js';
-import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolveSettings, settingsJsonSchema } from '../src/tune/settings.js';
+import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolveSettings } from '../src/tune/settings.js';
+import { settingsJsonSchema } from '../src/tune/settings-schema.js';
 import { type Variant, type VariantGroup, enumerateVariants, inShard, parseShard, spacePoints, spaceSize, variantKey } from '../src/tune/variants.js';
 import { exhaustiveCandidates, localSearch, neighbours, randomCandidates, strategyFor } from '../src/tune/strategy.js';
 import { PLAN_STAGES, formatPlan, planOrder, planStages } from '../src/tune/plan.js';
@@ -35,18 +36,24 @@ const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-tune-test-'));
 // Settings (no device)
 
 describe('settings', () => {
-  it('gives CPU adapters a small space and GPUs every algorithm\'s full space', () => {
+  it('gives CPU adapters a small space, GPUs the default campaign\'s, and --space full every algorithm\'s whole space', () => {
     const cpu = defaultSettings('cpu');
     const gpu = defaultSettings('gpu');
+    const full = defaultSettings('gpu', 'full');
     for (const a of ['scan', 'reduce', 'transform']) {
-      expect(gpu.algorithms[a]!.space).toEqual(tunable(a).space);
+      expect(gpu.algorithms[a]!.space).toEqual(tunable(a).defaultSpace);
+      expect(full.algorithms[a]!.space).toEqual(tunable(a).space);
       expect(spaceSize(cpu.algorithms[a]!.space)).toBeLessThanOrEqual(8);
-      expect(spaceSize(gpu.algorithms[a]!.space)).toBeGreaterThanOrEqual(20);
+      // A handful of tile shapes: the default campaign is sized for minutes on a GPU.
+      expect(spaceSize(gpu.algorithms[a]!.space)).toBeGreaterThanOrEqual(6);
+      expect(spaceSize(gpu.algorithms[a]!.space)).toBeLessThanOrEqual(20);
+      expect(spaceSize(full.algorithms[a]!.space)).toBeGreaterThanOrEqual(20);
       expect(Math.max(...cpu.algorithms[a]!.sizes)).toBeLessThan(Math.max(...gpu.algorithms[a]!.sizes));
       expect(gpu.algorithms[a]!.types).toEqual(['u32', 'f32', 'u64', 'f16']);
     }
     // Radix sort compiles slowly on lavapipe: 4 variants of u32 at 2^14 and 2^16 on a CPU.
-    expect(gpu.algorithms.radix_sort_onesweep!.space).toEqual(tunable('radix_sort_onesweep').space);
+    expect(full.algorithms.radix_sort_onesweep!.space).toEqual(tunable('radix_sort_onesweep').space);
+    expect(spaceSize(gpu.algorithms.radix_sort_onesweep!.space)).toBeLessThanOrEqual(20);
     expect(spaceSize(cpu.algorithms.radix_sort_onesweep!.space)).toBeLessThanOrEqual(4);
     expect(cpu.algorithms.radix_sort_onesweep).toMatchObject({ types: ['u32'], sizes: [2 ** 14, 2 ** 16], benchmarks: ['radix_sort_keys'] });
     // A time-based warmup after slow-to-make inputs on GPUs (a GPU idle meanwhile runs slow for a while).
@@ -365,7 +372,9 @@ describe('campaign on a device', () => {
   });
 
   it('splits the variants into shards that cover each exactly once, baselines in every shard', () => {
-    const set = enumerateVariants(prim, resolveSettings(defaultSettings('gpu'), prim.context));
+    // The whole spaces of the algorithms that enumerate quickly (the sorts' run to tens of thousands).
+    const cheap = ['scan', 'reduce', 'transform'];
+    const set = enumerateVariants(prim, resolveSettings(defaultSettings('gpu', 'full'), prim.context, cheap));
     const space = set.groups.flatMap((g) => g.variants.filter((v) => !v.baseline));
     expect(space.length).toBeGreaterThan(300);
     const seen = new Map<string, number>();
@@ -385,7 +394,7 @@ describe('campaign on a device', () => {
     }
     expect(Math.min(...sizes)).toBeGreaterThan(space.length / 3 - set.groups.length * 2);
     // The same enumeration twice gives the same split.
-    const again = enumerateVariants(prim, resolveSettings(defaultSettings('gpu'), prim.context)).groups.flatMap((g) => g.variants.filter((v) => !v.baseline));
+    const again = enumerateVariants(prim, resolveSettings(defaultSettings('gpu', 'full'), prim.context, cheap)).groups.flatMap((g) => g.variants.filter((v) => !v.baseline));
     expect(again.filter((v) => inShard(v, { index: 1, count: 3 })).map((v) => v.key)).toEqual(space.filter((v) => inShard(v, { index: 1, count: 3 })).map((v) => v.key));
     expect(() => parseShard('3/3')).toThrow(/0 <= i < n/);
     expect(() => parseShard('1of3')).toThrow();
@@ -423,7 +432,7 @@ describe('campaign on a device', () => {
     expect(file.context.tune_algorithms).toBe('transform');
     // Family numbering as GBench's: one family per name, one instance per size.
     for (const e of file.benchmarks) {
-      const same = file.benchmarks.filter((x) => x.name === e.name);
+      const same = file.benchmarks.filter((x) => rawEntryName(x.name) === rawEntryName(e.name));
       expect(new Set(same.map((x) => x.family_index)).size).toBe(1);
       expect(same.map((x) => x.per_family_instance_index).sort()).toEqual([0, 1]);
     }
@@ -592,9 +601,11 @@ describe('campaign on a device', () => {
     expect(failed('u32')).not.toContain(cfgOf(pairsRow.config as RadixSortConfig));
     expect(radixSortConfigProblem(prim.context, typeInfo('u32'), 4, pairsRow.config as RadixSortConfig)).toBeUndefined();
     expect(names.map((n) => JSON.stringify(n.cfg))).toContain(cfgOf(row.config as RadixSortConfig));
-    expect(opt.outputs.map((o) => o.name).sort()).toEqual(['radix-sort.json', 'radix-sort.ts']);
-    expect(opt.outputs.find((o) => o.name === 'radix-sort.ts')!.text).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
-    const tuned = createPrim(prim.device, { adapterInfo, tuned: JSON.parse(opt.outputs.find((o) => o.name === 'radix-sort.json')!.text) });
+    expect(opt.outputs.map((o) => o.name)).toEqual(['device/radix-sort/tuned.ts']);
+    expect(opt.outputs[0]!.text).toContain('export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [');
+    const asJson = createOptimization([{ data: file, label: 'radix.json' }], { form: 'json' });
+    expect(asJson.outputs.map((o) => o.name)).toEqual(['radix-sort.json']);
+    const tuned = createPrim(prim.device, { adapterInfo, tuned: JSON.parse(asJson.outputs[0]!.text) });
     expect(tuned.selectedRadixSortConfig('u32')).toMatchObject({ source: 'tuned:device', config: row.config });
     expect(tuned.selectedRadixSortConfig('i32', 4)).toMatchObject({ source: 'tuned:device', config: pairsRow.config });
     expect(tuned.selectedRadixSortConfig('f32').source).toBe('heuristic');
@@ -672,11 +683,17 @@ describe('wgprim tune', () => {
     const rest = tune(...args);
     expect(rest.status, String(rest.stderr)).toBe(0);
     expect(String(rest.stdout)).toMatch(/resume\s+1 entries/);
-    expect(String(rest.stdout)).toMatch(/measured 1 \(0 errors\), reused 1/);
+    expect(String(rest.stdout)).toMatch(/^measured 1; 0 errors; reused 1 /m);
+    // The plan printed up front counts what the run then measures.
+    expect(String(rest.stdout)).toMatch(/^\s+total\s+1\s+1\s+1\s/m);
     // The default is whatever this device selects: the heuristic, or lavapipe's built-in tuned row.
     const selected = (await testPrim()).selectedConfig('transform', 'u32');
-    const bsIpt = `\\{bs:${selected.config.workgroupSize},ipt:${selected.config.itemsPerThread}\\} \\(${selected.source}\\)`;
-    expect(String(rest.stdout)).toMatch(new RegExp(`transform\\s+u32\\s+exhaustive\\s+2\\s+${bsIpt}.*x$`, 'm'));
+    const source = selected.source.replace(/^tuned:/, '');
+    expect(String(rest.stdout)).toMatch(/^transform \(exhaustive\)$/m);
+    expect(String(rest.stdout)).toMatch(new RegExp(`^  u32\\s+2\\s+${source}\\s.*x$`, 'm'));
+    // The summary keeps to 100 columns (lines naming files may run longer).
+    const summary = String(rest.stdout).split('\n').slice(String(rest.stdout).split('\n').findIndex((l) => l.startsWith('best config against the default')));
+    for (const l of summary) expect(l.length, l).toBeLessThanOrEqual(100);
     const full = JSON.parse(fs.readFileSync(out, 'utf8')) as TuneFile;
     expect(gbenchProblems(full)).toEqual([]);
     expect(full.benchmarks).toHaveLength(2);
@@ -702,8 +719,14 @@ describe('wgprim tune summary table', () => {
     const { summaryTable } = await import('../src/cli/tune.js');
     const row = (valueBytes: number | undefined) => ({ algorithm: 'radix_sort_onesweep', type: 'u32' as const, valueBytes, strategy: 'exhaustive' as const, sizes: [1024], benchmarks: [], measured: 1, failed: 0 });
     const table = summaryTable([row(0), row(4)]);
-    expect(table).toMatch(/radix_sort_onesweep\s+u32\/empty\s/);
-    expect(table).toMatch(/radix_sort_onesweep\s+u32\/u32\s/);
-    expect(summaryTable([{ ...row(undefined), algorithm: 'scan' }])).toMatch(/scan\s+u32\s/);
+    expect(table).toMatch(/^radix_sort_onesweep \(exhaustive\)\n/);
+    expect(table).toMatch(/^  u32\/empty\s/m);
+    expect(table).toMatch(/^  u32\/u32\s/m);
+    expect(summaryTable([{ ...row(undefined), algorithm: 'scan' }])).toMatch(/^scan \(exhaustive\)\n(.*\n){2}  u32\s/);
+    // What the best changes from the default, within 100 columns.
+    const RA = { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 0, passKernels: 'specialized' };
+    const wide = summaryTable([{ ...row(0), selected: { config: RA, score: 1e9, cv: 0.01, source: 'tuned:device' }, best: { config: { ...RA, workgroupSize: 320, itemsPerThread: 9 }, score: 1.1e9, cv: 0.01 }, ratio: 1.1 }]);
+    expect(wide).toMatch(/^  u32\/empty\s+1\s+device\s+1\.000\s+bs:320 ipt:9\s+1\.100\s+0\.010\s+1\.100x$/m);
+    for (const l of wide.split('\n')) expect(l.length, l).toBeLessThanOrEqual(100);
   });
 });

@@ -3,6 +3,7 @@
 import { WgprimError } from '../runtime/errors.js';
 import { type AdapterInfoLike } from '../runtime/target.js';
 import { type TimingMethod, type TimingStats } from './timing.js';
+import { type StabilityReport } from './stability.js';
 
 /** Written into every benchmark file; keep in step with package.json. */
 export { WGPRIM_VERSION } from '../version.js';
@@ -82,7 +83,34 @@ export function nameToJson(name: string): string {
   return json;
 }
 
-/** Parses a benchmark name; rocPRIM requires `lvl`, `algo` and `cfg`. */
+/**
+ * The full name of a `benchmarks[]` entry: the raw name, the size as GBench writes a named
+ * argument, then GBench's `/manual_time`:
+ * `{lvl:device,algo:scan,...,cfg:{...}}/size:16777216/manual_time`. A file that holds several
+ * sizes so names each run once, and tools that pair runs by name (GBench's compare.py) pair the
+ * same size; rocPRIM's scripts read only the `{...}` part, which stays as before.
+ */
+export function entryName(raw: string, size: number): string {
+  return `${raw}/size:${size}/manual_time`;
+}
+
+const SIZE_SUFFIX = /\/size:(\d+)$/;
+
+/**
+ * The raw `{...}` name of a full one: `{...}/size:N/manual_time` or, as files written before
+ * sizes were in names have it, `{...}/manual_time` (both give `{...}`).
+ */
+export function rawEntryName(full: string): string {
+  return full.replace(/\/manual_time$/, '').replace(SIZE_SUFFIX, '');
+}
+
+/** The size a full name carries (`/size:N`), or undefined (names written before sizes were in them). */
+export function sizeOfEntryName(full: string): number | undefined {
+  const m = SIZE_SUFFIX.exec(full.replace(/\/manual_time$/, ''));
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Parses a benchmark name (the `{...}` part of a full one); rocPRIM requires `lvl`, `algo` and `cfg`. */
 export function parseName(name: string): NameFields {
   const fields = JSON.parse(nameToJson(name)) as NameFields;
   for (const k of ['lvl', 'algo', 'cfg']) {
@@ -96,7 +124,7 @@ export function parseName(name: string): NameFields {
 
 /** One timed benchmark, as `run.ts` returns it. */
 export interface BenchRecord {
-  /** Raw name without `/manual_time`, e.g. `{lvl:device,algo:reduce,key_type:u32,cfg:{...}}`. */
+  /** Raw name (no size, no `/manual_time`), e.g. `{lvl:device,algo:reduce,key_type:u32,cfg:{...}}`; see `entryName`. */
   readonly name: string;
   /** inclusive_scan, exclusive_scan, reduce or transform (the anchor names). */
   readonly algorithm: string;
@@ -116,6 +144,8 @@ export interface BenchRecord {
   /** Where the config came from (`user`, `tuned:device`, `heuristic`, ...). */
   readonly configSource: string;
   readonly config: unknown;
+  /** Warm-up and re-measured batches, and whether the kept ones are stable (absent: not tracked). */
+  readonly stability?: StabilityReport;
 }
 
 /** Facts about the host that a browser cannot know; the CLI fills them from Node's `os`. */
@@ -140,6 +170,8 @@ export interface RunFacts {
   readonly timing: TimingMethod;
   /** Each timed region started with the GPU's caches flushed (`--cold`). */
   readonly coldCache?: boolean;
+  /** Host ms settling and re-measuring could add per benchmark (`--settle-ms`). */
+  readonly settleMs?: number;
   readonly date?: Date;
 }
 
@@ -174,6 +206,8 @@ export interface GBenchContext {
   readonly timing: string;
   /** `true` when each timed region started with the caches flushed (`--cold`), else `false`. */
   readonly cold_cache: string;
+  /** Host ms settling and re-measuring could add per benchmark (absent where not given). */
+  readonly settle_ms?: string;
 }
 
 /** Fields every `benchmarks[]` entry has, measured or skipped with an error. */
@@ -201,6 +235,12 @@ export interface GBenchEntry extends GBenchEntryBase {
   readonly median: number;
   readonly stddev: number;
   readonly cv: number;
+  /** Batches run before the kept ones, the GPU not yet settled (see stability.ts). */
+  readonly warmup_batches?: number;
+  /** Kept batches dropped as slow outliers and measured again. */
+  readonly remeasured_batches?: number;
+  /** 1 where the kept batches settled and none is a slow outlier, else 0. */
+  readonly stable?: 0 | 1;
 }
 
 export interface GBenchFile {
@@ -245,6 +285,7 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
     trials: String(run.batches),
     timing: run.timing,
     cold_cache: String(run.coldCache === true),
+    ...(run.settleMs !== undefined ? { settle_ms: String(run.settleMs) } : {}),
   };
 }
 
@@ -252,12 +293,13 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
  * One `benchmarks[]` entry. Each timed call counts as one GBench iteration, so real_time is the
  * mean milliseconds per call and items/bytes per second are size (bytes) over that mean: the
  * same totals GBench derives from rocPRIM's per-batch iterations, just not multiplied by the
- * batch. The median, stddev (n - 1) and cv are user counters, as in rocPRIM's v2025 executor.
+ * batch. The median, stddev (n - 1) and cv are user counters, as in rocPRIM's v2025 executor;
+ * so are warmup_batches, remeasured_batches and stable (1/0) where the record tracked them.
  */
 export function gbenchEntry(record: BenchRecord, familyIndex: number, instanceIndex = 0): GBenchEntry {
   const { mean, median, stddev, cv } = record.stats;
   const seconds = mean / 1e3;
-  const full = `${record.name}/manual_time`;
+  const full = entryName(record.name, record.size);
   return {
     name: full,
     family_index: familyIndex,
@@ -278,12 +320,15 @@ export function gbenchEntry(record: BenchRecord, familyIndex: number, instanceIn
     stddev,
     cv,
     size: record.size,
+    ...(record.stability ? {
+      warmup_batches: record.stability.warmupBatches, remeasured_batches: record.stability.remeasuredBatches, stable: record.stability.stable ? 1 as const : 0 as const,
+    } : {}),
   };
 }
 
 /**
- * The whole file. Each distinct name is its own family, as in rocPRIM's generated benchmarks;
- * the same name at another size is the next instance of its family.
+ * The whole file. Each distinct raw name is its own family, as in rocPRIM's generated
+ * benchmarks; the same raw name at another size is the next instance of its family.
  */
 export function gbenchFile(records: readonly BenchRecord[], run: RunFacts, host?: HostFacts): GBenchFile {
   const families = new Map<string, { index: number; instances: number }>();

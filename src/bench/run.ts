@@ -254,7 +254,7 @@ async function timeCall(prim: Prim, call: PreparedCall, options: Parameters<type
   return {
     name: call.name, algorithm: call.algorithm, type: options.type, size: options.size, bytesPerCall: call.bytesPerCall,
     times: timing.times, stats: timing.stats, calls: timing.calls, hostMs: timing.hostMs, method: timing.method,
-    configSource: call.configSource, config: call.config,
+    configSource: call.configSource, config: call.config, stability: timing.stability,
   };
 }
 

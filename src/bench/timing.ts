@@ -1,5 +1,6 @@
 // GPU timing of one recorded call, repeated: browser-safe (no Node imports).
 import { WgprimError } from '../runtime/errors.js';
+import { type BatchSample, measureStable, type StabilityReport } from './stability.js';
 
 /** Records exactly one call of the code under test into `encoder`. */
 export type RecordCall = (encoder: GPUCommandEncoder) => Promise<void> | void;
@@ -31,6 +32,16 @@ export interface TimingOptions {
   readonly coldCache?: boolean;
   /** Scratch bytes cleared for a cold cache (default 256 MiB, capped by the device's maxBufferSize). */
   readonly coldCacheBytes?: number;
+  /**
+   * Host ms that settling (timed batches dropped until two in a row agree) and re-measuring
+   * slow outlier batches may add (default 1000; 0: the batches as they come). See
+   * `measureStable` in stability.ts.
+   */
+  readonly settleMs?: number;
+  /** Two batches agree when their medians differ by at most this fraction (default 0.03). */
+  readonly stableTolerance?: number;
+  /** A batch this fraction slower than the rest is measured again (default 0.1). */
+  readonly outlierTolerance?: number;
 }
 
 /** The timing settings a benchmark run takes (the cold-cache scratch size is the runner's). */
@@ -38,7 +49,10 @@ export type RunTimingOptions = Omit<TimingOptions, 'coldCacheBytes'>;
 
 /** The timing fields of `o` alone, to hand on to another runner's options. */
 export function runTimingOf(o: RunTimingOptions): RunTimingOptions {
-  return { warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache };
+  return {
+    warmup: o.warmup, warmupMs: o.warmupMs, batches: o.batches, batchSize: o.batchSize, forceWallClock: o.forceWallClock, coldCache: o.coldCache,
+    settleMs: o.settleMs, stableTolerance: o.stableTolerance, outlierTolerance: o.outlierTolerance,
+  };
 }
 
 export type TimingMethod = 'timestamp-query' | 'wall-clock';
@@ -53,12 +67,14 @@ export interface TimingResult {
   readonly times: readonly number[];
   /** Host milliseconds per batch from submit to `onSubmittedWorkDone` (both methods). */
   readonly wallBatchMs: readonly number[];
-  /** Host milliseconds for the timed part, recording included (GBench's cpu_time source). */
+  /** Host milliseconds for the kept batches, recording included (GBench's cpu_time source). */
   readonly hostMs: number;
   readonly calls: number;
   readonly stats: TimingStats;
   /** Bytes cleared before each timed region (0: warm cache, the default). */
   readonly coldCacheBytes: number;
+  /** Warm-up and re-measured batches, and whether the kept ones are stable. */
+  readonly stability: StabilityReport;
 }
 
 export interface TimingStats {
@@ -161,7 +177,8 @@ async function flushCaches(device: GPUDevice, buffer: GPUBuffer): Promise<void> 
 
 /**
  * Times `record` on the GPU: `warmup` untimed calls, then `batches` submits of `batchSize`
- * calls each. With 'timestamp-query' every call sits between an empty pass that writes a
+ * calls each, kept once the GPU has settled and measured again where one is a slow outlier
+ * (`settleMs`; see stability.ts). With 'timestamp-query' every call sits between an empty pass that writes a
  * timestamp at its beginning and an empty pass that writes one at its end, so each call gets
  * its own GPU time (the rocPRIM v2025 executor's per-call event pairs). Without it, the host
  * clock around submit + `onSubmittedWorkDone` times each batch.
@@ -182,60 +199,66 @@ export async function timeGpu(src: DeviceSource, record: RecordCall, options: Ti
   const coldBytes = options.coldCache ? coldCacheSize(device, options.coldCacheBytes) : 0;
   const cold = coldBytes ? coldBuffer(device, coldBytes) : undefined;
 
-  const times: number[] = [];
-  const wallBatchMs: number[] = [];
   const queries = useTimestamps ? new TimestampReader(device, batchSize) : undefined;
-  const hostStart = performance.now();
-  try {
-    for (let b = 0; b < batches; b++) {
-      if (cold && queries) {
-        // Cold, per-call timestamps: each call is its own submit, after a clear of its own.
-        let wall = 0;
-        for (let i = 0; i < batchSize; i++) {
-          await flushCaches(device, cold);
-          let submitted = 0;
-          await checked(device, async () => {
-            const enc = device.createCommandEncoder({ label: 'wgprim.bench.call' });
-            queries.mark(enc, 2 * i, 'begin');
-            await record(enc);
-            queries.mark(enc, 2 * i + 1, 'end');
-            if (i === batchSize - 1) queries.resolve(enc);
-            const cmd = enc.finish();
-            submitted = performance.now();
-            device.queue.submit([cmd]);
-          });
-          await device.queue.onSubmittedWorkDone();
-          wall += performance.now() - submitted;
-        }
-        wallBatchMs.push(wall);
-        times.push(...(await queries.read()));
-        continue;
-      }
-      if (cold) await flushCaches(device, cold);
-      let submitted = 0;
-      await checked(device, async () => {
-        const enc = device.createCommandEncoder({ label: 'wgprim.bench.batch' });
-        for (let i = 0; i < batchSize; i++) {
-          if (queries) queries.mark(enc, 2 * i, 'begin');
+  /** One batch: `batchSize` calls, in one submit (per-call submits with a cold cache and timestamps). */
+  const batch = async (): Promise<TimedBatch> => {
+    const hostStart = performance.now();
+    if (cold && queries) {
+      // Cold, per-call timestamps: each call is its own submit, after a clear of its own.
+      let wall = 0;
+      for (let i = 0; i < batchSize; i++) {
+        await flushCaches(device, cold);
+        let submitted = 0;
+        await checked(device, async () => {
+          const enc = device.createCommandEncoder({ label: 'wgprim.bench.call' });
+          queries.mark(enc, 2 * i, 'begin');
           await record(enc);
-          if (queries) queries.mark(enc, 2 * i + 1, 'end');
-        }
-        queries?.resolve(enc);
-        const cmd = enc.finish();
-        submitted = performance.now();
-        device.queue.submit([cmd]);
-      });
-      await device.queue.onSubmittedWorkDone();
-      const wall = performance.now() - submitted;
-      wallBatchMs.push(wall);
-      if (queries) times.push(...(await queries.read()));
-      else times.push(wall / batchSize);
+          queries.mark(enc, 2 * i + 1, 'end');
+          if (i === batchSize - 1) queries.resolve(enc);
+          const cmd = enc.finish();
+          submitted = performance.now();
+          device.queue.submit([cmd]);
+        });
+        await device.queue.onSubmittedWorkDone();
+        wall += performance.now() - submitted;
+      }
+      return { times: await queries.read(), wallMs: wall, hostMs: performance.now() - hostStart };
     }
+    if (cold) await flushCaches(device, cold);
+    let submitted = 0;
+    await checked(device, async () => {
+      const enc = device.createCommandEncoder({ label: 'wgprim.bench.batch' });
+      for (let i = 0; i < batchSize; i++) {
+        if (queries) queries.mark(enc, 2 * i, 'begin');
+        await record(enc);
+        if (queries) queries.mark(enc, 2 * i + 1, 'end');
+      }
+      queries?.resolve(enc);
+      const cmd = enc.finish();
+      submitted = performance.now();
+      device.queue.submit([cmd]);
+    });
+    await device.queue.onSubmittedWorkDone();
+    const wall = performance.now() - submitted;
+    return { times: queries ? await queries.read() : [wall / batchSize], wallMs: wall, hostMs: performance.now() - hostStart };
+  };
+  let measured: Awaited<ReturnType<typeof measureStable<TimedBatch>>>;
+  try {
+    measured = await measureStable(batch, { batches, settleMs: options.settleMs, tolerance: options.stableTolerance, outlierTolerance: options.outlierTolerance });
   } finally {
     queries?.destroy();
   }
-  const hostMs = performance.now() - hostStart;
-  return { method: queries ? 'timestamp-query' : 'wall-clock', times, wallBatchMs, hostMs, calls: batches * batchSize, stats: timingStats(times), coldCacheBytes: coldBytes };
+  const times = measured.kept.flatMap((b) => b.times);
+  return {
+    method: queries ? 'timestamp-query' : 'wall-clock', times, wallBatchMs: measured.kept.map((b) => b.wallMs),
+    hostMs: measured.kept.reduce((s, b) => s + b.hostMs, 0), calls: batches * batchSize, stats: timingStats(times), coldCacheBytes: coldBytes,
+    stability: measured.report,
+  };
+}
+
+/** A timed batch and the host ms it took, recording included (GBench's cpu_time source). */
+interface TimedBatch extends BatchSample {
+  readonly hostMs: number;
 }
 
 /** Runs `body` inside validation and out-of-memory error scopes; throws what either caught (`what`: the work, for the message). */

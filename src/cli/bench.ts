@@ -7,7 +7,7 @@ import { type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
 import { TUNED_ALGORITHMS } from '../algorithms.js';
 import { type CliDevice, hostFacts, openDevice } from './device.js';
-import { benchTable, loadAnchors } from './table.js';
+import { benchTable, loadAnchors, packageAnchorsFile } from './table.js';
 import { formatCount } from './parse.js';
 
 export interface BenchCommandOptions {
@@ -30,6 +30,8 @@ export interface BenchCommandOptions {
   readonly quiet?: boolean;
   /** --tuned DIR: tuned tables from this folder over the built-in ones. */
   readonly tuned?: string;
+  /** --settle-ms: host ms settling and re-measuring may add per benchmark (0: off). */
+  readonly settleMs?: number;
 }
 
 type ConfigOverride = BenchmarkOptions['config'];
@@ -65,8 +67,16 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
       for (const algorithm of algorithms) {
         log(`[${++done}/${total}] ${algorithm} ${type} ${formatCount(size)}`);
         try {
-          const common = { type, size, seed: opts.seed, warmup: opts.warmup, warmupMs: opts.warmupMs, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold };
-          records.push(...(await benchmarkAlgorithm(prim, { ...common, algorithm, config: override(algorithm) })));
+          const common = {
+            type, size, seed: opts.seed, warmup: opts.warmup, warmupMs: opts.warmupMs, batches: opts.batches, batchSize: opts.batchSize, forceWallClock: opts.wallClock, coldCache: opts.cold,
+            settleMs: opts.settleMs,
+          };
+          const got = await benchmarkAlgorithm(prim, { ...common, algorithm, config: override(algorithm) });
+          for (const r of got) {
+            const warning = stabilityWarning(r);
+            if (warning) log(warning, true);
+          }
+          records.push(...got);
         } catch (err) {
           failures++;
           log(`${algorithm} ${type} ${formatCount(size)} failed: ${(err as Error).message}`, true);
@@ -75,6 +85,14 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
     }
   }
   return { records, failures };
+}
+
+/** A warning line for a record whose timings did not settle or kept slow outliers, else undefined. */
+export function stabilityWarning(r: BenchRecord): string | undefined {
+  const st = r.stability;
+  if (!st || st.stable) return undefined;
+  return `warning: ${r.algorithm} ${r.type} ${formatCount(r.size)} is not stable: ${st.reason ?? 'unstable'} (cv ${r.stats.cv.toFixed(3)}); ` +
+    'its figures may not repeat (a larger --settle-ms gives it longer)';
 }
 
 export function writeBenchmarkFile(file: string, dev: CliDevice, records: readonly BenchRecord[], opts: BenchCommandOptions): void {
@@ -89,15 +107,19 @@ export function writeBenchmarkFile(file: string, dev: CliDevice, records: readon
     batches: opts.batches,
     timing,
     coldCache: opts.cold === true,
+    settleMs: opts.settleMs,
   }, hostFacts());
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
 }
 
-/** The table, with the CUB ratio column only on an H200 and only if the anchors file exists. */
+/**
+ * The table, with a column of ratios to CUB where there are CUB figures: `anchorsFile`, or by
+ * default the ones the package ships for this device (`anchors/cub-<device>.json`).
+ */
 export function printTable(dev: CliDevice, records: readonly BenchRecord[], anchorsFile: string | undefined): void {
-  const onH200 = dev.prim.target.device.includes('h200');
-  const anchors = onH200 ? loadAnchors(path.resolve(anchorsFile ?? '../shared/anchors/cub-h200.json')) : undefined;
+  const file = anchorsFile !== undefined ? path.resolve(anchorsFile) : dev.prim.target.device ? packageAnchorsFile(dev.prim.target.device) : undefined;
+  const anchors = file ? loadAnchors(file) : undefined;
   console.log(benchTable(records, anchors));
 }
 

@@ -1,9 +1,8 @@
-// `wgprim create-optimization`: benchmark JSON in, one tuned-table module (and its JSON) per
-// algorithm out (rocPRIM's create_optimization.py).
+// `wgprim create-optimization`: benchmark JSON in, one tuned table per algorithm out (rocPRIM's
+// create_optimization.py): the package's modules in its algorithms' folders, or JSON in a folder.
 import path from 'node:path';
-import { createOptimization, GROUP_HEADER, summarizeGroups } from '../tune/create-optimization.js';
-import { defaultTunedDir, importRootFor, packageRoot, readBenchmarkInputs, readTablesDir, writeOutputs } from '../node/tables.js';
-import { renderTable } from './table.js';
+import { createOptimization, formatGroups } from '../tune/create-optimization.js';
+import { BUILTIN_TABLES, outputPlace, packageSourceDir, readBenchmarkInputs, readTablesDir, writeOutputs } from '../node/tables.js';
 
 export interface CreateOptimizationCommandOptions {
   /** Benchmark JSON files or folders of them. */
@@ -17,15 +16,17 @@ export interface CreateOptimizationCommandOptions {
 }
 
 export async function createOptimizationCommand(opts: CreateOptimizationCommandOptions): Promise<number> {
-  const outDir = opts.outBasedir ?? defaultTunedDir();
-  if (!outDir) throw new Error('--out-basedir is required (there is no src/config/tuned here: this is not a checkout of wgprim)');
+  // Default: the package's own tables (modules in src/device/*/), where this is a checkout.
+  const place = opts.outBasedir ?? (packageSourceDir() ? BUILTIN_TABLES : undefined);
+  if (!place) throw new Error('--out-basedir is required (this is not a checkout of wgprim: there are no package tables to write)');
   const inputs = readBenchmarkInputs(opts.benchmarkFiles);
   if (!inputs.length) throw new Error(`no benchmark JSON in ${opts.benchmarkFiles.join(' ')}`);
-  const existing = opts.merge ? readTablesDir(outDir) : { tables: {}, from: {} };
-  const result = createOptimization(inputs, { existing: existing.tables, importRoot: importRootFor(outDir), vendorLevel: opts.vendorLevel });
+  const existing = opts.merge ? readTablesDir(place) : { tables: {}, from: {} };
+  const out = outputPlace(place);
+  const result = createOptimization(inputs, { existing: existing.tables, form: out.form, vendorLevel: opts.vendorLevel });
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
   if (result.errors) process.stderr.write(`${result.errors} benchmark entr${result.errors === 1 ? 'y' : 'ies'} with an error skipped\n`);
-  if (result.groups.length) console.log(renderTable(GROUP_HEADER, summarizeGroups(result.groups), new Set([4, 5, 6, 7])));
+  if (result.groups.length) console.log(formatGroups(result.groups));
   if (!result.outputs.length) {
     console.log('no rows: nothing written');
     return 1;
@@ -34,14 +35,14 @@ export async function createOptimizationCommand(opts: CreateOptimizationCommandO
     if (n) console.log(`${a}: kept ${n} existing row(s) from ${(existing.from as Record<string, string>)[a]}`);
   }
   if (opts.dryRun) {
-    console.log(`dry run: would write ${result.outputs.map((o) => path.join(outDir, o.name)).join(', ')}`);
+    console.log(`dry run: would write ${result.outputs.map((o) => path.join(out.dir, o.name)).join(', ')}`);
     return 0;
   }
-  for (const f of writeOutputs(outDir, result.outputs)) console.log(`wrote ${f}`);
-  if (path.resolve(outDir) === path.join(packageRoot(), 'src', 'config', 'tuned')) {
+  for (const f of writeOutputs(out.dir, result.outputs)) console.log(`wrote ${f}`);
+  if (out.form === 'module') {
     console.log('these are the built-in tables: npm run build to use them');
   } else {
-    console.log(`use them at run time: createPrim(device, { tuned: loadTunedDir('${outDir}') }) (loadTunedDir from 'wgprim/node')`);
+    console.log(`use them at run time: createPrim(device, { tuned: loadTunedDir('${out.dir}') }) (loadTunedDir from 'wgprim/node')`);
   }
   return 0;
 }

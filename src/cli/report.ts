@@ -8,6 +8,7 @@ import { TUNING_STAGES } from '../algorithms.js';
 import { targetFromAdapterInfo } from '../runtime/target.js';
 import { ELEMENT_TYPES, typeInfo, type ElementType } from '../wgsl/types.js';
 import { analyzeReport, renderReport, type FlatConfig, type ReportDefault, type ReportInput } from '../tune/report.js';
+import { parseBenchmarkName } from '../tune/registry.js';
 
 export interface ReportCommandOptions {
   readonly benchmark: string[];
@@ -71,15 +72,21 @@ async function deviceDefaults(inputs: readonly ReportInput[], log: (line: string
       continue;
     }
     for (const g of t.groups) {
-      if (!(ELEMENT_TYPES as readonly string[]).includes(g.type)) continue;
-      const type = g.type as ElementType;
+      // The group's benchmark and element type, read from a name as the tuner reads it (the sorts'
+      // group types read `key u32, value empty`: the benchmark gives the value class).
+      const stage = TUNING_STAGES.find((x) => x.stage === g.algo);
+      let parsed;
+      try {
+        parsed = stage && g.variants[0] ? parseBenchmarkName(parseName(g.variants[0].name)) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (!stage || !parsed || !(ELEMENT_TYPES as readonly string[]).includes(parsed.type)) continue;
+      const type = parsed.type as ElementType;
       const feature = typeInfo(type).feature;
       if (feature && !dev.prim.context.features.has(feature)) continue;
-      const stage = TUNING_STAGES.find((x) => x.stage === g.algo);
-      if (!stage) continue;
-      const benchmark = stage.defaultBenchmarks[0]!;
-      const selected = dev.prim.selectedConfig(stage.table.name as never, type, undefined, benchmarkSpec(benchmark).valueBytes);
-      const name = benchmarkName(benchmark, type, selected.config);
+      const selected = dev.prim.selectedConfig(stage.table.name as never, type, undefined, benchmarkSpec(parsed.benchmark).valueBytes);
+      const name = benchmarkName(parsed.benchmark, type, selected.config);
       out.push({ target: { vendor: t.target.vendor, architecture: t.target.architecture, device: t.target.device }, algo: g.algo, type: g.type, cfg: flatCfg(name), source: selected.source });
     }
   }

@@ -1,5 +1,6 @@
 // The benchmark table, and the ratio to CUB's anchors on the H200.
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type BenchRecord } from '../bench/gbench.js';
 import { formatCount } from './parse.js';
 
@@ -9,6 +10,15 @@ export interface Anchor {
   readonly n: number;
   readonly ms: number;
   readonly gitems_per_s: number;
+}
+
+/**
+ * The CUB figures this package ships for a device (`anchors/cub-<device>.json`, e.g.
+ * `cub-nvidia-h200.json`), found beside the installed package (src/cli and dist/cli both sit two
+ * levels below its root), not the current directory.
+ */
+export function packageAnchorsFile(device: string): string {
+  return fileURLToPath(new URL(`../../anchors/cub-${device.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`, import.meta.url));
 }
 
 /** The anchors file's results, or undefined (quietly) when it is absent or unreadable. */
@@ -39,7 +49,8 @@ export function anchorRatio(anchors: readonly Anchor[] | undefined, r: BenchReco
 
 /**
  * Rows use the median per-call time (robust to outliers, and what the CUB anchors report);
- * the GBench file's real_time and items_per_second use the mean, as GBench does.
+ * the GBench file's real_time and items_per_second use the mean, as GBench does. A median
+ * marked `*` was not stable (see stability.ts).
  */
 export function benchTable(records: readonly BenchRecord[], anchors?: readonly Anchor[]): string {
   const header = ['algorithm', 'type', 'size', 'cfg', 'median ms', 'GB/s', 'Gitems/s', 'cv', 'timing'];
@@ -49,7 +60,7 @@ export function benchTable(records: readonly BenchRecord[], anchors?: readonly A
     const cfg = /cfg:(\{[^}]*\})/.exec(r.name)?.[1] ?? '';
     const row = [
       r.algorithm, r.type, formatCount(r.size), `${cfg}${r.configSource === 'heuristic' ? '' : ` (${r.configSource})`}`,
-      r.stats.median.toFixed(4), (r.bytesPerCall / s / 1e9).toFixed(2), (r.size / s / 1e9).toFixed(3),
+      `${r.stats.median.toFixed(4)}${r.stability && !r.stability.stable ? '*' : ''}`, (r.bytesPerCall / s / 1e9).toFixed(2), (r.size / s / 1e9).toFixed(3),
       r.stats.cv.toFixed(3), r.method === 'timestamp-query' ? 'gpu' : 'wall',
     ];
     if (anchors) {
@@ -58,7 +69,8 @@ export function benchTable(records: readonly BenchRecord[], anchors?: readonly A
     }
     return row;
   });
-  return renderTable(header, rows, new Set([2, 4, 5, 6, 7, 9]));
+  const table = renderTable(header, rows, new Set([2, 4, 5, 6, 7, 9]));
+  return records.some((r) => r.stability && !r.stability.stable) ? `${table}\n* not stable: the timings did not settle or kept slow batches (see the warnings)` : table;
 }
 
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned = new Set<number>()): string {

@@ -8,16 +8,21 @@ import cliProgress, { type SingleBar } from 'cli-progress';
 import { describeTarget } from '../runtime/target.js';
 import { type CampaignResult, type CampaignStart, type ProgressEvent, type SummaryRow, runCampaign, summaryTypeLabel } from '../tune/campaign.js';
 import { formatPlan, planStages } from '../tune/plan.js';
-import { type ConfigObject, configText, THRESHOLD_STAGES, tunable, tunableAlgorithms } from '../tune/registry.js';
-import { type DeviceKind, type StrategyName, type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, settingsJsonSchema } from '../tune/settings.js';
+import { THRESHOLD_STAGES, tunable, tunableAlgorithms } from '../tune/registry.js';
+import { type DeviceKind, type SpaceChoice, type StrategyName, type TuneSettings, defaultSettings, deviceKindOf, mergeSettings } from '../tune/settings.js';
+import { settingsJsonSchema } from '../tune/settings-schema.js';
 import { type Shard, parseShard } from '../tune/variants.js';
 import { type TuneFile } from '../tune/results.js';
-import { createOptimization, GROUP_HEADER, summarizeGroups } from '../tune/create-optimization.js';
-import { defaultTunedDir, importRootFor, readTablesDir, writeOutputs } from '../node/tables.js';
-import { type CliDevice, hostFacts, openDevice } from './device.js';
+import { createOptimization, formatGroups } from '../tune/create-optimization.js';
+import { BUILTIN_TABLES, outputPlace, packageSourceDir, readTablesDir, writeOutputs } from '../node/tables.js';
+import { hostFacts, openDevice } from './device.js';
 import { formatCount } from './parse.js';
 import { renderTable } from './table.js';
 import { typeClassLabel } from '../tune/measurements.js';
+import { type Prim } from '../prim.js';
+import { formatCampaignPlan, planFor } from '../tune/campaign-plan.js';
+import { profilePrim, targetProfile } from '../tune/profiles.js';
+import { configChange, shortSource, wrapList } from '../tune/text.js';
 
 export interface TuneCommandOptions {
   readonly algorithms?: string[];
@@ -32,6 +37,12 @@ export interface TuneCommandOptions {
   readonly retryErrors?: boolean;
   readonly maxMeasurements?: number;
   readonly plan?: boolean;
+  /** Print the campaign's plan (builds, pipelines, measurements, time per stage) and exit. */
+  readonly dryRun?: boolean;
+  /** With --dry-run: an adapter profile to plan for (no GPU opened). */
+  readonly target?: string;
+  /** `full`: every algorithm's whole space instead of the default campaign's. */
+  readonly space?: SpaceChoice;
   readonly printSettings?: boolean;
   readonly printSchema?: boolean;
   readonly outBasedir?: string;
@@ -59,8 +70,8 @@ export interface LoadedSettings {
  * export) is a settings object or a function `(deviceKind, device) => settings`. Merged over
  * the defaults for this device.
  */
-export async function loadSettings(file: string | undefined, kind: DeviceKind, dev: CliDevice): Promise<LoadedSettings> {
-  const base = defaultSettings(kind);
+export async function loadSettings(file: string | undefined, kind: DeviceKind, prim: Prim, space: SpaceChoice = 'default'): Promise<LoadedSettings> {
+  const base = defaultSettings(kind, space);
   if (!file) return { settings: base };
   const abs = path.resolve(file);
   if (!fs.existsSync(abs)) throw new Error(`--settings ${file}: no such file`);
@@ -69,7 +80,7 @@ export async function loadSettings(file: string | undefined, kind: DeviceKind, d
     const mod = (await import(pathToFileURL(abs).href)) as { default?: unknown; settings?: unknown };
     input = mod.default ?? mod.settings;
     if (typeof input === 'function') {
-      input = await (input as (k: DeviceKind, d: unknown) => unknown)(kind, { target: dev.prim.target, features: [...dev.prim.context.features], limits: dev.prim.context.limits, defaults: base });
+      input = await (input as (k: DeviceKind, d: unknown) => unknown)(kind, { target: prim.target, features: [...prim.context.features], limits: prim.context.limits, defaults: base });
     }
     if (input === undefined) throw new Error(`--settings ${file}: the module exports neither a default nor "settings"`);
   } else {
@@ -92,26 +103,25 @@ function writeAtomic(file: string, data: TuneFile): void {
   fs.renameSync(tmp, file);
 }
 
-/** The config as its benchmark name's cfg (`{bs:256,ipt:16,...}`): what `wgprim bench` prints. */
-function cfgText(algorithm: string, type: string, config: ConfigObject): string {
-  const alg = tunable(algorithm);
-  try {
-    return /cfg:(\{[^}]*\})/.exec(alg.benchmarkName(alg.benchmarks[0]!, type as never, config))?.[1] ?? configText(config);
-  } catch {
-    return configText(config);
-  }
-}
-
+/**
+ * The summary, one block per algorithm, within 100 columns: the default's source and score, and
+ * what the best config changes from it (`ipt:16 bs:512`; the JSON file holds every config whole).
+ */
 export function summaryTable(rows: readonly SummaryRow[]): string {
   const g = (x: number | undefined): string => (x === undefined ? '-' : (x / 1e9).toFixed(3));
-  const header = ['algorithm', 'type', 'strategy', 'configs', 'default (source)', 'Gitems/s', 'cv', 'best', 'Gitems/s', 'cv', 'best/default'];
-  const body = rows.map((r) => [
-    r.algorithm, summaryTypeLabel(r), r.strategy, `${r.measured}${r.failed ? ` (+${r.failed} failed)` : ''}`,
-    r.selected ? `${cfgText(r.algorithm, r.type, r.selected.config)} (${r.selected.source})` : '-', g(r.selected?.score), r.selected ? r.selected.cv.toFixed(3) : '-',
-    r.best ? cfgText(r.algorithm, r.type, r.best.config) : '-', g(r.best?.score), r.best ? r.best.cv.toFixed(3) : '-',
-    r.ratio === undefined ? '-' : `${r.ratio.toFixed(3)}x`,
-  ]);
-  return renderTable(header, body, new Set([3, 5, 6, 8, 9, 10]));
+  const header = ['  type', 'configs', 'default', 'Gitems/s', 'best: what differs', 'Gitems/s', 'cv', 'best/def'];
+  const blocks: string[] = [];
+  for (const algorithm of [...new Set(rows.map((r) => r.algorithm))]) {
+    const table = tunable(algorithm).table ?? algorithm;
+    const body = rows.filter((r) => r.algorithm === algorithm).map((r) => [
+      `  ${summaryTypeLabel(r)}`, `${r.measured}${r.failed ? ` +${r.failed}!` : ''}`,
+      r.selected ? shortSource(r.selected.source) : '-', g(r.selected?.score),
+      r.best ? (r.selected ? configChange(table, r.best.config, r.selected.config, 30) : configChange(table, r.best.config, {}, 30)) : '-', g(r.best?.score), r.best ? r.best.cv.toFixed(3) : '-',
+      r.ratio === undefined ? '-' : `${r.ratio.toFixed(3)}x`,
+    ]);
+    blocks.push(`${algorithm} (${rows.find((r) => r.algorithm === algorithm)!.strategy})\n${renderTable(header, body, new Set([1, 3, 5, 6, 7]))}`);
+  }
+  return blocks.join('\n');
 }
 
 /** Two bars (build, run) with count, rate and ETA; on a non-terminal, a line every 10 s. */
@@ -144,39 +154,50 @@ function progressBars(quiet: boolean | undefined): { update: (e: ProgressEvent) 
   };
 }
 
-function printStart(info: CampaignStart): void {
+function printStart(info: CampaignStart, budgetSeconds?: number): void {
   const v = info.variants;
   const lines = [`variants ${v.kept} kept of ${v.total} enumerated in ${v.groups.length} (algorithm, type) groups; ${v.dropped.length} dropped`];
   for (const { reason, count } of v.reasons.slice(0, 8)) lines.push(`  dropped ${String(count).padStart(4)}: ${reason}`);
   if (v.reasons.length > 8) lines.push(`  ... and ${v.reasons.length - 8} other reasons`);
   for (const s of v.skipped) lines.push(`  skipped ${s}`);
-  const groups = info.groups.map((g) => `${g.label} ${g.variants}${g.strategy === 'local' ? '?' : ''}`).join(', ');
-  const strategies = [...new Set(info.groups.map((g) => g.strategy))].join('/');
-  lines.push(`measure  ${info.pending} measurements (${strategies}; the default and heuristic configs always included): ${groups}`);
+  lines.push('plan (the default and heuristic configs always included):', ...formatCampaignPlan(info.plan, budgetSeconds));
   if (info.existing) lines.push(`resume   ${info.existing} entries already in the file are not measured again`);
   console.log(lines.join('\n'));
 }
 
-/** Tables from this run's file through create-optimization: written to --out-basedir, or only shown. */
+/** `wgprim tune --dry-run`: the plan, on this device or (`--target`) an adapter profile. */
+async function dryRun(opts: TuneCommandOptions): Promise<number> {
+  const prim = opts.target ? profilePrim(targetProfile(opts.target)) : (await openDevice()).prim;
+  const kind = deviceKindOf(prim.target);
+  const { settings } = await loadSettings(opts.settings, kind, prim, opts.space);
+  const shard = opts.shard ? parseShard(opts.shard) : undefined;
+  const { set, plan } = planFor(prim, settings, { algorithms: opts.algorithms, strategy: opts.strategy, shard });
+  console.log(`adapter  ${describeTarget(prim.target)}${opts.target ? ' (profile)' : ''}: ${kind === 'cpu' ? 'CPU adapter, small default space' : `GPU, ${opts.space === 'full' ? 'full' : 'default'} space`}`);
+  console.log(`variants ${set.kept} kept of ${set.total} enumerated in ${set.groups.length} (algorithm, type) groups; ${set.dropped.length} dropped`);
+  console.log(formatCampaignPlan(plan, opts.budgetSeconds ?? settings.budgetSeconds).join('\n'));
+  return 0;
+}
+
+/** Tables from this run's file through create-optimization: written to --out-basedir (`builtin`: the package's), or only shown. */
 function applyTables(file: TuneFile, out: string, opts: TuneCommandOptions): void {
-  const target = opts.outBasedir ?? defaultTunedDir();
+  const place = opts.outBasedir ?? (packageSourceDir() ? BUILTIN_TABLES : undefined);
+  const where = place ? outputPlace(place) : undefined;
   const result = createOptimization([{ data: file, label: path.basename(out) }], {
-    existing: target ? readTablesDir(target).tables : undefined,
-    importRoot: target ? importRootFor(target) : 'wgprim',
+    existing: place ? readTablesDir(place).tables : undefined,
+    form: where?.form ?? 'json',
   });
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
-  if (result.groups.length) console.log(`\ntuned rows from this run:\n${renderTable(GROUP_HEADER, summarizeGroups(result.groups), new Set([4, 5, 6, 7]))}`);
+  if (result.groups.length) console.log(`\ntuned rows from this run (whole configs in the tables):\n${formatGroups(result.groups)}`);
   if (!result.outputs.length) {
     console.log('no rows to write');
     return;
   }
-  if (!opts.outBasedir) {
-    const where = target ?? '<no src/config/tuned here>';
-    console.log(`would write ${result.outputs.map((o) => path.join(where, o.name)).join(', ')}`);
-    console.log(`(not written: pass --out-basedir DIR to write them, e.g. --out-basedir src/config/tuned; or run wgprim create-optimization -b ${out})`);
+  if (!opts.outBasedir || !where) {
+    console.log(`would write ${result.outputs.map((o) => (where ? path.join(where.dir, o.name) : o.name)).join(', ')}`);
+    console.log(`(not written: pass --out-basedir ${BUILTIN_TABLES} for the package's tables, or --out-basedir DIR for JSON tables; or run wgprim create-optimization -b ${out})`);
     return;
   }
-  for (const f of writeOutputs(opts.outBasedir, result.outputs)) console.log(`wrote ${f}`);
+  for (const f of writeOutputs(where.dir, result.outputs)) console.log(`wrote ${f}`);
 }
 
 export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
@@ -185,6 +206,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
     console.log(formatPlan(planStages()).join('\n'));
     return 0;
   }
+  if (opts.dryRun) return dryRun(opts);
   if (opts.printSchema) {
     console.log(JSON.stringify(settingsJsonSchema(), null, 2));
     return 0;
@@ -195,7 +217,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   const shard = opts.shard ? parseShard(opts.shard) : undefined;
   const dev = await openDevice();
   const kind = deviceKindOf(dev.prim.target);
-  const { settings: loaded, named } = await loadSettings(opts.settings, kind, dev);
+  const { settings: loaded, named } = await loadSettings(opts.settings, kind, dev.prim, opts.space);
   const settings: TuneSettings = opts.cold ? { ...loaded, coldCache: true } : loaded;
   if (opts.printSettings) {
     console.log(JSON.stringify(settings, (_k, v: unknown) => (typeof v === 'function' ? `[function]` : v), 2));
@@ -216,7 +238,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
     }
   }
 
-  console.log(`adapter  ${describeTarget(dev.prim.target)}: ${kind === 'cpu' ? 'CPU adapter, small default space' : 'GPU, full default space'}${opts.settings ? `; settings ${opts.settings}` : ''}`);
+  console.log(`adapter  ${describeTarget(dev.prim.target)}: ${kind === 'cpu' ? 'CPU adapter, small default space' : `GPU, ${opts.space === 'full' ? 'full' : 'default'} space`}${opts.settings ? `; settings ${opts.settings}` : ''}`);
   // Settings merge over the defaults, so a file that names a few algorithms still runs the
   // defaults' others: say so, since a campaign that was meant to be short may run for hours.
   const unnamed = named && !opts.algorithms ? Object.keys(settings.algorithms).filter((a) => !named.includes(a)) : [];
@@ -259,7 +281,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
       host: hostFacts(),
       forceWallClock: opts.wallClock,
       onProgress: bars.update,
-      onStart: printStart,
+      onStart: (info) => printStart(info, opts.budgetSeconds ?? settings.budgetSeconds),
       onUpdate: (f) => {
         latest = f;
         // Every new entry is on disk within a quarter second (big files are not rewritten more often).
@@ -276,21 +298,28 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   flush();
 
   for (const l of lines) console.log(`  ${l}`);
-  console.log(`measured ${result.measured} (${result.errors} errors), reused ${result.reused} from the file, in ${(result.elapsedMs / 1e3).toFixed(1)} s; wrote ${out}`);
+  const planned = result.measured + result.skipped;
+  console.log(`measured ${result.measured}${planned !== result.measured ? ` of ${planned} planned` : ''}; ${result.errors} errors; reused ${result.reused} from the file; wrote ${out}`);
+  if (result.skipped) console.log(`  ${result.skipped} not needed: threshold paths past their crossover or without a config here; converged searches`);
+  const rate = result.buildMs > 0 ? ` (${(result.built / (result.buildMs / 1e3)).toFixed(1)} variants/s)` : '';
+  console.log(`time     ${(result.elapsedMs / 1e3).toFixed(1)} s: building ${(result.buildMs / 1e3).toFixed(1)} s for ${result.built} variants${rate}, measuring ${(result.measureMs / 1e3).toFixed(1)} s`);
   if (result.stopped) console.log(`stopped early: ${result.stopped.message}; run the same command again to resume`);
   if (result.summary.length) {
-    console.log(`\nbest config found against the default (score: geometric mean of items/s over sizes and benchmarks; both measured in this file):`);
+    console.log('\nbest config against the default (geomean of items/s over sizes, benchmarks; configs in the JSON):');
     console.log(summaryTable(result.summary));
   }
   if (result.thresholds.length) {
     console.log('\nradix_sort_threshold (maxCount of the radixSortBlockSort rows: the largest size where block sort beat onesweep beyond the noise rule):');
-    const yes = (b: boolean): string => (b ? 'block sort' : 'onesweep');
+    const pct = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(0)}%`;
     for (const t of result.thresholds) {
-      const pts = t.points.map((p) => `${formatCount(p.size)} ${yes(p.blockSortFaster)} ${p.changePercent >= 0 ? '+' : ''}${p.changePercent.toFixed(0)}%`).join(', ');
-      console.log(`  ${typeClassLabel(t.typeClass)}: maxCount ${t.maxCount} (${pts})`);
+      const head = t.maxCount ? `maxCount ${t.maxCount}` : 'maxCount 0: block sort never faster, onesweep takes every size';
+      const pts = t.points.map((p) => `${formatCount(p.size)} ${p.blockSortFaster ? 'block' : 'lsd'} ${pct(p.changePercent)}`);
+      console.log(wrapList(`  ${typeClassLabel(t.typeClass)}: ${head} (block sort against the LSD path:`, [...pts.slice(0, -1), `${pts.at(-1)})`]).join('\n'));
       if (t.lookback) {
-        const lpts = t.lookback.points.map((p) => `${formatCount(p.size)} ${p.decoupledFaster ? 'decoupled' : t.onesweepConfig.lookback} ${p.changePercent >= 0 ? '+' : ''}${p.changePercent.toFixed(0)}%`).join(', ');
-        console.log(`  ${typeClassLabel(t.typeClass)}: decoupledMaxCount ${t.lookback.decoupledMaxCount} (radixSort row: decoupled look-back against ${t.onesweepConfig.lookback}: ${lpts})`);
+        const n = t.lookback.decoupledMaxCount;
+        const lhead = n ? `decoupledMaxCount ${n}` : `decoupledMaxCount 0: decoupled look-back never faster than ${t.onesweepConfig.lookback}`;
+        const lpts = t.lookback.points.map((p) => `${formatCount(p.size)} ${p.decoupledFaster ? 'dec' : 'rts'} ${pct(p.changePercent)}`);
+        console.log(wrapList(`  ${typeClassLabel(t.typeClass)}: ${lhead} (decoupled against ${t.onesweepConfig.lookback}:`, [...lpts.slice(0, -1), `${lpts.at(-1)})`]).join('\n'));
       }
     }
   }

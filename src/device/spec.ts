@@ -21,8 +21,13 @@ export type ValueBytes = 0 | 4 | 8;
 export interface ConfigTable<C = unknown, N extends string = string> {
   /** The table's key in `TunedTables` and tuned-table files (`scan`, `radixSort`). */
   readonly name: N;
-  /** Base name of the generated module (`config/tuned/<fileName>.ts`). */
+  /** Base name of the table's JSON file in a user's folder of tables (`<fileName>.json`). */
   readonly fileName: string;
+  /**
+   * The built-in table's generated module, relative to `src/` without extension, in the
+   * algorithm's folder (`device/scan/tuned`): what create-optimization writes for the package.
+   */
+  readonly tunedModule: string;
   /** Name of the module's export (`scanTuned`). */
   readonly exportName: string;
   /** TypeScript name of the config type and its module relative to `src/` (for generated modules). */
@@ -112,6 +117,58 @@ export interface BenchmarkSpec {
   prepare(env: AlgorithmEnv, call: BenchCall, resources: BenchResources): Promise<(encoder: GPUCommandEncoder) => Promise<void>>;
 }
 
+/**
+ * What one variant of a tuning stage costs, roughly: the campaign's time plan (`wgprim tune
+ * --dry-run`) counts with it. On GPUs compiling dominates a campaign (the H200 builds about 7
+ * radix-sort pipelines a second through Dawn), so the plan counts pipelines, not variants.
+ */
+export interface TuningCost {
+  /** Pipelines one variant of this key size compiles (every pass of one call). */
+  pipelines(config: ConfigObject, keyBytes: number): number;
+  /** Times a call reads and writes its data (the benchmark's `bytesPerCall` counts it once). */
+  passes(config: ConfigObject, keyBytes: number): number;
+  /** Config fields that change a launch, not a kernel: variants differing only there share pipelines. */
+  readonly launchOnly?: readonly string[];
+}
+
+/**
+ * One path of a threshold stage: the table its config comes from, the tuning stage that sweeps
+ * that table, and per value class (0 keys only, 4 pairs with u32 values) the benchmark that
+ * times this path alone at any size.
+ */
+export interface ThresholdPathSpec {
+  readonly table: ConfigTable;
+  readonly stage: string;
+  readonly benchmarks: Readonly<Record<0 | 4, string>>;
+}
+
+/**
+ * A threshold stage (rocPRIM sets its radix sort's by hand): where an algorithm's path for small
+ * sizes stops beating its general path, timed at a ladder of sizes with both tuned, and written
+ * as a size field of the small path's rows; and where the general path's config has a twin that
+ * wins at small sizes (the radix sort's decoupled look-back against reduce-then-scan), the size
+ * up to which the twin runs, written to the general path's rows.
+ */
+export interface ThresholdSpec {
+  /** The stage's name in the plan and in benchmark names (`radix_sort_threshold`). */
+  readonly stage: string;
+  readonly small: ThresholdPathSpec;
+  readonly general: ThresholdPathSpec;
+  /** The threshold field of each path's table (a size, not a launch parameter). */
+  readonly fields: Readonly<Record<string, string>>;
+  /** Settings `benchmarks` the stage takes (each a value class of its own), and its default. */
+  readonly benchmarks: readonly string[];
+  readonly defaultBenchmarks: readonly string[];
+  /** The value class a settings benchmark times (0 keys only, 4 pairs). */
+  valueBytes(benchmark: string): 0 | 4;
+  /** The ladder of sizes. */
+  sizes(kind: 'cpu' | 'gpu'): number[];
+  /** The general config's twin for small sizes, where this device runs one; undefined where there is none. */
+  twin(general: ConfigObject, forwardProgress: boolean): ConfigObject | undefined;
+  /** The twin's threshold where it won at the top of the ladder: every size the general path takes. */
+  readonly everySize: number;
+}
+
 /** A tuning stage over one table: its benchmarks, the spaces for GPU and CPU adapters. */
 export interface TuningSpec {
   /** The stage's name (rocPRIM's benchmark `algo`: `scan`, `radix_sort_onesweep`). */
@@ -121,14 +178,32 @@ export interface TuningSpec {
   readonly benchmarks: readonly string[];
   /** The ones timed unless the settings say otherwise. */
   readonly defaultBenchmarks: readonly string[];
-  /** Tuned only when named (the default campaign leaves it out). */
+  /** Its benchmarks are left out of `wgprim bench`'s default list (they time one path of another's call). */
   readonly optIn?: boolean;
+  /**
+   * The default campaign's space on GPUs: the tile shapes that matter, a handful per type, as
+   * rocPRIM's default campaign tunes a handful of variants per algorithm. Fields it leaves out
+   * keep the heuristic's value (method choices such as the look-back, which the heuristic makes
+   * per vendor). The table's `space` is the full one (`wgprim tune --space full`).
+   */
+  readonly defaultSpace: ParamSpace;
   /** A small space for CPU adapters (lavapipe, SwiftShader). */
   readonly smallSpace: ParamSpace;
   /** Fields a space that leaves them out sets to these values, not to the heuristic's. */
   readonly fixed?: Readonly<Record<string, ParamValue>>;
   readonly smallSizes?: readonly number[];
   readonly smallTypes?: readonly ElementType[];
+  readonly cost: TuningCost;
+  /**
+   * Where a row of this stage's table runs a twin of its config below a threshold field (the
+   * radix sort's reduce-then-scan rows: decoupled look-back up to decoupledMaxCount): a config
+   * is scored at each point as the faster of itself and its twin, as the row would run.
+   */
+  twin?(config: ConfigObject): ConfigObject | undefined;
+  /** Scored with rocPRIM's block-sort bias, items/s * (bs*ipt)^(1/4): its tiles feed merge passes, which prefer larger ones. */
+  readonly tileBias?: boolean;
+  /** A threshold stage that runs after this one (and the small path's stage), set on the general path's stage. */
+  readonly threshold?: ThresholdSpec;
   /** Elements a call must cover so that every pass (and so every pipeline) of `config` is used. */
   fullCoverageCount(config: ConfigObject): number;
 }

@@ -1,5 +1,7 @@
 // Node entry: the only place (with the CLI) that imports Node modules or Dawn (npm `webgpu`).
 import { WgprimError } from '../runtime/errors.js';
+import { registerAdapterLimits } from '../runtime/context.js';
+import { filterNativeStderr } from './stderr.js';
 
 export interface NodeDeviceOptions {
   /** Dawn toggles/flags passed to `create()`; timestamp quantization is always disabled. */
@@ -39,7 +41,8 @@ export async function requestDevice(options: NodeDeviceOptions = {}): Promise<No
   Object.assign(globalThis, mod.globals);
   const gpu = mod.create(['disable-dawn-features=timestamp_quantization', ...(options.dawnFlags ?? [])]);
   liveInstances.push(gpu);
-  const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference });
+  // Dawn prints its dynamic-limit warnings during this call (set WGPRIM_DAWN_WARNINGS=1 to see them).
+  const adapter = await filterNativeStderr(() => gpu.requestAdapter({ powerPreference: options.powerPreference }));
   if (!adapter) {
     throw new WgprimError(
       'no-adapter',
@@ -54,6 +57,7 @@ export async function requestDevice(options: NodeDeviceOptions = {}): Promise<No
     if (typeof v === 'number') requiredLimits[key] = v;
   }
   const device = await adapter.requestDevice({ requiredFeatures, requiredLimits });
+  registerAdapterLimits(device, adapter.limits);
   return { device, adapter, adapterInfo: adapter.info, gpu };
 }
 
@@ -63,4 +67,5 @@ const LIMIT_NAMES = [
 ];
 
 export { loadTunedDir } from './tables.js';
+export { DawnWarningFilter, filterNativeStderr, isDawnLimitWarning, withoutDawnLimitWarnings } from './stderr.js';
 export { fileTuneCache, defaultTuneCacheDir, tuneCacheFileName, type FileTuneCache } from './cache.js';

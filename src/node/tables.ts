@@ -1,20 +1,22 @@
 // Tuned tables on disk (Node only): loading a folder of table JSON files at run time, and the
 // reading and writing that `create-optimization` and `apply-config-improvements` do.
 //
-// Format choice: each generated `<algorithm>.ts` has a sidecar `<algorithm>.json` with the same
-// rows (format `wgprim-tuned-table`). Node (20) cannot import TypeScript without a loader, and
-// tables must not be parsed back with regular expressions, so tools read the JSON. The one
-// exception is the package's own `src/config/tuned/` before it has sidecars (hand-seeded
-// modules): there the tables this build ships are used, i.e. the compiled modules themselves.
+// One form per place. The package's own tables are generated TypeScript modules in their
+// algorithms' folders (`src/device/scan/tuned.ts`): the browser-safe core imports them like any
+// module, typed, with no JSON import attributes and no file reads, and a bundler keeps them. A
+// user's folder holds `<table>.json` files (`wgprim-tuned-table`), which `loadTunedDir` and
+// `createPrim(device, { tuned })` load at run time; nothing compiles them. The tools read the
+// package's tables back from this build's compiled modules (Node 20 cannot import TypeScript),
+// and refuse when a source module is newer than its build.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WgprimError } from '../runtime/errors.js';
 import { type TunedEntry } from '../config/types.js';
 import { isTunedTableFile, normalizeTunedInput, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
-import { TABLES } from '../algorithms.js';
 
-const BUILT_IN = Object.fromEntries(TABLES.map((t) => [t.name, t.builtin])) as Readonly<Record<TunedAlgorithm, readonly TunedEntry<unknown>[]>>;
+/** The word the CLI takes for the package's own tables (as well as the path of its `src/`). */
+export const BUILTIN_TABLES = 'builtin';
 
 function readJson(file: string): unknown {
   let text: string;
@@ -65,20 +67,10 @@ export function packageRoot(): string {
   return fileURLToPath(new URL('../..', import.meta.url));
 }
 
-/** `src/config/tuned` of the package when running from a checkout, else undefined. */
-export function defaultTunedDir(): string | undefined {
-  const dir = path.join(packageRoot(), 'src', 'config', 'tuned');
+/** The package's `src/` when running from a checkout (where its tables are written), else undefined. */
+export function packageSourceDir(): string | undefined {
+  const dir = path.join(packageRoot(), 'src');
   return isDir(dir) ? dir : undefined;
-}
-
-/** What generated modules in `outDir` import their types from: a relative path to the package's `src/` when inside it, else `wgprim`. */
-export function importRootFor(outDir: string): string {
-  const src = path.join(packageRoot(), 'src');
-  const rel = path.relative(path.resolve(outDir), src);
-  const inside = !path.relative(src, path.resolve(outDir)).startsWith('..') && !path.isAbsolute(path.relative(src, path.resolve(outDir)));
-  if (!inside) return 'wgprim';
-  const posix = rel.split(path.sep).join('/');
-  return posix === '' ? '.' : posix.startsWith('.') ? posix : `./${posix}`;
 }
 
 const sameDir = (a: string, b: string): boolean => {
@@ -89,6 +81,11 @@ const sameDir = (a: string, b: string): boolean => {
   }
 };
 
+/** Whether `dir` names the package's own tables: `builtin`, or the package's `src/`. */
+export function isPackageTables(dir: string): boolean {
+  return dir === BUILTIN_TABLES || sameDir(dir, path.join(packageRoot(), 'src'));
+}
+
 export interface ReadTablesResult {
   readonly tables: TunedTables;
   /** Where each table came from. */
@@ -96,42 +93,66 @@ export interface ReadTablesResult {
 }
 
 /**
- * The tables in a folder of generated modules: `<algorithm>.json` where it exists; for the
- * package's own `src/config/tuned` (or `dist/config/tuned`) without one, the built-in table of
- * this build. A `<algorithm>.ts` with no JSON elsewhere is an error (Node cannot import it).
- * A missing folder, or a folder with neither, gives no tables.
+ * The package's tables as this build has them (each table's built-in rows). In a checkout, a
+ * source module newer than its compiled one throws: the rows read would not be the source's.
  */
-export function readTablesDir(dir: string): ReadTablesResult {
+export function builtinTables(): ReadTablesResult {
+  const root = packageRoot();
   const tables: Record<string, readonly TunedEntry<unknown>[]> = {};
   const from: Partial<Record<TunedAlgorithm, string>> = {};
-  if (!isDir(dir)) return { tables: {}, from };
-  const own = sameDir(dir, path.join(packageRoot(), 'src', 'config', 'tuned')) || sameDir(dir, path.join(packageRoot(), 'dist', 'config', 'tuned'));
   for (const a of TUNED_ALGORITHMS) {
-    const json = path.join(dir, `${TABLE_SPECS[a].fileName}.json`);
-    const ts = path.join(dir, `${TABLE_SPECS[a].fileName}.ts`);
-    if (fs.existsSync(json)) {
-      const data = readJson(json);
-      if (!isTunedTableFile(data) || (data as { algorithm?: unknown }).algorithm !== a) {
-        throw new WgprimError('invalid-argument', `${json} is not a "wgprim-tuned-table" file for ${a}`);
-      }
-      const t = normalizeTunedInput(data, json) as Record<string, readonly TunedEntry<unknown>[]>;
-      tables[a] = t[a] ?? [];
-      from[a] = json;
-    } else if (own) {
-      tables[a] = BUILT_IN[a];
-      from[a] = `built-in ${TABLE_SPECS[a].exportName} (this build's config/tuned/${TABLE_SPECS[a].fileName}.js)`;
-    } else if (fs.existsSync(ts)) {
-      throw new WgprimError('invalid-argument', `${ts} has no ${TABLE_SPECS[a].fileName}.json next to it, and Node cannot import TypeScript: regenerate the folder with wgprim create-optimization (it writes both)`);
+    const spec = TABLE_SPECS[a];
+    const source = path.join(root, 'src', `${spec.tunedModule}.ts`);
+    const built = path.join(root, 'dist', `${spec.tunedModule}.js`);
+    if (fs.existsSync(source) && fs.existsSync(built) && fs.statSync(source).mtimeMs > fs.statSync(built).mtimeMs) {
+      throw new WgprimError('invalid-argument', `src/${spec.tunedModule}.ts is newer than its build: npm run build first (the tools read the package's tables from the build)`);
     }
+    tables[a] = spec.builtin;
+    from[a] = `built-in ${spec.exportName} (src/${spec.tunedModule}.ts as built)`;
   }
   return { tables: tables as TunedTables, from };
 }
 
-/** Writes the generated files into `dir` (created if missing); returns their paths. */
+/**
+ * The tables of a place: the package's (`builtin` or its `src/`: the built-in rows), or a
+ * user's folder of `<table>.json` files. A missing folder, or one without table files, gives no
+ * tables; a folder holding generated modules but no JSON throws (modules are the package's form).
+ */
+export function readTablesDir(dir: string): ReadTablesResult {
+  if (isPackageTables(dir)) return builtinTables();
+  const tables: Record<string, readonly TunedEntry<unknown>[]> = {};
+  const from: Partial<Record<TunedAlgorithm, string>> = {};
+  if (!isDir(dir)) return { tables: {}, from };
+  for (const a of TUNED_ALGORITHMS) {
+    const json = path.join(dir, `${TABLE_SPECS[a].fileName}.json`);
+    if (!fs.existsSync(json)) continue;
+    const data = readJson(json);
+    if (!isTunedTableFile(data) || (data as { algorithm?: unknown }).algorithm !== a) {
+      throw new WgprimError('invalid-argument', `${json} is not a "wgprim-tuned-table" file for ${a}`);
+    }
+    const t = normalizeTunedInput(data, json) as Record<string, readonly TunedEntry<unknown>[]>;
+    tables[a] = t[a] ?? [];
+    from[a] = json;
+  }
+  if (!Object.keys(tables).length && fs.readdirSync(dir).some((n) => n.endsWith('.ts'))) {
+    throw new WgprimError('invalid-argument', `${dir} holds TypeScript but no table JSON: a folder of tables holds <table>.json files (wgprim create-optimization --out-basedir writes them); the package's own modules are read with "${BUILTIN_TABLES}"`);
+  }
+  return { tables: tables as TunedTables, from };
+}
+
+/** Where a place's tables are written: the package's `src/` (modules), or the folder (JSON). */
+export function outputPlace(dir: string): { readonly dir: string; readonly form: 'module' | 'json' } {
+  if (!isPackageTables(dir)) return { dir, form: 'json' };
+  const src = packageSourceDir();
+  if (!src) throw new WgprimError('invalid-argument', `the package's tables can be written only in a checkout of wgprim (there is no ${path.join(packageRoot(), 'src')}): pass a folder for JSON tables`);
+  return { dir: src, form: 'module' };
+}
+
+/** Writes the generated files under `dir` (folders created where missing); returns their paths. */
 export function writeOutputs(dir: string, outputs: readonly { name: string; text: string }[]): string[] {
-  fs.mkdirSync(dir, { recursive: true });
   return outputs.map((o) => {
     const file = path.join(dir, o.name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, o.text);
     return file;
   });

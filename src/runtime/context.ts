@@ -24,6 +24,22 @@ export interface DispatchProfiler {
   passTimestampWrites(label: string): GPUComputePassTimestampWrites | undefined;
 }
 
+/** A numeric limit of `GPUSupportedLimits` (`maxStorageBufferBindingSize`, ...). */
+export type LimitName = Exclude<{ [K in keyof GPUSupportedLimits]-?: GPUSupportedLimits[K] extends number ? K : never }[keyof GPUSupportedLimits], undefined>;
+
+// The limits of the adapter each device came from, where its creator told us (a GPUDevice does
+// not say): they decide whether a limit-exceeded error can be cured by asking for more.
+const adapterLimitsByDevice = new WeakMap<GPUDevice, GPUSupportedLimits>();
+
+/**
+ * Tells wgprim the limits of the adapter `device` was requested from (`adapter.limits`), so that
+ * an error about a device limit says whether the adapter allows more or the work must be split.
+ * `wgprim/node`'s `requestDevice` does this; call it where you create devices yourself.
+ */
+export function registerAdapterLimits(device: GPUDevice, adapterLimits: GPUSupportedLimits): void {
+  adapterLimitsByDevice.set(device, adapterLimits);
+}
+
 /**
  * Device-level services shared by every algorithm of one `Prim`: compiled pipelines,
  * immutable uniform blocks, growable scratch buffers, bind groups, dispatch.
@@ -56,6 +72,28 @@ export class DeviceContext {
     device.lost.then((info) => {
       this.lostReason = `${info.reason}: ${info.message}`;
     }, () => undefined);
+  }
+
+  /** The adapter's value of a limit, where `registerAdapterLimits` was told it. */
+  adapterLimit(name: LimitName): number | undefined {
+    const v = adapterLimitsByDevice.get(this.device)?.[name];
+    return typeof v === 'number' ? v : undefined;
+  }
+
+  /**
+   * What to do when `need` is over this device's `name` limit: request a larger limit where the
+   * adapter allows enough, otherwise `split` (how to split the work, e.g. "split the work into
+   * calls of at most N elements"). Without the adapter's limits it gives both, conditionally.
+   */
+  limitAdvice(name: LimitName, need: number, split: string): string {
+    const have = this.limits[name] as number;
+    const adapter = this.adapterLimit(name);
+    if (adapter === undefined) {
+      return `if the adapter allows more (adapter.limits.${name}), request it in requiredLimits when creating the device; otherwise ${split}`;
+    }
+    if (adapter <= have) return `${have} is the adapter's maximum, so ${split}`;
+    if (adapter < need) return `the adapter's maximum, ${adapter}, is not enough either: ${split}`;
+    return `the adapter allows up to ${adapter}: request requiredLimits: { ${name}: ${adapter} } when creating the device (wgprim/node's requestDevice does), or ${split}`;
   }
 
   get hasSubgroups(): boolean {
@@ -157,7 +195,7 @@ export class DeviceContext {
     const have = this.scratchBuffers.get(role);
     if (have && have.size >= size) return have;
     if (size > this.limits.maxBufferSize) {
-      fail('limit-exceeded', `scratch buffer "${role}" needs ${size} bytes, over maxBufferSize ${this.limits.maxBufferSize}`);
+      fail('limit-exceeded', `scratch buffer "${role}" needs ${size} bytes, over this device's maxBufferSize of ${this.limits.maxBufferSize}; ${this.limitAdvice('maxBufferSize', size, 'split the work into smaller calls')}`);
     }
     const buf = this.device.createBuffer({
       label: `wgprim.scratch.${role}`,
@@ -239,7 +277,8 @@ export class DeviceContext {
     }
     const need = roundUp(count * t.bytes, 4);
     if (need > this.limits.maxStorageBufferBindingSize) {
-      fail('limit-exceeded', `${count} elements of ${t.name} (${need} bytes) exceed this device's maxStorageBufferBindingSize of ${this.limits.maxStorageBufferBindingSize} bytes; request a larger limit when creating the device, or split the work`);
+      const most = Math.floor(this.limits.maxStorageBufferBindingSize / t.bytes);
+      fail('limit-exceeded', `${count} elements of ${t.name} (${need} bytes) exceed this device's maxStorageBufferBindingSize of ${this.limits.maxStorageBufferBindingSize} bytes; ${this.limitAdvice('maxStorageBufferBindingSize', need, `split the work into calls of at most ${most} elements`)}`);
     }
     if (buffer.size < need) {
       fail('buffer-size', `${what} holds ${buffer.size} bytes but ${count} elements of ${t.name} need ${need}`);

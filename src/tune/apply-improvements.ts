@@ -23,12 +23,14 @@ import { classifyImprovement } from './acceptance.js';
 
 export { classifyImprovement } from './acceptance.js';
 import { matchLevel } from '../config/select.js';
-import { rowKey, TABLE_SPECS, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
+import { rowKey, TUNED_ALGORITHMS, type TunedAlgorithm, type TunedTables } from '../tables.js';
 import { type Target } from '../runtime/target.js';
 import { type TypeClass } from '../wgsl/types.js';
 import { type BenchInput, configLabel, geomean, groupBy, type Measurement, pointsOf, readMeasurements, tileFactor, typeClassLabel } from './measurements.js';
-import { renderTableJson, renderTableModule, sortRows, type OutputFile } from './create-optimization.js';
-import { isThresholdTable, launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold.js';
+import { renderTable, sortRows, type OutputFile, type TableForm } from './create-optimization.js';
+import { isThresholdTable } from './threshold.js';
+import { launchConfigKey, type MaxCountEvidence, withThreshold } from './threshold-merge.js';
+import { blocksByFirstColumn, clip, configChange } from './text.js';
 
 export type ImprovementStatus =
   /** No old row: the new one is taken. */
@@ -82,8 +84,8 @@ export interface ApplyImprovementsInput {
   readonly newJson: readonly BenchInput[];
   /** P: the least improvement, in percent, worth a change. */
   readonly thresholdPercent: number;
-  /** For the rendered modules; see `CreateOptimizationOptions.importRoot`. */
-  readonly importRoot?: string;
+  /** The improved tables' form: `module` (default) for the package's, `json` for a user's folder. */
+  readonly form?: TableForm;
 }
 
 export interface ApplyImprovementsResult {
@@ -92,7 +94,7 @@ export interface ApplyImprovementsResult {
   readonly keptOldOnly: number;
   /** The improved tables: every table in the old or the new folder. */
   readonly tables: TunedTables;
-  /** `<algorithm>.ts` and `<algorithm>.json` for each improved table. */
+  /** One file per improved table, in `form`. */
   readonly outputs: readonly OutputFile[];
   readonly warnings: readonly string[];
 }
@@ -197,13 +199,12 @@ export function applyConfigImprovements(input: ApplyImprovementsInput): ApplyImp
     }
     const rows = sortRows([...result.values()]);
     tables[a] = rows;
-    outputs.push({ name: `${TABLE_SPECS[a].fileName}.ts`, text: renderTableModule(a, rows, { importRoot: input.importRoot }) });
-    outputs.push({ name: `${TABLE_SPECS[a].fileName}.json`, text: renderTableJson(a, rows) });
+    outputs.push(renderTable(a, rows, input.form ?? 'module'));
   }
   return { decisions, keptOldOnly, tables: tables as TunedTables, outputs, warnings };
 }
 
-export const DECISION_HEADER = ['status', 'table', 'target', 'type', 'old config', 'new config', 'old Gitems/s', 'new Gitems/s', 'change %', 'bound %', 'cv old', 'cv new'];
+export const DECISION_HEADER = ['status', 'table', 'target', 'type', 'new config: what differs', 'old G/s', 'new G/s', 'change %', 'bound %'];
 
 /** Rows of the report table (figures marked `*` come from a table's evidence, not from the files). */
 export function decisionRows(decisions: readonly ImprovementDecision[]): string[][] {
@@ -211,12 +212,18 @@ export function decisionRows(decisions: readonly ImprovementDecision[]): string[
   const pct = (x: number | undefined): string => (x === undefined ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(2)}`);
   const target = (t: TargetMatch): string => `${t.vendor ?? ''}/${t.architecture ?? ''}/${t.device ?? ''}`;
   return decisions.map((d) => [
-    d.status, d.algorithm, target(d.target), typeClassLabel(d.typeClass),
-    d.oldEntry ? configLabel(d.algorithm, d.oldEntry.config) : '-', configLabel(d.algorithm, d.newEntry.config),
+    d.status, d.algorithm, clip(target(d.target), 22), typeClassLabel(d.typeClass),
+    d.oldEntry ? configChange(d.algorithm, d.newEntry.config, d.oldEntry.config, 22) : clip(configLabel(d.algorithm, d.newEntry.config), 22),
     g(d.oldItemsPerSecond, d.oldFrom), g(d.newItemsPerSecond, d.newFrom), pct(d.changePercent),
     d.boundPercent === undefined ? '-' : d.boundPercent.toFixed(2),
-    d.oldCv === undefined ? '-' : d.oldCv.toFixed(4), d.newCv === undefined ? '-' : d.newCv.toFixed(4),
   ]);
+}
+
+/** The decisions as text within 100 columns: one block per table (status first; cvs are in the tables' evidence). */
+export function formatDecisions(decisions: readonly ImprovementDecision[]): string {
+  const rows = decisionRows(decisions).map((r) => [r[1]!, r[0]!, ...r.slice(2)]);
+  const header = [DECISION_HEADER[1]!, DECISION_HEADER[0]!, ...DECISION_HEADER.slice(2)];
+  return blocksByFirstColumn(header, rows, new Set([5, 6, 7, 8]));
 }
 
 /** `accepted 1, new 1, slower 1, marginal 1, noisy 1, same 0; 2 old rows without a new row kept` (and, where any, `; N row(s) with the maxCount of the other table`: radixSortBlockSort rows whose kernels come from one table and maxCount from the other). */

@@ -7,7 +7,7 @@ export { applyConfigImprovements, classifyImprovement, type ApplyImprovementsInp
 export { runCampaign, type ProgressEvent } from './campaign.js';
 export { type SettingsInput, defaultSettings } from './settings.js';
 export { benchmarkAlgorithm, releaseBenchmarkBuffers } from '../bench/run.js';
-export { gbenchFile, formatName, parseName, type BenchRecord, type GBenchFile } from '../bench/gbench.js';
+export { gbenchFile, formatName, parseName, entryName, rawEntryName, sizeOfEntryName, type BenchRecord, type GBenchFile } from '../bench/gbench.js';
 export {
   KernelProfiler, profileCalls, aggregateProfile, type KernelProfilerOptions, type KernelProfile, type KernelStat, type PassSample, type ProfileOptions, type ProfileResult,
 } from '../bench/profile.js';

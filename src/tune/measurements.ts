@@ -5,7 +5,8 @@ import { WgprimError } from '../runtime/errors.js';
 import { type TargetMatch } from '../config/types.js';
 import { configKey, normId, TABLE_SPECS, type TunedAlgorithm, typeClassKey, validateTunedEntry } from '../tables.js';
 import { parseName, type NameFields } from '../bench/gbench.js';
-import { configFromName } from '../bench/run.js';
+import { benchmarkSpec, configFromName } from '../bench/run.js';
+import { TUNING_STAGES } from '../algorithms.js';
 import { ELEMENT_TYPES, type TypeClass, typeInfo } from '../wgsl/types.js';
 
 /** How a benchmark `algo` (rocPRIM: `algo[_subalgo]`) maps to a table and its type classes. */
@@ -22,29 +23,31 @@ export interface BenchAlgorithmSpec {
   readonly valueTypeField?: string;
   /**
    * rocPRIM's block-sort bias for stages that feed a merge: score = items/s * (bs*ipt)^(1/4),
-   * which prefers larger sorted tiles. Unused by today's algorithms.
+   * which prefers larger sorted tiles (`TuningSpec.tileBias`).
    */
   readonly tileBias: boolean;
 }
 
 /**
- * Benchmark algorithms create-optimization knows. Inclusive and exclusive scan are one benchmark
- * algorithm (`scan`, with the name field `exclusive`), so both feed the one `scan` table: their
- * runs are points of the same group, like sizes.
+ * Benchmark algorithms create-optimization knows: each tuning stage's, as its benchmarks name
+ * it (`algo`). Inclusive and exclusive scan are one benchmark algorithm (`scan`, with the name
+ * field `exclusive`), so both feed the one `scan` table: their runs are points of the same group,
+ * like sizes. Tables keyed by value class (the sorts) take their second type from `value_type`:
+ * keys-only (`empty`) and pairs are separate groups, and rows carry typeClass.valueBytes.
  */
-export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = {
-  scan: { table: 'scan', typeField: 'value_type', tileBias: false },
-  reduce: { table: 'reduce', typeField: 'key_type', tileBias: false },
-  transform: { table: 'transform', typeField: 'value_type', tileBias: false },
-  // Keys-only (value_type empty) and pairs are separate groups: rows carry typeClass.valueBytes.
-  radix_sort_onesweep: { table: 'radixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
-  // The small-size path's tiles feed merge passes: rocPRIM's block-sort bias prefers larger tiles.
-  radix_sort_block_sort: { table: 'radixSortBlockSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: true },
-  segmented_radix_sort: { table: 'segmentedRadixSort', typeField: 'key_type', valueTypeField: 'value_type', tileBias: false },
-};
+export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = Object.fromEntries(TUNING_STAGES.map((stage) => {
+  const fields = benchmarkSpec(stage.benchmarks[0]!).nameFields('u32');
+  const spec: BenchAlgorithmSpec = {
+    table: stage.table.name as TunedAlgorithm,
+    typeField: 'key_type' in fields ? 'key_type' : 'value_type',
+    ...(stage.table.valueClasses ? { valueTypeField: 'value_type' } : {}),
+    tileBias: stage.tileBias === true,
+  };
+  return [String(fields.algo), spec];
+}));
 
-/** Benchmark algorithms of the campaign that pick no config: `radix_sort_threshold` (read by threshold.ts). */
-export const NO_TABLE_ALGORITHMS: readonly string[] = ['radix_sort_threshold'];
+/** Benchmark algorithms of the campaign that pick no config: the threshold stages' (read by threshold-read.ts). */
+export const NO_TABLE_ALGORITHMS: readonly string[] = TUNING_STAGES.flatMap((s) => (s.threshold ? [s.threshold.stage] : []));
 
 /** A parsed Google Benchmark file: only `context` and `benchmarks` are read. */
 export interface GBenchLike {

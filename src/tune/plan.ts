@@ -17,7 +17,7 @@ export interface PlanStage {
   /** Stage id; for `tune` stages also the registered algorithm's name. */
   readonly id: string;
   readonly kind: StageKind;
-  /** Tables the stage writes (`config/tuned/<table>.ts`); none for `reuse`. */
+  /** Tables the stage writes (each table's `tunedModule`); none for `reuse`. */
   readonly tables: readonly string[];
   /** Stages that must be tuned (and installed) before this one. */
   readonly after: readonly string[];

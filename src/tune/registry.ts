@@ -7,7 +7,7 @@ import { WgprimError } from '../runtime/errors.js';
 import { type ElementType } from '../wgsl/types.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type Prim } from '../prim.js';
-import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type TuningSpec, type ValueBytes } from '../device/spec.js';
+import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type ThresholdSpec, type TuningCost, type TuningSpec, type ValueBytes } from '../device/spec.js';
 import { TUNING_STAGES } from '../algorithms.js';
 import { benchmarkAlgorithm, benchmarkName, benchmarkSpec, benchResources, configFromName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
@@ -50,6 +50,12 @@ export interface TunableAlgorithm {
   readonly defaultBenchmarks: readonly string[];
   /** The full space (the algorithm's `*Space`). */
   readonly space: ParamSpace;
+  /** The default campaign's space on GPUs (`TuningSpec.defaultSpace`). */
+  readonly defaultSpace: ParamSpace;
+  /** What one variant costs, for the campaign's time plan. */
+  readonly cost: TuningCost;
+  /** The config a row of this config runs below its threshold field, where there is one (`TuningSpec.twin`). */
+  readonly twin?: (config: ConfigObject) => ConfigObject | undefined;
   /** A small space for CPU adapters (lavapipe, SwiftShader): a few minutes for the whole campaign. */
   readonly smallSpace: ParamSpace;
   /**
@@ -122,10 +128,18 @@ export function isTunable(name: string): boolean {
 }
 
 /**
- * The plan's `threshold` stages that `wgprim tune` runs (src/tune/threshold.ts): no config
- * space; each times two paths of one algorithm at a ladder of sizes (its settings' `sizes`).
+ * The threshold stages the registered algorithms declare (`TuningSpec.threshold`), which `wgprim
+ * tune` runs (threshold.ts): no config space; each times two paths of one algorithm at a ladder
+ * of sizes (its settings' `sizes`).
  */
-export const THRESHOLD_STAGES: readonly string[] = ['radix_sort_threshold'];
+export const THRESHOLD_SPECS: readonly ThresholdSpec[] = TUNING_STAGES.flatMap((s) => (s.threshold ? [s.threshold] : []));
+export const THRESHOLD_STAGES: readonly string[] = THRESHOLD_SPECS.map((t) => t.stage);
+
+export function thresholdSpec(name: string): ThresholdSpec {
+  const t = THRESHOLD_SPECS.find((x) => x.stage === name);
+  if (!t) throw new WgprimError('invalid-argument', `no threshold stage "${name}" (known: ${THRESHOLD_STAGES.join(', ')})`);
+  return t;
+}
 
 export function isThresholdStage(name: string): boolean {
   return THRESHOLD_STAGES.includes(name);
@@ -134,6 +148,11 @@ export function isThresholdStage(name: string): boolean {
 /** A stage `wgprim tune` can run: a tunable algorithm or a threshold stage. */
 export function isTuneStage(name: string): boolean {
   return isTunable(name) || isThresholdStage(name);
+}
+
+/** The config a row of `table` runs below its threshold field, where its stage has a twin (`TuningSpec.twin`). */
+export function tableTwin(table: string, config: ConfigObject): ConfigObject | undefined {
+  return tunableAlgorithms().find((a) => (a.table ?? a.name) === table)?.twin?.(config);
 }
 
 /** Canonical text of a config: keys sorted, so equal configs give equal keys. */
@@ -199,7 +218,10 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
     benchmarks: stage.benchmarks,
     defaultBenchmarks: stage.defaultBenchmarks,
     space: table.space,
+    defaultSpace: stage.defaultSpace,
     smallSpace: stage.smallSpace,
+    cost: stage.cost,
+    ...(stage.twin ? { twin: stage.twin } : {}),
     ...(stage.fixed ? { fixed: stage.fixed } : {}),
     ...(table.untimedSpace ? { untimed: table.untimedSpace } : {}),
     ...(() => {

@@ -3,7 +3,7 @@
 // an error), keyed by (name, size) so that a resumed campaign skips what is done. Browser-safe.
 import { WgprimError } from '../runtime/errors.js';
 import { type AdapterInfoLike } from '../runtime/target.js';
-import { type BenchRecord, type GBenchContext, type GBenchEntry, type GBenchEntryBase, gbenchEntry } from '../bench/gbench.js';
+import { type BenchRecord, type GBenchContext, type GBenchEntry, type GBenchEntryBase, entryName, gbenchEntry, rawEntryName } from '../bench/gbench.js';
 
 /** A benchmark that did not run: GBench's form for a run skipped with an error. */
 export interface GBenchErrorEntry extends GBenchEntryBase {
@@ -30,8 +30,8 @@ export interface TuneFile {
 
 export const isErrorEntry = (e: TuneEntry): e is GBenchErrorEntry => (e as GBenchErrorEntry).error_occurred === true;
 
-/** `{...}/manual_time` -> `{...}`. */
-export const rawName = (name: string): string => name.replace(/\/manual_time$/, '');
+/** `{...}/size:N/manual_time` (or `{...}/manual_time`, as older files have it) -> `{...}`. */
+export const rawName = (name: string): string => rawEntryName(name);
 export const entryKey = (name: string, size: number): string => `${rawName(name)}@${size}`;
 
 const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
@@ -69,7 +69,7 @@ export function gbenchProblems(data: unknown): string[] {
     for (const k of ['family_index', 'per_family_instance_index', 'repetitions', 'repetition_index', 'threads', 'iterations', 'real_time', 'cpu_time', 'size']) {
       if (typeof e[k] !== 'number' || !Number.isFinite(e[k])) p.push(`${at}.${k} must be a finite number`);
     }
-    if (typeof e.name === 'string' && !/^\{.*\}\/manual_time$/.test(e.name)) p.push(`${at}.name must be {...}/manual_time`);
+    if (typeof e.name === 'string' && !/^\{.*\}(\/size:\d+)?\/manual_time$/.test(e.name)) p.push(`${at}.name must be {...}/size:N/manual_time`);
     if (e.run_name !== e.name) p.push(`${at}.run_name must equal name`);
     if (e.run_type !== 'iteration') p.push(`${at}.run_type must be "iteration"`);
     if (e.time_unit !== 'ms') p.push(`${at}.time_unit must be "ms"`);
@@ -119,14 +119,13 @@ export class ResultStore {
     }
     this.byKey.set(key, e);
     if (old) return;
-    const f = this.families.get(e.name);
-    if (!f) this.families.set(e.name, { index: this.families.size, instances: 1 });
+    const f = this.families.get(rawName(e.name));
+    if (!f) this.families.set(rawName(e.name), { index: this.families.size, instances: 1 });
     else f.instances++;
   }
 
   private family(name: string): { index: number; instance: number } {
-    const full = `${rawName(name)}/manual_time`;
-    const f = this.families.get(full);
+    const f = this.families.get(rawName(name));
     return f ? { index: f.index, instance: f.instances } : { index: this.families.size, instance: 0 };
   }
 
@@ -152,7 +151,7 @@ export class ResultStore {
 
   addError(name: string, size: number, message: string): GBenchErrorEntry {
     const f = this.family(name);
-    const full = `${rawName(name)}/manual_time`;
+    const full = entryName(rawName(name), size);
     const e: GBenchErrorEntry = {
       name: full, family_index: f.index, per_family_instance_index: f.instance, run_name: full, run_type: 'iteration',
       repetitions: 1, repetition_index: 0, threads: 1, error_occurred: true, error_message: message || 'unknown error',

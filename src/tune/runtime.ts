@@ -245,7 +245,8 @@ async function tunePrim(prim: Prim, cacheOfPrim: TuneCache | undefined, o: TuneO
   const algorithms = [...(o.algorithms ?? tunableAlgorithms().map((a) => a.name).filter(isTunedAlgorithm))];
   const types = o.types ?? REPRESENTATIVE_TYPES;
   const sizes = o.sizes ?? [kind === 'cpu' ? 2 ** 16 : 2 ** 22];
-  const base = defaultSettings(kind);
+  // A local search walks the whole space on GPUs (its budget bounds it), as before the default campaign was trimmed.
+  const base = defaultSettings(kind, kind === 'gpu' ? 'full' : 'default');
   const settings = mergeSettings(mergeSettings(base, {
     strategy: o.strategy ?? 'local',
     budgetSeconds: o.budgetMs / 1000,

@@ -6,8 +6,7 @@ import { type DeviceContext } from '../runtime/context.js';
 import { WgprimError } from '../runtime/errors.js';
 import { isSoftwareAdapter, type Target } from '../runtime/target.js';
 import { ELEMENT_TYPES, type ElementType, typeInfo } from '../wgsl/types.js';
-import { type ConfigObject, type ParamSpace, type ParamValue, isThresholdStage, isTunable, THRESHOLD_STAGES, tunable, tunableAlgorithms } from './registry.js';
-import { defaultThresholdSizes } from './threshold.js';
+import { type ConfigObject, type ParamSpace, type ParamValue, isThresholdStage, isTunable, THRESHOLD_SPECS, THRESHOLD_STAGES, thresholdSpec, tunable, tunableAlgorithms } from './registry.js';
 
 export type DeviceKind = 'cpu' | 'gpu';
 export type StrategyName = 'exhaustive' | 'random' | 'local';
@@ -88,38 +87,33 @@ export type SettingsInput = Partial<Omit<TuneSettings, 'algorithms'>> & {
 /** The representative type of each type class, as the tables are keyed (rocPRIM's fallback buckets). */
 export const REPRESENTATIVE_TYPES: readonly ElementType[] = ['u32', 'f32', 'u64', 'f16'];
 
-/**
- * The benchmarks a threshold stage can time: keys only (`radix_sort_keys`, its default: old
- * settings files stay valid) and pairs (`radix_sort_pairs`, u32 values): each is a threshold of
- * its own, written to the rows of its value class (threshold.ts).
- */
-export const THRESHOLD_BENCHMARKS: readonly string[] = ['radix_sort_keys', 'radix_sort_pairs'];
-/** What a threshold stage times unless its settings' `benchmarks` say otherwise. */
-export const THRESHOLD_DEFAULT_BENCHMARKS: readonly string[] = ['radix_sort_keys'];
-
 /** CPU adapters (lavapipe, SwiftShader, WARP) get the small default space and sizes. */
 export function deviceKindOf(t: Target): DeviceKind {
   return isSoftwareAdapter(t) ? 'cpu' : 'gpu';
 }
 
+/** Which spaces the default settings take: the default campaign's, or every algorithm's full one. */
+export type SpaceChoice = 'default' | 'full';
+
 /**
- * The default settings. `gpu`: every algorithm's full space at 2^20 and 2^24 elements;
+ * The default settings. `gpu`: every algorithm's default space (a handful of tile shapes per
+ * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements;
  * `cpu`: a small space at 2^16 and 2^20 with shorter timing, so that `wgprim tune` of every
  * algorithm finishes on lavapipe in a few minutes.
  */
-export function defaultSettings(kind: DeviceKind): TuneSettings {
+export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'): TuneSettings {
   const algorithms: Record<string, AlgorithmSettings> = {};
   for (const a of tunableAlgorithms()) {
     algorithms[a.name] = {
-      space: kind === 'cpu' ? a.smallSpace : a.space,
+      space: space === 'full' ? a.space : kind === 'cpu' ? a.smallSpace : a.defaultSpace,
       types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : REPRESENTATIVE_TYPES,
       sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,
     };
   }
-  // Threshold stages (radix_sort_threshold): no space; `sizes` is the ladder both paths are timed at.
-  for (const name of THRESHOLD_STAGES) {
-    algorithms[name] = { space: {}, types: kind === 'cpu' ? ['u32'] : REPRESENTATIVE_TYPES, sizes: defaultThresholdSizes(kind), benchmarks: THRESHOLD_DEFAULT_BENCHMARKS };
+  // Threshold stages: no space; `sizes` is the ladder both paths are timed at.
+  for (const t of THRESHOLD_SPECS) {
+    algorithms[t.stage] = { space: {}, types: kind === 'cpu' ? ['u32'] : REPRESENTATIVE_TYPES, sizes: t.sizes(kind), benchmarks: t.defaultBenchmarks };
   }
   return {
     version: 1,
@@ -197,8 +191,9 @@ export function settingsProblems(s: TuneSettings): string[] {
       // A threshold stage: types and sizes (the ladder); no space.
       for (const k of Object.keys(a)) if (!['space', 'types', 'sizes', 'benchmarks'].includes(k)) p.push(`${at}: unknown setting "${k}" (a threshold stage takes types, sizes and benchmarks)`);
       if (a.space !== undefined && (!isObject(a.space) || Object.keys(a.space).length)) p.push(`${at}.space: a threshold stage has no config space (it times the configs selected for each type)`);
-      if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || !a.benchmarks.length || a.benchmarks.some((b) => !THRESHOLD_BENCHMARKS.includes(b)) || new Set(a.benchmarks).size !== a.benchmarks.length)) {
-        p.push(`${at}.benchmarks must be one or both of ${JSON.stringify(THRESHOLD_BENCHMARKS)} (keys only, pairs), each once, got ${JSON.stringify(a.benchmarks)}`);
+      const allowed = thresholdSpec(name).benchmarks;
+      if (a.benchmarks !== undefined && (!Array.isArray(a.benchmarks) || !a.benchmarks.length || a.benchmarks.some((b) => !allowed.includes(b)) || new Set(a.benchmarks).size !== a.benchmarks.length)) {
+        p.push(`${at}.benchmarks must be one or both of ${JSON.stringify(allowed)} (keys only, pairs), each once, got ${JSON.stringify(a.benchmarks)}`);
       }
       p.push(...typesAndSizesProblems(a, at));
       continue;
@@ -346,76 +341,7 @@ export function resolveSettings(settings: TuneSettings, ctx: DeviceContext, algo
       }
       return true;
     });
-    const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? THRESHOLD_DEFAULT_BENCHMARKS : tunable(name).defaultBenchmarks);
+    const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? thresholdSpec(name).defaultBenchmarks : tunable(name).defaultBenchmarks);
     return { name, space: a.space ?? {}, types, sizes, benchmarks, constraints: a.constraints ?? [], skipped };
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// JSON schema of the settings file (the data part: custom constraints need a module)
-
-export function settingsJsonSchema(): Record<string, unknown> {
-  const typesSchema = { type: 'array', items: { enum: [...ELEMENT_TYPES] }, minItems: 1, uniqueItems: true };
-  const intMin = (min: number): Record<string, unknown> => ({ type: 'integer', minimum: min });
-  const constraint = {
-    oneOf: [
-      { type: 'object', required: ['kind', 'params', 'max'], properties: { kind: { const: 'max-product' }, params: { type: 'array', items: { type: 'string' }, minItems: 1 }, max: { type: 'number' }, types: typesSchema }, additionalProperties: false },
-      { type: 'object', required: ['kind', 'param'], properties: { kind: { const: 'range' }, param: { type: 'string' }, min: { type: 'number' }, max: { type: 'number' }, types: typesSchema }, additionalProperties: false },
-      { type: 'object', required: ['kind', 'match'], properties: { kind: { const: 'exclude' }, match: { type: 'object' }, types: typesSchema }, additionalProperties: false },
-    ],
-  };
-  const algorithms: Record<string, unknown> = {};
-  for (const a of tunableAlgorithms()) {
-    const space: Record<string, unknown> = {};
-    for (const [k, values] of Object.entries({ ...a.space, ...a.untimed })) {
-      space[k] = { type: 'array', minItems: 1, uniqueItems: true, items: typeof values[0] === 'number' ? { type: 'integer', minimum: values.includes(0) ? 0 : 1 } : { enum: [...values] } };
-    }
-    algorithms[a.name] = {
-      type: 'object',
-      properties: {
-        space: { type: 'object', properties: space, additionalProperties: false },
-        types: typesSchema,
-        sizes: { type: 'array', items: intMin(1), minItems: 1 },
-        benchmarks: { type: 'array', items: { enum: [...a.benchmarks] }, minItems: 1 },
-        constraints: { type: 'array', items: constraint },
-      },
-      additionalProperties: false,
-    };
-  }
-  for (const name of THRESHOLD_STAGES) {
-    algorithms[name] = {
-      type: 'object',
-      properties: {
-        space: { type: 'object', maxProperties: 0 },
-        types: typesSchema,
-        sizes: { type: 'array', items: intMin(1), minItems: 1 },
-        benchmarks: { type: 'array', items: { enum: [...THRESHOLD_BENCHMARKS] }, minItems: 1, uniqueItems: true },
-      },
-      additionalProperties: false,
-    };
-  }
-  return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    title: 'wgprim tune settings',
-    type: 'object',
-    properties: {
-      $schema: { type: 'string' },
-      version: { const: 1 },
-      deviceKind: { enum: ['cpu', 'gpu'] },
-      seed: intMin(0),
-      warmup: intMin(0),
-      warmupMs: { type: 'number', minimum: 0 },
-      batches: intMin(1),
-      batchSize: { type: 'integer', minimum: 1, maximum: 2048 },
-      coldCache: { type: 'boolean' },
-      strategy: { enum: ['exhaustive', 'random', 'local', 'auto'] },
-      exhaustiveLimit: intMin(1),
-      randomSamples: intMin(1),
-      localEvaluations: intMin(1),
-      budgetSeconds: { type: 'number', exclusiveMinimum: 0 },
-      buildConcurrency: intMin(1),
-      algorithms: { type: 'object', properties: algorithms, additionalProperties: false },
-    },
-    additionalProperties: false,
-  };
 }

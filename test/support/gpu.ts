@@ -1,9 +1,11 @@
 import { requestDevice } from '../../src/node/index.js';
+import { logCompiles } from './compile-log.js';
 import { createPrim, type BuiltinOperator, BUILTIN_OPERATORS, type ElementType, type Prim, type PrimOptions } from '../../src/index.js';
 
 /** One Dawn device per test file (lavapipe here and in CI). */
 export async function testPrim(options?: PrimOptions): Promise<Prim> {
   const { device, adapterInfo } = await requestDevice();
+  logCompiles(device);
   device.addEventListener('uncapturederror', (e) => {
     // A validation error that reaches here would mean a check we do not make before launch.
     throw new Error(`uncaptured WebGPU error: ${(e as GPUUncapturedErrorEvent).error.message}`);

@@ -106,7 +106,7 @@ function checkStorageBindings(ctx: DeviceContext, name: string, kernels: readonl
     if (!k) continue;
     const n = k.bindings.filter((b) => b === 'storage' || b === 'read-only-storage').length;
     if (n > ctx.limits.maxStorageBuffersPerShaderStage) {
-      fail('limit-exceeded', `${name}: keys or values past one storage binding are bound as two ranges, so ${k.label} needs ${n} storage buffers, over this device's maxStorageBuffersPerShaderStage of ${ctx.limits.maxStorageBuffersPerShaderStage}; request a larger maxStorageBuffersPerShaderStage when creating the device, or sort fewer keys at once`);
+      fail('limit-exceeded', `${name}: keys or values past one storage binding are bound as two ranges, so ${k.label} needs ${n} storage buffers, over this device's maxStorageBuffersPerShaderStage of ${ctx.limits.maxStorageBuffersPerShaderStage}; ${ctx.limitAdvice('maxStorageBuffersPerShaderStage', n, 'sort fewer keys at once')}`);
     }
   }
 }

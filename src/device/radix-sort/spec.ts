@@ -1,9 +1,9 @@
 // The device-wide radix sort: keys, or keys and values, of every key type; stable; bit ranges.
 import { type ElementType } from '../../wgsl/types.js';
 import { type SelectedConfig } from '../../config/types.js';
-import { type AlgorithmEnv, type BenchmarkSpec, defineAlgorithm, type ValueBytes } from '../spec.js';
+import { type AlgorithmEnv, type BenchmarkSpec, type ConfigObject, defineAlgorithm, type ThresholdSpec, type ValueBytes } from '../spec.js';
 import { scanTable } from '../scan/table.js';
-import { type RadixSortConfig } from './config.js';
+import { ONESWEEP_MAX_COUNT, type RadixSortConfig } from './config.js';
 import { type RadixSortBlockSortConfig } from './block-sort-config.js';
 import { type RadixSortKeyType } from './keys.js';
 import { radixMaxArrayBytes, recordRadixSort, type RadixSortKeysArgs, type RadixSortPairsArgs } from './radix-sort.js';
@@ -14,6 +14,45 @@ import { radixSortOrder } from './reference.js';
 
 /** The LSD benchmarks time that path at every size (no block sort below its maxCount). */
 export const ONESWEEP_ONLY: Partial<RadixSortBlockSortConfig> = { maxCount: 0 };
+
+/**
+ * An LSD variant compiles the histogram and digit-scan kernels and a sort kernel per pass
+ * (`specialized` pass kernels; one shared kernel otherwise), and moves the keys once per pass.
+ */
+const radixCost = {
+  pipelines: (c: ConfigObject, keyBytes: number): number => 3 + (c.passKernels === 'shared' ? 1 : Math.ceil((8 * keyBytes) / Number(c.radixBits))),
+  passes: (c: ConfigObject, keyBytes: number): number => Math.ceil((8 * keyBytes) / Number(c.radixBits)),
+  launchOnly: ['decoupledMaxCount'],
+};
+
+/**
+ * The decoupled-look-back twin of an LSD config, where the threshold stage measures one: the
+ * config is reduce-then-scan with the match rank and the vendor gives forward progress
+ * (elsewhere a spinning look-back may never finish).
+ */
+export function decoupledTwin(c: ConfigObject, forwardProgress: boolean): ConfigObject | undefined {
+  if (!forwardProgress || c.lookback === 'decoupled' || c.rank !== 'match') return undefined;
+  return { ...c, lookback: 'decoupled', decoupledMaxCount: 0 };
+}
+
+/**
+ * The radix sort's threshold stage: the block-sort path against the LSD path (maxCount of the
+ * block-sort rows), and the LSD config's decoupled twin against it (decoupledMaxCount). The
+ * ladder: GPUs 2^10..2^26, every power of two (onesweep against reduce-then-scan crosses near
+ * 2^24 on the H200); CPU adapters 2^10..2^16, every other.
+ */
+const radixThreshold: ThresholdSpec = {
+  stage: 'radix_sort_threshold',
+  small: { table: radixSortBlockSortTable, stage: 'radix_sort_block_sort', benchmarks: { 0: 'radix_sort_block_sort_keys', 4: 'radix_sort_block_sort_pairs' } },
+  general: { table: radixSortTable, stage: 'radix_sort_onesweep', benchmarks: { 0: 'radix_sort_keys', 4: 'radix_sort_pairs' } },
+  fields: { radixSortBlockSort: 'maxCount', radixSort: 'decoupledMaxCount' },
+  benchmarks: ['radix_sort_keys', 'radix_sort_pairs'],
+  defaultBenchmarks: ['radix_sort_keys'],
+  valueBytes: (b) => (b === 'radix_sort_pairs' ? 4 : 0),
+  sizes: (kind) => (kind === 'cpu' ? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16] : Array.from({ length: 17 }, (_, i) => 2 ** (10 + i))),
+  twin: decoupledTwin,
+  everySize: ONESWEEP_MAX_COUNT,
+};
 
 function radixSortCalls(env: AlgorithmEnv) {
   const record = (encoder: GPUCommandEncoder, args: RadixSortKeysArgs | RadixSortPairsArgs, pairs: boolean): Promise<void> =>
@@ -84,6 +123,14 @@ export const radixSortAlgorithm = defineAlgorithm({
   tuning: [
     {
       stage: 'radix_sort_onesweep', table: radixSortTable, benchmarks: ['radix_sort_keys', 'radix_sort_pairs'], defaultBenchmarks: ['radix_sort_keys'],
+      // Tiles around the heuristic's (the largest within 24 KiB at 256 invocations) and those
+      // tuned before (256 x 23 for 4-byte keys, 320 x 9 and 256 x 11 for 8-byte keys); the rank,
+      // scans, look-back and histogram shape stay the heuristic's.
+      defaultSpace: { workgroupSize: [256, 320, 512], itemsPerThread: [7, 9, 11, 16, 22, 23] },
+      cost: radixCost,
+      // A reduce-then-scan row runs its tile with decoupled look-back up to its decoupledMaxCount.
+      twin: (c: ConfigObject) => decoupledTwin(c, true),
+      threshold: radixThreshold,
       // Radix sort compiles slowly on lavapipe: 4 variants of one type, at small sizes.
       smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], radixBits: [8], rank: ['match'], workgroupScan: ['subgroup'], lookback: ['decoupled'], histogramWorkgroupSize: [256], histogramItemsPerThread: [16] },
       // decoupledMaxCount is the threshold stage's: configs are timed on their own lookback at every size.
@@ -95,6 +142,10 @@ export const radixSortAlgorithm = defineAlgorithm({
     {
       stage: 'radix_sort_block_sort', table: radixSortBlockSortTable, benchmarks: ['radix_sort_block_sort_keys', 'radix_sort_block_sort_pairs'], defaultBenchmarks: ['radix_sort_block_sort_keys'],
       optIn: true,
+      tileBias: true,
+      defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], mergeItemsPerThread: [8, 16] },
+      // The block sort kernel, the merge path's partition and merge kernels; one read and write per merge pass (about 4 below maxCount).
+      cost: { pipelines: () => 3, passes: () => 4, launchOnly: ['maxCount'] },
       smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8], radixBits: [4], rank: ['match'], mergeWorkgroupSize: [128], mergeItemsPerThread: [4, 8], maxCount: [radixSortBlockSortTable.space.maxCount![0]!] },
       smallSizes: [2 ** 12, 2 ** 14],
       smallTypes: ['u32'],

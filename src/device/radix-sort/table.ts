@@ -1,5 +1,5 @@
-import { radixSortTuned } from '../../config/tuned/radix-sort.js';
-import { radixSortBlockSortTuned } from '../../config/tuned/radix-sort-block-sort.js';
+import { radixSortTuned } from './tuned.js';
+import { radixSortBlockSortTuned } from './block-sort-tuned.js';
 import { defineTable } from '../spec.js';
 import { radixKeyInfo } from './keys.js';
 import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic, radixSortSpace, radixSortUntimedSpace } from './config.js';
@@ -7,7 +7,7 @@ import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic, radixSortBl
 
 /** The LSD passes (onesweep or reduce-then-scan a digit): rocPRIM's `radix_sort_onesweep`. */
 export const radixSortTable = defineTable<RadixSortConfig, 'radixSort'>({
-  name: 'radixSort', fileName: 'radix-sort', exportName: 'radixSortTuned', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js',
+  name: 'radixSort', fileName: 'radix-sort', tunedModule: 'device/radix-sort/tuned', exportName: 'radixSortTuned', configType: 'RadixSortConfig', configModule: 'device/radix-sort/config.js',
   space: radixSortSpace,
   untimedSpace: radixSortUntimedSpace,
   defaults: { decoupledMaxCount: 0, passKernels: 'specialized' },
@@ -26,7 +26,7 @@ export const radixSortTable = defineTable<RadixSortConfig, 'radixSort'>({
 
 /** The small-size path (block sort of each tile, then merge passes): rocPRIM's `radix_sort_block_sort`. */
 export const radixSortBlockSortTable = defineTable<RadixSortBlockSortConfig, 'radixSortBlockSort'>({
-  name: 'radixSortBlockSort', fileName: 'radix-sort-block-sort', exportName: 'radixSortBlockSortTuned', configType: 'RadixSortBlockSortConfig',
+  name: 'radixSortBlockSort', fileName: 'radix-sort-block-sort', tunedModule: 'device/radix-sort/block-sort-tuned', exportName: 'radixSortBlockSortTuned', configType: 'RadixSortBlockSortConfig',
   configModule: 'device/radix-sort/block-sort-config.js',
   space: radixSortBlockSortSpace,
   valueClasses: true,

@@ -61,7 +61,9 @@ export const reduceAlgorithm = defineAlgorithm({
   tuning: [{
     stage: 'reduce', table: reduceTable, benchmarks: ['reduce'], defaultBenchmarks: ['reduce'],
     // maxWorkgroups is a launch parameter, not part of the kernel: it costs no compile.
+    defaultSpace: { workgroupSize: [64, 128, 256], itemsPerThread: [8, 16], maxWorkgroups: [1024, 2048, 4096] },
     smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], maxWorkgroups: [256, 2048], workgroupReduce: ['subgroup'] },
+    cost: { pipelines: () => 2, passes: () => 1, launchOnly: ['maxWorkgroups'] },
     fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   }],
   calls: reduceCalls,

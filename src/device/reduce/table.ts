@@ -1,10 +1,10 @@
 import { typeInfo } from '../../wgsl/types.js';
-import { reduceTuned } from '../../config/tuned/reduce.js';
+import { reduceTuned } from './tuned.js';
 import { defineTable } from '../spec.js';
 import { type ReduceConfig, reduceConfigProblem, reduceHeuristic, reduceSpace } from './config.js';
 
 export const reduceTable = defineTable<ReduceConfig, 'reduce'>({
-  name: 'reduce', fileName: 'reduce', exportName: 'reduceTuned', configType: 'ReduceConfig', configModule: 'device/reduce/config.js',
+  name: 'reduce', fileName: 'reduce', tunedModule: 'device/reduce/tuned', exportName: 'reduceTuned', configType: 'ReduceConfig', configModule: 'device/reduce/config.js',
   space: reduceSpace,
   valueClasses: false,
   nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', maxWorkgroups: 'max_wg', workgroupReduce: 'method' },

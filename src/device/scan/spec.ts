@@ -66,7 +66,11 @@ export const scanAlgorithm = defineAlgorithm({
   benchmarks: [scanBenchmark(false), scanBenchmark(true)],
   tuning: [{
     stage: 'scan', table: scanTable, benchmarks: ['inclusive_scan', 'exclusive_scan'], defaultBenchmarks: ['inclusive_scan'],
+    // The tile shape; the look-back and the workgroup scan stay the heuristic's (per vendor and features).
+    defaultSpace: { workgroupSize: [128, 256, 512], itemsPerThread: [8, 12, 16, 24] },
     smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },
+    // One scan kernel per variant (and the tile-state reset); one read, one write.
+    cost: { pipelines: () => 2, passes: (c) => (c.lookback === 'reduce-then-scan' ? 2 : 1) },
     fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   }],
   calls: scanCalls,

@@ -1,10 +1,10 @@
 import { typeInfo } from '../../wgsl/types.js';
-import { scanTuned } from '../../config/tuned/scan.js';
+import { scanTuned } from './tuned.js';
 import { defineTable } from '../spec.js';
 import { type ScanConfig, scanConfigProblem, scanHeuristic, scanSpace } from './config.js';
 
 export const scanTable = defineTable<ScanConfig, 'scan'>({
-  name: 'scan', fileName: 'scan', exportName: 'scanTuned', configType: 'ScanConfig', configModule: 'device/scan/config.js',
+  name: 'scan', fileName: 'scan', tunedModule: 'device/scan/tuned', exportName: 'scanTuned', configType: 'ScanConfig', configModule: 'device/scan/config.js',
   space: scanSpace,
   valueClasses: false,
   nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', lookback: 'lookback', workgroupScan: 'method' },

@@ -113,7 +113,10 @@ export const segmentedRadixSortAlgorithm = defineAlgorithm({
   }],
   tuning: [{
     stage: 'segmented_radix_sort', table: segmentedRadixSortTable, benchmarks: ['segmented_radix_sort'], defaultBenchmarks: ['segmented_radix_sort'],
+    defaultSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16], radixBits: [6, 8] },
     smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'], segmentsPerWorkgroup: [1] },
+    // Segments of one tile sort in workgroup memory (one kernel); longer ones take LSD passes.
+    cost: { pipelines: () => 3, passes: () => 1 },
     smallSizes: [2 ** 14, 2 ** 16],
     smallTypes: ['u32'],
     // One kernel (and the copy of uncovered elements) serves every segment length.

@@ -1,10 +1,10 @@
-import { segmentedRadixSortTuned } from '../../config/tuned/segmented-radix-sort.js';
+import { segmentedRadixSortTuned } from './tuned.js';
 import { defineTable } from '../spec.js';
 import { radixKeyInfo } from '../radix-sort/keys.js';
 import { type SegmentedRadixSortConfig, segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic, segmentedRadixSortSpace } from './config.js';
 
 export const segmentedRadixSortTable = defineTable<SegmentedRadixSortConfig, 'segmentedRadixSort'>({
-  name: 'segmentedRadixSort', fileName: 'segmented-radix-sort', exportName: 'segmentedRadixSortTuned', configType: 'SegmentedRadixSortConfig',
+  name: 'segmentedRadixSort', fileName: 'segmented-radix-sort', tunedModule: 'device/segmented-radix-sort/tuned', exportName: 'segmentedRadixSortTuned', configType: 'SegmentedRadixSortConfig',
   configModule: 'device/segmented-radix-sort/config.js',
   space: segmentedRadixSortSpace,
   valueClasses: true,

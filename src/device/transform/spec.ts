@@ -80,7 +80,9 @@ export const transformAlgorithm = defineAlgorithm({
   }],
   tuning: [{
     stage: 'transform', table: transformTable, benchmarks: ['transform'], defaultBenchmarks: ['transform'],
+    defaultSpace: { workgroupSize: [128, 256, 512], itemsPerThread: [4, 8, 16] },
     smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16] },
+    cost: { pipelines: () => 1, passes: () => 1 },
     fullCoverageCount: (c) => Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   }],
   calls: transformCalls,

@@ -3,8 +3,7 @@
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // typeClass.valueBytes: the values the row was tuned with (0 keys only); at one target level a
 // row with the call's value size beats one without (which serves any value size).
-// Regenerate: wgprim create-optimization -b <benchmark JSON ...> --out-basedir <this folder>
-// The same rows, as JSON, are in radix-sort.json: apply-config-improvements and loadTunedDir read that.
+// Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
