@@ -8,6 +8,7 @@ import { reduceAlgorithm } from './device/reduce/spec.js';
 import { transformAlgorithm } from './device/transform/spec.js';
 import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
+import { selectAlgorithm } from './device/select/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -15,6 +16,7 @@ export const ALGORITHMS = [
   transformAlgorithm,
   radixSortAlgorithm,
   segmentedRadixSortAlgorithm,
+  selectAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -35,3 +35,6 @@ export { type SegmentedRadixSortConfig, segmentedRadixSortSpace } from './device
 export { type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs } from './device/segmented-radix-sort/segmented-radix-sort.js';
 export { type RadixSortBlockSortConfig, radixSortBlockSortSpace, RADIX_BLOCK_SORT_DEFAULT_MAX_COUNT } from './device/radix-sort/block-sort-config.js';
 export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';
+export { type SelectConfig, selectSpace } from './device/select/config.js';
+export { type SelectArgs, type PartitionArgs, type PartitionTwoWayArgs, type PartitionThreeWayArgs, type UniqueArgs, type UniqueByKeyArgs } from './device/select/calls.js';
+export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOptions, type ValueArray as UniqueByKeyValueArray } from './device/select/spec.js';

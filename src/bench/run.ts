@@ -5,7 +5,7 @@ import { WgprimError } from '../runtime/errors.js';
 import { roundUp } from '../runtime/dispatch.js';
 import { type ElementType, type TypeInfo, typeInfo } from '../wgsl/types.js';
 import { f16Bits } from '../wgsl/values.js';
-import { type BenchmarkSpec, type ConfigObject, type ConfigTable, type InputKind, type ParamValue } from '../device/spec.js';
+import { type BenchmarkSpec, type BenchResources, type ConfigObject, type ConfigTable, type InputKind, type ParamValue } from '../device/spec.js';
 import { BENCHMARKS, TUNING_STAGES } from '../algorithms.js';
 import type { Prim } from '../prim.js';
 import { type BenchRecord, formatName, type NameFields, type NameInput } from './gbench.js';
@@ -115,6 +115,19 @@ export function minstd(seed: number): () => number {
 }
 
 /** `count` random values of `t` in [0, 1000] (rocPRIM's scan/reduce range) as raw bytes. */
+/** `randomBlock`'s values in runs of equal values, each of a random length in 1..7. */
+export function randomRuns(t: TypeInfo, count: number, seed: number): Uint8Array {
+  const values = randomBlock(t, count, seed);
+  const next = minstd(seed ^ 0x5bd1e995);
+  const bytes = t.bytes;
+  for (let i = 0; i < count;) {
+    const run = Math.min(1 + (next() % 7), count - i);
+    for (let j = 1; j < run; j++) values.copyWithin((i + j) * bytes, i * bytes, (i + 1) * bytes);
+    i += run;
+  }
+  return values;
+}
+
 export function randomBlock(t: TypeInfo, count: number, seed: number): Uint8Array {
   const next = minstd(seed);
   const value = (): number => next() % 1001;
@@ -189,7 +202,7 @@ export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number
   const buffer = device.createBuffer({ label, size: roundUp(Math.max(byteLength, 4), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   const blockCount = Math.min(count, RANDOM_BLOCK);
   const keys = kind === 'sort-keys' ? minstd(seed) : undefined;
-  let block = keys ? sortKeysFrom(t, blockCount, keys) : randomBlock(t, blockCount, seed);
+  let block = keys ? sortKeysFrom(t, blockCount, keys) : kind === 'runs' ? randomRuns(t, blockCount, seed) : randomBlock(t, blockCount, seed);
   let pending = 0;
   for (let off = 0; off < byteLength; off += block.byteLength) {
     if (keys && off > 0) block = sortKeysFrom(t, blockCount, keys);
@@ -276,9 +289,7 @@ export async function prepareAlgorithmCall(prim: Prim, algorithm: string, option
   }
   const device = prim.device;
   const { input, output } = await benchBuffers(device, t, size, seed, bench.input);
-  const record = await bench.prepare(prim.algorithmEnv, { input, output, count: size, type, config }, {
-    device, values: (n) => benchValues(device, n), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length),
-  });
+  const record = await bench.prepare(prim.algorithmEnv, { input, output, count: size, type, config }, benchResources(device, seed));
   return {
     algorithm, record, name: benchmarkName(algorithm, type, config), bytesPerCall: bench.bytesPerCall(type, size), configSource: source, config, inputMs: performance.now() - start,
   };
@@ -333,6 +344,46 @@ export async function benchValues(device: GPUDevice, size: number): Promise<{ va
   return entry;
 }
 
+/** The buffers a benchmark's `prepare` may ask for, kept between calls on `device`. */
+export function benchResources(device: GPUDevice, seed: number): BenchResources {
+  return {
+    device, values: (n) => benchValues(device, n), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length),
+    flags: (n) => benchFlags(device, n, seed), buffer: (role, bytes) => benchScratch(device, role, bytes),
+  };
+}
+
+/** Random 0/1 flags (kept per device for the same size). */
+const flagsCache = new WeakMap<GPUDevice, { size: number; buffer: GPUBuffer }>();
+export async function benchFlags(device: GPUDevice, size: number, seed: number): Promise<GPUBuffer> {
+  const cached = flagsCache.get(device);
+  if (cached?.size === size) return cached.buffer;
+  cached?.buffer.destroy();
+  const buffer = device.createBuffer({ label: 'wgprim.bench.flags', size: Math.max(size * 4, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const next = minstd(seed ^ 0x2545f491);
+  const chunk = Math.min(size, RANDOM_BLOCK);
+  const bits = Uint32Array.from({ length: chunk }, () => (next() >>> 7) & 1);
+  for (let off = 0; off < size; off += chunk) {
+    device.queue.writeBuffer(buffer, off * 4, bits.buffer, 0, Math.min(chunk, size - off) * 4);
+    if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
+  }
+  await device.queue.onSubmittedWorkDone();
+  flagsCache.set(device, { size, buffer });
+  return buffer;
+}
+
+/** Buffers benchmarks ask for by role (second outputs, counts), kept per device while large enough. */
+const scratchCache = new WeakMap<GPUDevice, Map<string, GPUBuffer>>();
+function benchScratch(device: GPUDevice, role: string, bytes: number): GPUBuffer {
+  let roles = scratchCache.get(device);
+  if (!roles) scratchCache.set(device, (roles = new Map()));
+  const have = roles.get(role);
+  if (have && have.size >= bytes) return have;
+  have?.destroy();
+  const buffer = device.createBuffer({ label: `wgprim.bench.${role}`, size: roundUp(Math.max(bytes, 16), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  roles.set(role, buffer);
+  return buffer;
+}
+
 /** Offsets of the segmented sort benchmark (kept per device for the same size and length). */
 const offsetsCache = new WeakMap<GPUDevice, { key: string; buffer: GPUBuffer }>();
 export async function benchSegmentOffsets(device: GPUDevice, size: number, length: number): Promise<GPUBuffer> {
@@ -352,6 +403,10 @@ export async function benchSegmentOffsets(device: GPUDevice, size: number, lengt
 /** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache scratch buffer). */
 export function releaseBenchmarkBuffers(device: GPUDevice): void {
   releaseColdCacheBuffer(device);
+  flagsCache.get(device)?.buffer.destroy();
+  flagsCache.delete(device);
+  for (const b of scratchCache.get(device)?.values() ?? []) b.destroy();
+  scratchCache.delete(device);
 
   const offsets = offsetsCache.get(device);
   offsets?.buffer.destroy();

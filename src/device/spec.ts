@@ -66,8 +66,11 @@ export interface AlgorithmEnv {
   select<C>(table: ConfigTable<C>, type: ElementType, valueBytes?: ValueBytes, override?: Partial<C>): SelectedConfig<C>;
 }
 
-/** What a benchmark's input holds: values in [0, 1000] (scan, reduce, transform) or sort keys. */
-export type InputKind = 'values' | 'sort-keys';
+/**
+ * What a benchmark's input holds: values in [0, 1000] (scan, reduce, transform), sort keys, or
+ * runs of equal values of random length 1..7 (unique, as rocPRIM's benchmarks draw them).
+ */
+export type InputKind = 'values' | 'sort-keys' | 'runs';
 
 /** The buffers and data a benchmark call may ask the runner for (kept between calls by the runner). */
 export interface BenchResources {
@@ -76,6 +79,10 @@ export interface BenchResources {
   values(count: number): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }>;
   /** Begin offsets of fixed segments of `length` (segments + 1 entries). */
   segmentOffsets(count: number, length: number): Promise<GPUBuffer>;
+  /** `count` u32 flags, each 0 or 1 at random (half set). */
+  flags(count: number): Promise<GPUBuffer>;
+  /** A STORAGE buffer of at least `bytes` for `role` (a second output, a count), kept between calls. */
+  buffer(role: string, bytes: number): GPUBuffer;
 }
 
 /** One call a benchmark times, on buffers the runner made. */

@@ -18,8 +18,13 @@ const LB_INCLUSIVE = ${LOOKBACK_INCLUSIVE}u;
 const LB_STATUS = ${LOOKBACK_AGGREGATE + LOOKBACK_INCLUSIVE}u;
 const LB_PAYLOAD = ${LOOKBACK_AGGREGATE - 1}u;`;
 
-/** Words of look-back state for values of type `t`: each 32-bit word of a value travels as two 16-bit halves. */
-export const lookbackWordsPerTile = (t: TypeInfo): number => 2 * t.words;
+/**
+ * Words of look-back state a tile takes: each 32-bit word of a value travels as two 16-bit
+ * halves, and a tile's words fill a 128-byte line of their own, so tiles that publish and poll
+ * at the same time do not contend for one line (at 8 bytes a tile, 16 neighbours shared each).
+ */
+export const LOOKBACK_LINE_WORDS = 32;
+export const lookbackWordsPerTile = (t: TypeInfo): number => Math.max(LOOKBACK_LINE_WORDS, 2 * t.words);
 
 /**
  * State of tiles holding values of type `t` (any width) in `state` from word `base`: each
@@ -30,8 +35,8 @@ export const lookbackWordsPerTile = (t: TypeInfo): number => 2 * t.words;
  */
 export function tileStateFns(t: TypeInfo, state = 'state', base = '1u'): string {
   const T = t.wgsl;
-  const parts = lookbackWordsPerTile(t);
-  const words = (i: number): string => `${state}[${base} + p * ${parts}u + ${i}u]`;
+  const parts = 2 * t.words;
+  const words = (i: number): string => `${state}[${base} + p * ${lookbackWordsPerTile(t)}u + ${i}u]`;
   return `${LOOKBACK_CONSTS}
 fn publish(p: u32, f: u32, v: ${T}) {
   let w = ${toWords(t, 'v')};

@@ -1,0 +1,54 @@
+import { type DeviceContext } from '../../runtime/context.js';
+import { hasForwardProgress } from '../../runtime/target.js';
+import { type TypeInfo } from '../../wgsl/types.js';
+import { launchShapeProblem, subgroupProblem, workgroupMemoryProblem } from '../common.js';
+
+/** Launch config of the compaction engine (select, the partitions, unique): the scan's vocabulary. */
+export interface SelectConfig {
+  readonly workgroupSize: number;
+  /** Elements per invocation per tile; a multiple of 4. */
+  readonly itemsPerThread: number;
+  /**
+   * How a tile learns the counts before it: `decoupled` look-back in one pass (needs forward
+   * progress between workgroups), or `reduce-then-scan` in three, correct on any GPU.
+   */
+  readonly lookback: 'decoupled' | 'reduce-then-scan';
+  /** Workgroup-level scan of the counts: with subgroup operations, or through workgroup memory only. */
+  readonly workgroupScan: 'subgroup' | 'shared';
+}
+
+export const selectSpace = {
+  workgroupSize: [64, 128, 256, 384, 512, 1024],
+  itemsPerThread: [4, 8, 12, 16, 20, 24, 32],
+  lookback: ['decoupled', 'reduce-then-scan'],
+  workgroupScan: ['subgroup', 'shared'],
+} as const;
+
+/**
+ * `counts`: the count's type (a u32, or a pair for the three-way partition); `stagedBytes`: what
+ * the scatter stages in workgroup memory per element (the element, and its index where values
+ * go along).
+ */
+export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number, c: SelectConfig): string | undefined {
+  if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
+  if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
+  const shape = launchShapeProblem(ctx, c);
+  if (shape) return shape;
+  if (c.workgroupScan === 'subgroup') {
+    const sg = subgroupProblem(ctx, c.workgroupSize);
+    if (sg) return sg;
+  }
+  const totals = c.workgroupScan === 'subgroup' ? c.workgroupSize / ctx.target.subgroupMinSize : c.workgroupSize;
+  return workgroupMemoryProblem(ctx, (totals + 2) * counts.bytes + 12 + c.workgroupSize * c.itemsPerThread * stagedBytes);
+}
+
+/** 256 invocations, the most items (16, 8 or 4) whose staging fits the device's workgroup memory. */
+export function selectHeuristic(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number): SelectConfig {
+  const base = {
+    workgroupSize: 256,
+    lookback: hasForwardProgress(ctx.target) ? 'decoupled' as const : 'reduce-then-scan' as const,
+    workgroupScan: subgroupProblem(ctx, 256) === undefined ? 'subgroup' as const : 'shared' as const,
+  };
+  const fits = [16, 8, 4].find((itemsPerThread) => !selectConfigProblem(ctx, counts, stagedBytes, { ...base, itemsPerThread }));
+  return { ...base, itemsPerThread: fits ?? 4 };
+}

@@ -1,0 +1,315 @@
+import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
+import { SERIAL_LOOKBACK, SUBGROUP_LOOKBACK, tileStateFns } from '../../wgsl/device/lookback.js';
+import { partialsDecl, reduceThenScanPrefix, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
+import { takeTile } from '../../wgsl/device/tile-counter.js';
+import { type ResolvedOperator, resolveOperator } from '../../wgsl/operators.js';
+import { prelude } from '../../wgsl/prelude.js';
+import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
+import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
+import { subgroupInclusiveFn, SUBGROUP_TOTAL, subgroupScanStep } from '../../wgsl/subgroup/scan.js';
+import { unroll } from '../../wgsl/thread/unroll.js';
+import { INT64_HELPERS, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
+import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
+import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
+import { SUBGROUP_TOTALS_SCAN, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
+import { type SelectConfig } from './config.js';
+
+/**
+ * The compaction engine behind select, the partitions and unique (rocPRIM's one partition
+ * kernel for nine sub-algorithms): each tile flags its elements, scans the flags' counts across
+ * the tile and, through decoupled look-back or reduce-then-scan, across the tiles before it,
+ * then writes each element to the place its counts give it. Stable: input order is kept among
+ * the elements that land in one output.
+ */
+
+/** Where an element's flag comes from. */
+export type FlagSource =
+  /** `pred(a)` over the element. */
+  | 'predicate'
+  /** `flags[e] != 0`. */
+  | 'flags'
+  /** `pred(a)` over the flag `flags[e]` (a `u32`): rocPRIM's predicated flags. */
+  | 'predicated-flags'
+  /** The element differs from the one before it (`!eq(prev, a)`), and the first element. */
+  | 'unique'
+  /** `first(a)`, else `second(a)`: two counts. */
+  | 'three-way';
+
+/** Where the elements go. */
+export type OutputLayout =
+  /** Only the selected, in order, to `out`. */
+  | 'select'
+  /** Selected in order at the front of `out`, rejected at its back in reverse order (CUB's). */
+  | 'partition'
+  /** Selected to `out`, rejected to `rejected`, both in order. */
+  | 'two-way'
+  /** First to `out`, second to `second`, the rest to `rejected`, all in order. */
+  | 'three-way';
+
+/** Which pass: single-pass look-back, or the first or last pass of reduce-then-scan. */
+export type CompactionPass = 'lookback' | 'partials-out' | 'partials-in';
+
+export interface CompactionKernelOptions {
+  readonly type: TypeInfo;
+  readonly source: FlagSource;
+  readonly layout: OutputLayout;
+  /** WGSL expressions: `predicate` over `a`; `second` (three-way) over `a`; `equality` over `a`, `b`. */
+  readonly predicate?: string;
+  readonly second?: string;
+  readonly equality?: string;
+  /** Values carried with the selected keys (unique by key): their size in bytes. */
+  readonly valueBytes?: 4 | 8;
+  readonly pass: CompactionPass;
+  readonly config: SelectConfig;
+  readonly subgroupMinSize: number;
+}
+
+export const COMPACTION_PARAMS = ['count', 'num_tiles', 'in_tail', 'fast_end', 'out_tail', 'second_tail', 'rejected_tail'] as const;
+
+/** The count a tile scans: one `u32` (selected), or a pair (first, second) for three-way. */
+export function countType(layout: OutputLayout): TypeInfo {
+  return typeInfo(layout === 'three-way' ? 'u64' : 'u32');
+}
+
+/** Addition of counts, componentwise for pairs (no carry: each count stays below 2^32). */
+function countOperator(layout: OutputLayout): ResolvedOperator {
+  if (layout !== 'three-way') return resolveOperator('add', typeInfo('u32'));
+  return { key: 'pair-add', combine: 'return a + b;', identity: 'vec2<u32>(0u, 0u)', subgroupReduce: 'subgroupAdd', subgroupInclusive: 'subgroupInclusiveAdd' };
+}
+
+/** The default equality of `unique`: bitwise for integers, `==` for floats (so -0 equals +0, NaN nothing). */
+export function defaultEquality(t: TypeInfo): string {
+  return t.is64 ? 'all(a == b)' : 'a == b';
+}
+
+/** Outputs past 2 bytes bind one plain array; 2-byte ones need the view's two bindings (no 4-byte multiple). */
+function outputDecl(name: string, t: TypeInfo, tail: string, binding: number, bindings: BindingKind[]): string {
+  if (t.bytes === 2) {
+    bindings.push(...viewBindings({ access: 'read_write' }));
+    return viewWgsl({ name, type: t, access: 'read_write', tailStart: tail }, binding);
+  }
+  bindings.push('storage');
+  return `@group(0) @binding(${binding}) var<storage, read_write> ${name}_s: array<${t.wgsl}>;
+fn ${name}_store(e: u32, x: ${t.wgsl}) { ${name}_s[e] = x; }`;
+}
+
+export function compactionKernel(o: CompactionKernelOptions): Kernel {
+  const { type: t, config: c, layout, source, pass } = o;
+  const T = t.wgsl;
+  const C = countType(layout);
+  const sub = c.workgroupScan === 'subgroup';
+  const Q = c.itemsPerThread / 4;
+  const WG = c.workgroupSize;
+  const pair = layout === 'three-way';
+  const scatters = pass !== 'partials-out';
+  const V = o.valueBytes === 8 ? 'vec2<u32>' : 'u32';
+
+  const bindings: BindingKind[] = ['uniform'];
+  const decls: string[] = [];
+  decls.push(viewWgsl({ name: 'in', type: t, access: 'read', tailStart: 'P.in_tail' }, bindings.length));
+  bindings.push(...viewBindings({ access: 'read' }));
+  const usesFlags = source === 'flags' || source === 'predicated-flags';
+  if (usesFlags) {
+    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read> flags: array<u32>;`);
+    bindings.push('read-only-storage');
+  }
+  if (scatters) {
+    if (o.valueBytes) {
+      decls.push(`@group(0) @binding(${bindings.length}) var<storage, read> vals: array<${V}>;`);
+      bindings.push('read-only-storage');
+    }
+    decls.push(outputDecl('out', t, 'P.out_tail', bindings.length, bindings));
+    if (layout === 'three-way') decls.push(outputDecl('second', t, 'P.second_tail', bindings.length, bindings));
+    if (layout === 'two-way' || layout === 'three-way') decls.push(outputDecl('rejected', t, 'P.rejected_tail', bindings.length, bindings));
+    if (o.valueBytes) {
+      decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> vals_out: array<${V}>;`);
+      bindings.push('storage');
+    }
+    // The selected count(s), written by the last tile.
+    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> counts: array<u32>;`);
+    bindings.push('storage');
+  }
+  if (pass === 'lookback') {
+    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> state: array<atomic<u32>>;`);
+    bindings.push('storage');
+  } else {
+    decls.push(partialsDecl(pass, bindings.length, C.wgsl));
+    bindings.push(pass === 'partials-out' ? 'storage' : 'read-only-storage');
+  }
+
+  // The flag (count) of element e holding x; `prev` is the element before it (unique).
+  const flagFns: Record<FlagSource, string> = {
+    predicate: `fn pred(a: ${T}) -> bool { return ${o.predicate}; }
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, pred(x)); }`,
+    flags: `fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, flags[e] != 0u); }`,
+    'predicated-flags': `fn pred(a: u32) -> bool { return ${o.predicate}; }
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, pred(flags[e])); }`,
+    unique: `fn eq(a: ${T}, b: ${T}) -> bool { return ${o.equality ?? defaultEquality(t)}; }
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, e == 0u || !eq(prev, x)); }`,
+    'three-way': `fn pred(a: ${T}) -> bool { return ${o.predicate}; }
+fn pred2(a: ${T}) -> bool { return ${o.second}; }
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
+  if (pred(x)) { return vec2<u32>(1u, 0u); }
+  return vec2<u32>(0u, select(0u, 1u, pred2(x)));
+}`,
+  };
+
+  const subgroupIds = sub ? SUBGROUP_ID : '\n  let sgid = lid; let sg_lane = 0u; let sg_size = 1u;';
+  const withinSubgroup = sub
+    ? `
+${subgroupScanStep('t', '      ')}
+      pre[k] = op(run, ex);
+      run = op(run, ${SUBGROUP_TOTAL});`
+    : `
+      pre[k] = run;
+      run = op(run, t);`;
+
+  // The last tile writes the total(s): the first subgroup has them (`agg`, its prefix).
+  const writeCounts = (prefix: string): string => !scatters ? '' : `
+      if (tile == P.num_tiles - 1u) {
+        let total = op(${prefix}, agg);
+        ${pair ? 'counts[0] = total.x; counts[1] = total.y;' : 'counts[0] = total;'}
+      }`;
+  const fused = sub && pass === 'lookback';
+  const acrossSubgroups = fused ? '' : `${subgroupTotalsPrefix(sub)}
+    let tile_agg = agg;`;
+  const tilePrefix = pass !== 'lookback'
+    ? `${reduceThenScanPrefix(pass)}${pass === 'partials-in' ? `
+    if (lid == 0u) {${writeCounts('tile_prefix')}
+    }` : ''}`
+    : sub
+      ? `
+    if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
+      var prefix = identity();${SUBGROUP_LOOKBACK}
+      if (sg_lane == 0u) {
+        sh_prefix = prefix;
+        sh_agg = agg;${writeCounts('prefix')}
+      }
+    }
+    workgroupBarrier();
+    let tile_prefix = sh_prefix;
+    let tile_agg = sh_agg;
+    let sg_prefix = sh_sg[sgid];`
+      : `${SERIAL_LOOKBACK}
+    if (lid == 0u) {${writeCounts('tile_prefix')}
+    }`;
+
+  // Two-phase scatter (CUB's and rocPRIM's): each element goes first to its place in the
+  // tile's run of workgroup memory (the selected, then the second or rejected), then the runs are
+  // copied out by consecutive invocations, so the global writes are coalesced.
+  const stage: Record<OutputLayout, string> = {
+    select: `if (f != 0u) { sh_items[s - tile_prefix] = x;${o.valueBytes ? ' sh_index[s - tile_prefix] = e;' : ''} }`,
+    partition: 'let ls = s - tile_prefix;\n          if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
+    'two-way': 'let ls = s - tile_prefix;\n          if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
+    'three-way': `let ls = s - tile_prefix;
+          if (f.x != 0u) { sh_items[ls.x] = x; } else if (f.y != 0u) { sh_items[tile_agg.x + ls.y] = x; } else { sh_items[tile_agg.x + tile_agg.y + (e - tile_start) - ls.x - ls.y] = x; }`,
+  };
+  const copyOut: Record<OutputLayout, string> = {
+    select: `
+    for (var i = lid; i < tile_agg; i += WG) {
+      out_store(tile_prefix + i, sh_items[i]);${o.valueBytes ? '\n      vals_out[tile_prefix + i] = vals[sh_index[i]];' : ''}
+    }`,
+    partition: `
+    for (var i = lid; i < tile_valid; i += WG) {
+      if (i < tile_agg) { out_store(tile_prefix + i, sh_items[i]); } else { out_store(P.count - 1u - (tile_start - tile_prefix + i - tile_agg), sh_items[i]); }
+    }`,
+    'two-way': `
+    for (var i = lid; i < tile_valid; i += WG) {
+      if (i < tile_agg) { out_store(tile_prefix + i, sh_items[i]); } else { rejected_store(tile_start - tile_prefix + i - tile_agg, sh_items[i]); }
+    }`,
+    'three-way': `
+    let firsts = tile_agg.x;
+    let seconds = tile_agg.x + tile_agg.y;
+    for (var i = lid; i < tile_valid; i += WG) {
+      let x = sh_items[i];
+      if (i < firsts) { out_store(tile_prefix.x + i, x); }
+      else if (i < seconds) { second_store(tile_prefix.y + i - firsts, x); }
+      else { rejected_store(tile_start - tile_prefix.x - tile_prefix.y + i - seconds, x); }
+    }`,
+  };
+  const scatter = !scatters ? '' : `
+    let head = op(tile_prefix, sg_prefix);
+    let tile_start = tile * TILE;
+    let tile_valid = min(TILE, P.count - tile_start);
+${unroll(Q, 'k', `
+      var s = op(head, pre[k]);
+      let q = base + k * sg_size + sg_lane;
+      for (var j = 0u; j < 4u; j++) {
+        let e = q * 4u + j;
+        if (e < P.count) {
+          let x = items[k][j];
+          let f = unpack_flag(masks[k], j);
+          ${stage[layout]}
+          s = op(s, f);
+        }
+      }`)}
+    workgroupBarrier();${copyOut[layout]}`;
+
+  // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
+  const countPrelude = prelude(C, countOperator(layout), sub);
+  const head = [...typeEnables(t).filter((line) => !countPrelude.includes(line)), countPrelude, t.is64 && !C.is64 ? INT64_HELPERS : ''].join('\n');
+
+  const code = `${head}
+${paramsStruct(COMPACTION_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+${decls.join('\n')}
+const WG = ${WG}u;
+const Q = ${Q}u;
+const TILE = ${WG * c.itemsPerThread}u;
+${workgroupScanDecls(C.wgsl, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
+var<workgroup> sh_tile: u32;
+var<workgroup> sh_prefix: ${C.wgsl};
+var<workgroup> sg_counter: atomic<u32>;
+${scatters ? `var<workgroup> sh_items: array<${T}, TILE>;${o.valueBytes ? '\nvar<workgroup> sh_index: array<u32, TILE>;' : ''}` : ''}
+${flagFns[source]}
+// Flags kept two bits an element between the count and the scatter, not evaluated twice.
+${pair ? `fn pack_flag(f: vec2<u32>) -> u32 { return f.x | (f.y << 1u); }
+fn unpack_flag(m: u32, j: u32) -> vec2<u32> { return vec2<u32>((m >> (2u * j)) & 1u, (m >> (2u * j + 1u)) & 1u); }`
+    : `fn pack_flag(f: u32) -> u32 { return f; }
+fn unpack_flag(m: u32, j: u32) -> u32 { return (m >> (2u * j)) & 1u; }`}
+${sub ? subgroupInclusiveFn(C, countOperator(layout)) : ''}
+${pass === 'lookback' ? `${tileStateFns(C)}\n${sub ? FIRST_LANE_FN : ''}` : ''}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>${sub ? `, ${SUBGROUP_BUILTINS}` : ''}) {
+  ${subgroupIds}
+  let ns = WG / sg_size;
+  {
+    ${pass === 'lookback' ? `${takeTile('state', '0')}
+    if (tile >= P.num_tiles) { return; }` : reduceThenScanTile(pass)}
+    let base = tile * (TILE / 4u) + sgid * sg_size * Q;
+    let fast = (tile + 1u) * TILE <= P.fast_end;
+${quadTileLoad({ view: 'in', T, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${T}()` })}
+    var pre: array<${C.wgsl}, Q>;
+    var masks: array<u32, Q>;
+    var run = identity();
+${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
+      var t = identity();
+      var m = 0u;
+      for (var j = 0u; j < 4u; j++) {
+        let e = q * 4u + j;
+        if (e < P.count) {${source === 'unique' ? `
+          // The element before: in this quad, or (its first) the quad before's last, loaded.
+          var prev = items[k][max(j, 1u) - 1u];
+          if (j == 0u && e > 0u) { prev = in_at(e - 1u); }` : `
+          let prev = items[k][j];`}
+          let f = flag_of(items[k][j], e, prev);
+          t = op(t, f);
+          m |= pack_flag(f) << (2u * j);
+        }
+      }
+      masks[k] = m;${withinSubgroup}`)}
+    if (sg_lane == 0u) { sh_sg[sgid] = run; }
+    workgroupBarrier();
+    ${acrossSubgroups}
+    ${tilePrefix}
+    ${scatter}
+  }
+}
+`;
+  const key = ['compaction', pass, source, layout, t.name, o.predicate ?? '', o.second ?? '', o.equality ?? '', o.valueBytes ?? 0,
+    WG, c.itemsPerThread, c.workgroupScan, sub ? o.subgroupMinSize : 0].join(':');
+  const userCode = o.predicate !== undefined || o.second !== undefined || o.equality !== undefined;
+  return { key, label: `wgprim.${layout}.${source}.${pass}.${t.name}`, code, bindings, workgroupSize: WG, userCode };
+}
