@@ -1,0 +1,255 @@
+// The benchmarks' inputs: seeded random data as rocPRIM draws it (values, sort keys, runs),
+// flags, values and offsets, and the buffers kept between calls so that every config of a sweep
+// runs on the same allocations.
+import { roundUp } from '../runtime/dispatch.js';
+import { type TypeInfo } from '../wgsl/types.js';
+import { f16Bits } from '../wgsl/values.js';
+import { type BenchResources, type InputKind } from '../device/spec.js';
+import { releaseColdCacheBuffer } from './timing.js';
+
+/** Elements generated at random; the rest of a buffer repeats this block (as rocPRIM does). */
+export const RANDOM_BLOCK = 1 << 20;
+// Writes between queue drains, so staging memory for a 1 GiB upload stays bounded.
+const DRAIN_BYTES = 256 << 20;
+
+/** std::minstd_rand (Park-Miller, multiplier 48271), seeded through a splitmix32 scramble. */
+export function minstd(seed: number): () => number {
+  let z = (seed >>> 0) + 0x9e3779b9;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  let state = ((z ^ (z >>> 16)) >>> 0) % 2147483647 || 1;
+  return () => (state = (state * 48271) % 2147483647);
+}
+
+/** `count` random values of `t` in [0, 1000] (rocPRIM's scan/reduce range) as raw bytes. */
+/** `randomBlock`'s values in runs of equal values, each of a random length in 1..7. */
+export function randomRuns(t: TypeInfo, count: number, seed: number): Uint8Array {
+  const values = randomBlock(t, count, seed);
+  const next = minstd(seed ^ 0x5bd1e995);
+  const bytes = t.bytes;
+  for (let i = 0; i < count;) {
+    const run = Math.min(1 + (next() % 7), count - i);
+    for (let j = 1; j < run; j++) values.copyWithin((i + j) * bytes, i * bytes, (i + 1) * bytes);
+    i += run;
+  }
+  return values;
+}
+
+export function randomBlock(t: TypeInfo, count: number, seed: number): Uint8Array {
+  const next = minstd(seed);
+  const value = (): number => next() % 1001;
+  // Whole words, so every chunk of it is a valid writeBuffer size.
+  const bytes = new Uint8Array(roundUp(count * t.bytes, 4));
+  const words = new Uint32Array(bytes.buffer, 0, (count * t.bytes) >> 2);
+  switch (t.name) {
+    case 'u32': case 'i32':
+      for (let i = 0; i < count; i++) words[i] = value();
+      break;
+    case 'f32': {
+      const f = new Float32Array(bytes.buffer);
+      for (let i = 0; i < count; i++) f[i] = value();
+      break;
+    }
+    case 'f16': {
+      const h = new Uint16Array(bytes.buffer);
+      for (let i = 0; i < count; i++) h[i] = f16Bits(value());
+      break;
+    }
+    case 'u64': case 'i64':
+      for (let i = 0; i < count; i++) words[2 * i] = value(); // high word stays 0
+      break;
+  }
+  return bytes;
+}
+
+/**
+ * `count` random sort keys of `t` as raw bytes, as CUB's radix sort anchors take them: integer
+ * keys uniform over all their bits, float keys uniform in [-1, 1).
+ */
+export function randomSortKeys(t: TypeInfo, count: number, seed: number): Uint8Array {
+  return sortKeysFrom(t, count, minstd(seed));
+}
+
+/** `count` sort keys of `t` drawn from `next`, which goes on where the last call left it. */
+function sortKeysFrom(t: TypeInfo, count: number, next: () => number): Uint8Array {
+  const word = (): number => (((next() & 0xffff) << 16) | (next() & 0xffff)) >>> 0;
+  const unit = (): number => (next() / 2147483647) * 2 - 1;
+  const bytes = new Uint8Array(roundUp(count * t.bytes, 4));
+  switch (t.name) {
+    case 'u32': case 'i32': case 'u64': case 'i64': {
+      const words = new Uint32Array(bytes.buffer, 0, (count * t.bytes) >> 2);
+      for (let i = 0; i < words.length; i++) words[i] = word();
+      break;
+    }
+    case 'f32': {
+      const f = new Float32Array(bytes.buffer, 0, count);
+      for (let i = 0; i < count; i++) f[i] = unit();
+      break;
+    }
+    case 'f16': {
+      const h = new Uint16Array(bytes.buffer, 0, count);
+      for (let i = 0; i < count; i++) h[i] = f16Bits(unit());
+      break;
+    }
+  }
+  return bytes;
+}
+
+
+/**
+ * A STORAGE buffer of `count` elements, seeded: values repeat one random block of RANDOM_BLOCK
+ * (as rocPRIM's inputs); sort keys are drawn fresh to the end, one block after another. Repeated
+ * keys would not be random keys: at 2^28 each u32 key would come 256 times, and once the low
+ * digits are sorted equal keys lie together, which made the LSD sort's last passes ~17% faster
+ * than on keys all drawn at random (H200, 2^28 u32, the fourth pass 1.28 against 1.52 ms), as
+ * CUB's anchors take them.
+ */
+export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number, seed: number, label = 'wgprim.bench.input', kind: InputKind = 'values'): Promise<GPUBuffer> {
+  const byteLength = count * t.bytes;
+  const buffer = device.createBuffer({ label, size: roundUp(Math.max(byteLength, 4), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  const blockCount = Math.min(count, RANDOM_BLOCK);
+  const keys = kind === 'sort-keys' ? minstd(seed) : undefined;
+  let block = keys ? sortKeysFrom(t, blockCount, keys) : kind === 'runs' ? randomRuns(t, blockCount, seed) : randomBlock(t, blockCount, seed);
+  let pending = 0;
+  for (let off = 0; off < byteLength; off += block.byteLength) {
+    if (keys && off > 0) block = sortKeysFrom(t, blockCount, keys);
+    const len = Math.min(block.byteLength, buffer.size - off);
+    device.queue.writeBuffer(buffer, off, block.buffer, 0, len);
+    pending += len;
+    if (pending >= DRAIN_BYTES) {
+      await device.queue.onSubmittedWorkDone();
+      pending = 0;
+    }
+  }
+  await device.queue.onSubmittedWorkDone();
+  return buffer;
+}
+
+/**
+ * Input and output buffers of the last benchmarked (type, size, seed), kept for the next call.
+ * Every config of a sweep then runs on the same allocations: on the H200, re-allocating 1 GiB
+ * buffers between configs made later configs up to 3x slower than the same kernel on the first
+ * allocation (2026-11-29), which would rank configs by their place in the sweep.
+ */
+const benchCache = new WeakMap<GPUDevice, { key: string; input: GPUBuffer; output: GPUBuffer }>();
+/** The radix sort pairs benchmark's values (indices 0..size-1) and their output, kept the same way. */
+const valuesCache = new WeakMap<GPUDevice, { size: number; values: GPUBuffer; valuesOut: GPUBuffer }>();
+
+export async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number, seed: number, kind: InputKind): Promise<{ input: GPUBuffer; output: GPUBuffer }> {
+  const key = `${kind}:${t.name}:${size}:${seed}`;
+  const cached = benchCache.get(device);
+  if (cached?.key === key) return cached;
+  releaseBenchmarkBuffers(device);
+  const input = await randomBuffer(device, t, size, seed, 'wgprim.bench.input', kind);
+  const output = device.createBuffer({ label: 'wgprim.bench.output', size: roundUp(Math.max(size * t.bytes, 16), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const entry = { key, input, output };
+  benchCache.set(device, entry);
+  return entry;
+}
+
+/** u32 values 0..size-1 and a buffer for their sorted order. */
+export async function benchValues(device: GPUDevice, size: number): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }> {
+  const cached = valuesCache.get(device);
+  if (cached?.size === size) return cached;
+  if (cached) {
+    cached.values.destroy();
+    cached.valuesOut.destroy();
+    valuesCache.delete(device);
+  }
+  const bytes = Math.max(size * 4, 16);
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+  const values = device.createBuffer({ label: 'wgprim.bench.values', size: bytes, usage });
+  const valuesOut = device.createBuffer({ label: 'wgprim.bench.valuesOut', size: bytes, usage });
+  const chunk = Math.min(size, RANDOM_BLOCK);
+  const iota = new Uint32Array(chunk);
+  for (let off = 0; off < size; off += chunk) {
+    const len = Math.min(chunk, size - off);
+    for (let i = 0; i < len; i++) iota[i] = off + i;
+    device.queue.writeBuffer(values, off * 4, iota.buffer, 0, len * 4);
+    if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
+  }
+  await device.queue.onSubmittedWorkDone();
+  const entry = { size, values, valuesOut };
+  valuesCache.set(device, entry);
+  return entry;
+}
+
+/** The buffers a benchmark's `prepare` may ask for, kept between calls on `device`. */
+export function benchResources(device: GPUDevice, seed: number): BenchResources {
+  return {
+    device, values: (n) => benchValues(device, n), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length),
+    flags: (n) => benchFlags(device, n, seed), buffer: (role, bytes) => benchScratch(device, role, bytes),
+  };
+}
+
+/** Random 0/1 flags (kept per device for the same size). */
+const flagsCache = new WeakMap<GPUDevice, { size: number; buffer: GPUBuffer }>();
+export async function benchFlags(device: GPUDevice, size: number, seed: number): Promise<GPUBuffer> {
+  const cached = flagsCache.get(device);
+  if (cached?.size === size) return cached.buffer;
+  cached?.buffer.destroy();
+  const buffer = device.createBuffer({ label: 'wgprim.bench.flags', size: Math.max(size * 4, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const next = minstd(seed ^ 0x2545f491);
+  const chunk = Math.min(size, RANDOM_BLOCK);
+  const bits = Uint32Array.from({ length: chunk }, () => (next() >>> 7) & 1);
+  for (let off = 0; off < size; off += chunk) {
+    device.queue.writeBuffer(buffer, off * 4, bits.buffer, 0, Math.min(chunk, size - off) * 4);
+    if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
+  }
+  await device.queue.onSubmittedWorkDone();
+  flagsCache.set(device, { size, buffer });
+  return buffer;
+}
+
+/** Buffers benchmarks ask for by role (second outputs, counts), kept per device while large enough. */
+const scratchCache = new WeakMap<GPUDevice, Map<string, GPUBuffer>>();
+function benchScratch(device: GPUDevice, role: string, bytes: number): GPUBuffer {
+  let roles = scratchCache.get(device);
+  if (!roles) scratchCache.set(device, (roles = new Map()));
+  const have = roles.get(role);
+  if (have && have.size >= bytes) return have;
+  have?.destroy();
+  const buffer = device.createBuffer({ label: `wgprim.bench.${role}`, size: roundUp(Math.max(bytes, 16), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  roles.set(role, buffer);
+  return buffer;
+}
+
+/** Offsets of the segmented sort benchmark (kept per device for the same size and length). */
+const offsetsCache = new WeakMap<GPUDevice, { key: string; buffer: GPUBuffer }>();
+export async function benchSegmentOffsets(device: GPUDevice, size: number, length: number): Promise<GPUBuffer> {
+  const key = `${size}:${length}`;
+  const cached = offsetsCache.get(device);
+  if (cached?.key === key) return cached.buffer;
+  cached?.buffer.destroy();
+  const segments = Math.ceil(size / length);
+  const offsets = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.min(i * length, size));
+  const buffer = device.createBuffer({ label: 'wgprim.bench.offsets', size: Math.max(offsets.byteLength, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(buffer, 0, offsets);
+  await device.queue.onSubmittedWorkDone();
+  offsetsCache.set(device, { key, buffer });
+  return buffer;
+}
+
+/** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache scratch buffer). */
+export function releaseBenchmarkBuffers(device: GPUDevice): void {
+  releaseColdCacheBuffer(device);
+  flagsCache.get(device)?.buffer.destroy();
+  flagsCache.delete(device);
+  for (const b of scratchCache.get(device)?.values() ?? []) b.destroy();
+  scratchCache.delete(device);
+
+  const offsets = offsetsCache.get(device);
+  offsets?.buffer.destroy();
+  offsetsCache.delete(device);
+  const values = valuesCache.get(device);
+  if (values) {
+    values.values.destroy();
+    values.valuesOut.destroy();
+    valuesCache.delete(device);
+  }
+  const cached = benchCache.get(device);
+  if (!cached) return;
+  cached.input.destroy();
+  cached.output.destroy();
+  benchCache.delete(device);
+}
