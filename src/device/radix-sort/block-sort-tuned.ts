@@ -6,15 +6,8 @@
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
-// Measured in:
-//   tune-h200-radix-s9-32.json (radix_sort_threshold)
-//   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold)
-//   tune-h200-radix-s12-keys-threshold.json (radix_sort_threshold)
-//   tune-h200-radix-s14-64.json (radix_sort_threshold)
-//   tune-h200-radix-s14-u32-threshold.json (radix_sort_threshold)
-// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
-import type { RadixSortBlockSortConfig } from '../../device/radix-sort/block-sort-config.js';
+import type { RadixSortBlockSortConfig } from './block-sort-config.js';
 
 export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConfig>[] = [
   {
@@ -29,10 +22,10 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 16384 },
+    config: { workgroupSize: 512, itemsPerThread: 16, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 16384 },
     evidence: {
-      itemsPerSecond: 1.64e9, cv: 0.0126, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^23), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 7.06e9, cv: 0.00292, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 6.717e10,
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 512x16 4 match 256 16 131072 at 0.846x; maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^23), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {
@@ -65,10 +58,10 @@ export const radixSortBlockSortTuned: readonly TunedEntry<RadixSortBlockSortConf
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 8, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 16384 },
+    config: { workgroupSize: 512, itemsPerThread: 16, radixBits: 4, rank: 'match', mergeWorkgroupSize: 256, mergeItemsPerThread: 8, maxCount: 16384 },
     evidence: {
-      itemsPerSecond: 1.607e9, cv: 0.0144, size: [4096, 16384, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304], date: '2026-11-29', version: '0.1.0',
-      note: 'the block-sort config the threshold was measured with (items/s: its geomean over the ladder); maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^23), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
+      itemsPerSecond: 6.787e9, cv: 0.00302, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 6.457e10,
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 512x16 4 match 256 16 131072 at 0.854x; maxCount 2^14: measured threshold (radix_sort_threshold: this block sort path against onesweep 256x23 8-bit match reduce-then-scan (decoupled up to 2^23), keys only (so a keys-only row, valueBytes 0), at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16; block sort faster at 2^10, 2^11, 2^12, 2^13, 2^14: by more than max(2%, 1.96*sqrt(cv_o^2+cv_b^2)*100); maxCount = the largest such size)',
     },
   },
   {

@@ -6,17 +6,8 @@
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
-// Measured in:
-//   tune-h200-radix-s9-32.json (nvidia//nvidia-h200, 2026-11-30)
-//   tune-h200-radix-s14-64.json (nvidia//nvidia-h200, 2026-11-30)
-//   tune-h200-radix-s9-32.json (radix_sort_threshold)
-//   tune-h200-radix-s11-pairs-threshold.json (radix_sort_threshold)
-//   tune-h200-radix-s12-keys-threshold.json (radix_sort_threshold)
-//   tune-h200-radix-s14-64.json (radix_sort_threshold)
-//   tune-h200-radix-s14-u32-threshold.json (radix_sort_threshold)
-// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
-import type { RadixSortConfig } from '../../device/radix-sort/config.js';
+import type { RadixSortConfig } from './config.js';
 
 export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
   {
@@ -34,7 +25,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     config: { workgroupSize: 256, itemsPerThread: 23, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 8388608, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 3.356e10, cv: 0.00386, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 67108864 specialized at 0.996x; decoupledMaxCount 2^23: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25, 2^26; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 256x23 8 match subgroup reduce-then-scan 256 16 67108864 specialized at 0.996x; decoupledMaxCount 2^23: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24, 2^25; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {
@@ -52,7 +43,7 @@ export const radixSortTuned: readonly TunedEntry<RadixSortConfig>[] = [
     config: { workgroupSize: 320, itemsPerThread: 9, radixBits: 8, rank: 'match', workgroupScan: 'subgroup', lookback: 'reduce-then-scan', histogramWorkgroupSize: 256, histogramItemsPerThread: 16, decoupledMaxCount: 2097152, passKernels: 'specialized' },
     evidence: {
       itemsPerSecond: 1.232e10, cv: 0.00235, size: [16777216, 268435456], date: '2026-11-30', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 11/11 configs eligible; runner-up 256x11 8 match subgroup reduce-then-scan 256 16 2097152 specialized at 0.983x; decoupledMaxCount 2^21: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23, 2^24; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 11/11 configs eligible; runner-up 256x11 8 match subgroup reduce-then-scan 256 16 2097152 specialized at 0.983x; decoupledMaxCount 2^21: measured threshold (radix_sort_threshold: this tile with decoupled look-back against reduce-then-scan, keys only, at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21, 2^22, 2^23; decoupled faster at 2^10, 2^11, 2^12, 2^13, 2^14, 2^15, 2^16, 2^17, 2^18, 2^19, 2^20, 2^21: by more than max(2%, 1.96*sqrt(cv_r^2+cv_d^2)*100); decoupledMaxCount = the largest such size; every count onesweep takes where that is the largest measured)',
     },
   },
   {

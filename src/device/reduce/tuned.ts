@@ -5,7 +5,7 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../config/types.js';
-import type { ReduceConfig } from '../../device/reduce/config.js';
+import type { ReduceConfig } from './config.js';
 
 export const reduceTuned: readonly TunedEntry<ReduceConfig>[] = [
   {

@@ -5,7 +5,7 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../config/types.js';
-import type { ScanConfig } from '../../device/scan/config.js';
+import type { ScanConfig } from './config.js';
 
 export const scanTuned: readonly TunedEntry<ScanConfig>[] = [
   {
@@ -47,10 +47,10 @@ export const scanTuned: readonly TunedEntry<ScanConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 24, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
     evidence: {
-      itemsPerSecond: 3.61e11, cv: 0.008, size: 268435456, date: '2026-11-29', version: '0.1.0',
-      note: 'u32 2^28, same process, buffers reused: inclusive 0.741 ms vs 0.861 ms (256x16), exclusive 0.744 vs 0.790 ms; 512x16 0.823 / 0.750 ms',
+      itemsPerSecond: 1.165e11, cv: 0.0154, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x exclusive=false); cv: max; 12/12 configs eligible; runner-up 256x16 decoupled subgroup at 0.965x',
     },
   },
   {
@@ -65,10 +65,10 @@ export const scanTuned: readonly TunedEntry<ScanConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 24, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
     evidence: {
-      itemsPerSecond: 3.39e11, cv: 0.008, size: 268435456, date: '2026-11-29', version: '0.1.0',
-      note: 'f32 inclusive 0.793 ms vs 0.865 ms (256x16), exclusive 0.742 vs 0.791 ms; 256x32 spills (1.69 ms)',
+      itemsPerSecond: 1.39e11, cv: 0.0208, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x exclusive=false); cv: max; 12/12 configs eligible; runner-up 256x16 decoupled subgroup at 0.986x',
     },
   },
 ];
