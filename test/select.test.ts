@@ -12,8 +12,8 @@ beforeAll(async () => {
 // Small tiles (64 x 4 = 256 elements) so that tile boundaries, many tiles and the look-back's
 // windows are reached at sizes lavapipe runs quickly; each path compiles once per case.
 const PATHS: readonly (readonly [string, Partial<SelectConfig>])[] = [
-  ['decoupled look-back, subgroup scan', { workgroupSize: 64, itemsPerThread: 4, lookback: 'decoupled', workgroupScan: 'subgroup' }],
-  ['reduce-then-scan, workgroup-memory scan', { workgroupSize: 64, itemsPerThread: 8, lookback: 'reduce-then-scan', workgroupScan: 'shared' }],
+  ['decoupled look-back, subgroup scan, direct scatter', { workgroupSize: 64, itemsPerThread: 4, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' }],
+  ['reduce-then-scan, workgroup-memory scan, staged scatter', { workgroupSize: 64, itemsPerThread: 8, lookback: 'reduce-then-scan', workgroupScan: 'shared', scatter: 'staged' }],
 ];
 const TILE = 256;
 const SIZES = [0, 1, 2, 3, TILE - 1, TILE, TILE + 1, 2 * TILE - 1, 2 * TILE + 1, 7919, 33 * TILE + 5];

@@ -84,7 +84,7 @@ export const compactionBenchmarks: readonly BenchmarkSpec[] = BENCHES.map((b) =>
 
 export const compactionTuning: readonly TuningSpec[] = BENCHES.map((b) => ({
   stage: b.name, table: b.table, benchmarks: [b.name], defaultBenchmarks: [b.name],
-  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 12, 16] },
+  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 12, 16], scatter: ['direct', 'staged'] },
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },
   // Reduce-then-scan adds its first pass and the scan of the tile counts.
   cost: { pipelines: (c) => (c.lookback === 'reduce-then-scan' ? 4 : 1), passes: (c) => (c.lookback === 'reduce-then-scan' ? 2 : 1) },

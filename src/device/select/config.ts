@@ -15,6 +15,12 @@ export interface SelectConfig {
   readonly lookback: 'decoupled' | 'reduce-then-scan';
   /** Workgroup-level scan of the counts: with subgroup operations, or through workgroup memory only. */
   readonly workgroupScan: 'subgroup' | 'shared';
+  /**
+   * How elements reach their outputs: `direct`, each invocation writes its own to their places;
+   * `staged`, through the tile's runs in workgroup memory, copied out by consecutive invocations
+   * (CUB's two-phase scatter: coalesced writes, for a barrier and the staging's memory).
+   */
+  readonly scatter: 'direct' | 'staged';
 }
 
 export const selectSpace = {
@@ -22,6 +28,7 @@ export const selectSpace = {
   itemsPerThread: [4, 8, 12, 16, 20, 24, 32],
   lookback: ['decoupled', 'reduce-then-scan'],
   workgroupScan: ['subgroup', 'shared'],
+  scatter: ['direct', 'staged'],
 } as const;
 
 /**
@@ -32,6 +39,7 @@ export const selectSpace = {
 export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number, c: SelectConfig): string | undefined {
   if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
   if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
+  if (c.scatter !== 'direct' && c.scatter !== 'staged') return `unknown scatter "${String(c.scatter)}"`;
   const shape = launchShapeProblem(ctx, c);
   if (shape) return shape;
   if (c.workgroupScan === 'subgroup') {
@@ -39,16 +47,17 @@ export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, staged
     if (sg) return sg;
   }
   const totals = c.workgroupScan === 'subgroup' ? c.workgroupSize / ctx.target.subgroupMinSize : c.workgroupSize;
-  return workgroupMemoryProblem(ctx, (totals + 2) * counts.bytes + 12 + c.workgroupSize * c.itemsPerThread * stagedBytes);
+  return workgroupMemoryProblem(ctx, (totals + 2) * counts.bytes + 12 + (c.scatter === 'staged' ? c.workgroupSize * c.itemsPerThread * stagedBytes : 0));
 }
 
-/** 256 invocations, the most items (16, 8 or 4) whose staging fits the device's workgroup memory. */
+/** 256 invocations, 16 items (8 for 8-byte types), each writing its own elements. */
 export function selectHeuristic(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number): SelectConfig {
   const base = {
     workgroupSize: 256,
+    scatter: 'direct' as const,
     lookback: hasForwardProgress(ctx.target) ? 'decoupled' as const : 'reduce-then-scan' as const,
     workgroupScan: subgroupProblem(ctx, 256) === undefined ? 'subgroup' as const : 'shared' as const,
   };
-  const fits = [16, 8, 4].find((itemsPerThread) => !selectConfigProblem(ctx, counts, stagedBytes, { ...base, itemsPerThread }));
+  const fits = [stagedBytes > 4 ? 8 : 16, 4].find((itemsPerThread) => !selectConfigProblem(ctx, counts, stagedBytes, { ...base, itemsPerThread }));
   return { ...base, itemsPerThread: fits ?? 4 };
 }

@@ -194,9 +194,16 @@ ${subgroupScanStep('t', '      ')}
     if (lid == 0u) {${writeCounts('tile_prefix')}
     }`;
 
-  // Two-phase scatter (CUB's and rocPRIM's): each element goes first to its place in the
+  // Staged (two-phase) scatter, CUB's and rocPRIM's: each element goes first to its place in the
   // tile's run of workgroup memory (the selected, then the second or rejected), then the runs are
   // copied out by consecutive invocations, so the global writes are coalesced.
+  const direct: Record<OutputLayout, string> = {
+    select: `if (f != 0u) { out_store(s, x);${o.valueBytes ? ' vals_out[s] = vals[e];' : ''} }`,
+    partition: 'if (f != 0u) { out_store(s, x); } else { out_store(P.count - 1u - (e - s), x); }',
+    'two-way': 'if (f != 0u) { out_store(s, x); } else { rejected_store(e - s, x); }',
+    'three-way': 'if (f.x != 0u) { out_store(s.x, x); } else if (f.y != 0u) { second_store(s.y, x); } else { rejected_store(e - s.x - s.y, x); }',
+  };
+  const staged = c.scatter === 'staged';
   const stage: Record<OutputLayout, string> = {
     select: `if (f != 0u) { sh_items[s - tile_prefix] = x;${o.valueBytes ? ' sh_index[s - tile_prefix] = e;' : ''} }`,
     partition: 'let ls = s - tile_prefix;\n          if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
@@ -239,11 +246,11 @@ ${unroll(Q, 'k', `
         if (e < P.count) {
           let x = items[k][j];
           let f = unpack_flag(masks[k], j);
-          ${stage[layout]}
+          ${staged ? stage[layout] : direct[layout]}
           s = op(s, f);
         }
-      }`)}
-    workgroupBarrier();${copyOut[layout]}`;
+      }`)}${staged ? `
+    workgroupBarrier();${copyOut[layout]}` : ''}`;
 
   // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
   const countPrelude = prelude(C, countOperator(layout), sub);
@@ -260,7 +267,7 @@ ${workgroupScanDecls(C.wgsl, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
 var<workgroup> sh_tile: u32;
 var<workgroup> sh_prefix: ${C.wgsl};
 var<workgroup> sg_counter: atomic<u32>;
-${scatters ? `var<workgroup> sh_items: array<${T}, TILE>;${o.valueBytes ? '\nvar<workgroup> sh_index: array<u32, TILE>;' : ''}` : ''}
+${scatters && staged ? `var<workgroup> sh_items: array<${T}, TILE>;${o.valueBytes ? '\nvar<workgroup> sh_index: array<u32, TILE>;' : ''}` : ''}
 ${flagFns[source]}
 // Flags kept two bits an element between the count and the scatter, not evaluated twice.
 ${pair ? `fn pack_flag(f: vec2<u32>) -> u32 { return f.x | (f.y << 1u); }
@@ -309,7 +316,7 @@ ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
 }
 `;
   const key = ['compaction', pass, source, layout, t.name, o.predicate ?? '', o.second ?? '', o.equality ?? '', o.valueBytes ?? 0,
-    WG, c.itemsPerThread, c.workgroupScan, sub ? o.subgroupMinSize : 0].join(':');
+    WG, c.itemsPerThread, c.workgroupScan, c.scatter, sub ? o.subgroupMinSize : 0].join(':');
   const userCode = o.predicate !== undefined || o.second !== undefined || o.equality !== undefined;
   return { key, label: `wgprim.${layout}.${source}.${pass}.${t.name}`, code, bindings, workgroupSize: WG, userCode };
 }

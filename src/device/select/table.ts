@@ -25,7 +25,9 @@ function compactionTable<N extends string>(name: N, fileName: string, builtin: r
     name, fileName, tunedModule: `device/select/tuned/${fileName}`, exportName: `${name}Tuned`, configType: 'SelectConfig', configModule: 'device/select/config.js',
     space: selectSpace,
     valueClasses: false,
-    nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', lookback: 'lookback', workgroupScan: 'method' },
+    nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', lookback: 'lookback', workgroupScan: 'method', scatter: 'scatter' },
+    // Rows written before the field existed staged their scatter.
+    defaults: { scatter: 'staged' },
     builtin,
     keyInfo: typeInfo,
     problem: (ctx, t, _vb, c) => selectConfigProblem(ctx, countInfo, staged(t), c),
