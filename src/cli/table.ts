@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type BenchRecord } from '../bench/gbench.js';
+import { BENCHMARKS } from '../algorithms.js';
 import { formatCount } from './parse.js';
 
 export interface Anchor {
@@ -39,10 +40,16 @@ export function anchorType(r: BenchRecord): string {
   return r.algorithm === 'radix_sort_pairs' ? `${r.type}:u32` : r.type;
 }
 
-/** Our items/s over CUB's at the same algorithm, type and size. */
+/** Our items/s over CUB's at the same algorithm (the benchmark's CUB name where it has one), type and size. */
 export function anchorRatio(anchors: readonly Anchor[] | undefined, r: BenchRecord): number | undefined {
   const type = anchorType(r);
-  const a = anchors?.find((x) => x.algo === r.algorithm && x.type === type && x.n === r.size);
+  const spec = BENCHMARKS.find((b) => b.name === r.algorithm);
+  if (spec?.anchor === null) return undefined;
+  const algo = spec?.anchor ?? r.algorithm;
+  const same = anchors?.filter((x) => x.algo === algo && x.n === r.size) ?? [];
+  // CUB's type may name what it ran beside the keys (`u32/flags_u8`, `u32:u32`): one such entry is the match.
+  const variants = same.filter((x) => x.type.startsWith(`${type}/`) || x.type.startsWith(`${type}:`));
+  const a = same.find((x) => x.type === type) ?? (variants.length === 1 ? variants[0] : undefined);
   if (!a || !(r.stats.median > 0)) return undefined;
   return r.size / (r.stats.median / 1e3) / (a.gitems_per_s * 1e9);
 }
