@@ -5,14 +5,14 @@ import { takeTile } from '../../wgsl/device/tile-counter.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
 import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
-import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
-import { subgroupInclusiveFn, SUBGROUP_TOTAL, subgroupScanStep } from '../../wgsl/subgroup/scan.js';
+import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
+import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
 import { quadReduce, quadScan } from '../../wgsl/thread/reduce.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
-import { SUBGROUP_TOTALS_SCAN, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
+import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type ScanConfig } from './config.js';
 
 /**
@@ -70,17 +70,8 @@ export function scanKernel(o: ScanKernelOptions): Kernel {
     bindings.push(mode === 'partials-out' ? 'storage' : 'read-only-storage');
   }
 
-  const subgroupIds = sub ? SUBGROUP_ID : '\n  let sgid = lid; let sg_lane = 0u; let sg_size = 1u;';
-
-  // Per-quad scan within the subgroup's chunk: pre[k] is this lane's exclusive prefix.
-  const withinSubgroup = sub
-    ? `
-${subgroupScanStep('t', '      ')}
-      pre[k] = op(run, ex);
-      run = op(run, ${SUBGROUP_TOTAL});`
-    : `
-      pre[k] = run;
-      run = op(run, t);`;
+  const subgroupIds = subgroupIdsOrSelf(sub);
+  const withinSubgroup = chunkScanStep(sub);
 
   // With look-back the first subgroup goes on from the totals' scan to the look-back, saving a barrier.
   const fusedLookback = sub && mode === 'lookback';

@@ -5,13 +5,13 @@ import { takeTile } from '../../wgsl/device/tile-counter.js';
 import { type ResolvedOperator, resolveOperator } from '../../wgsl/operators.js';
 import { prelude } from '../../wgsl/prelude.js';
 import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
-import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
-import { subgroupInclusiveFn, SUBGROUP_TOTAL, subgroupScanStep } from '../../wgsl/subgroup/scan.js';
+import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
+import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { INT64_HELPERS, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
-import { SUBGROUP_TOTALS_SCAN, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
+import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type SelectConfig } from './config.js';
 
 /**
@@ -154,15 +154,8 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
 }`,
   };
 
-  const subgroupIds = sub ? SUBGROUP_ID : '\n  let sgid = lid; let sg_lane = 0u; let sg_size = 1u;';
-  const withinSubgroup = sub
-    ? `
-${subgroupScanStep('t', '      ')}
-      pre[k] = op(run, ex);
-      run = op(run, ${SUBGROUP_TOTAL});`
-    : `
-      pre[k] = run;
-      run = op(run, t);`;
+  const subgroupIds = subgroupIdsOrSelf(sub);
+  const withinSubgroup = chunkScanStep(sub);
 
   // The last tile writes the total(s): the first subgroup has them (`agg`, its prefix).
   const writeCounts = (prefix: string): string => !scatters ? '' : `

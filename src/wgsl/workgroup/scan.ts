@@ -1,4 +1,5 @@
 import { type ResolvedOperator } from '../operators.js';
+import { SUBGROUP_ID } from '../subgroup/id.js';
 import { subgroupInclusiveFn, SUBGROUP_TOTAL, subgroupScanStep } from '../subgroup/scan.js';
 import { type TypeInfo } from '../types.js';
 import { sharedInclusiveScan } from './shared-scan.js';
@@ -10,6 +11,28 @@ import { sharedInclusiveScan } from './shared-scan.js';
  * kernel splices these pieces (fusing the look-back into the totals' scan); `workgroupScanFn`
  * puts them together as a function.
  */
+
+/**
+ * `sgid`, `sg_lane` and `sg_size`: from the subgroup ticket with subgroup operations, else every
+ * invocation a subgroup of one (sgid = lid).
+ */
+export const subgroupIdsOrSelf = (sub: boolean): string => (sub ? SUBGROUP_ID : '\n  let sgid = lid; let sg_lane = 0u; let sg_size = 1u;');
+
+/**
+ * One step of a running scan over a lane's quads, each a subgroup-wide slice of the chunk in
+ * order: from the quad's total `t`, `pre[k]` gets this lane's exclusive prefix in the chunk and
+ * `run` the chunk's total so far (every lane holds it).
+ */
+export function chunkScanStep(sub: boolean): string {
+  return sub
+    ? `
+${subgroupScanStep('t', '      ')}
+      pre[k] = op(run, ex);
+      run = op(run, ${SUBGROUP_TOTAL});`
+    : `
+      pre[k] = run;
+      run = op(run, t);`;
+}
 
 /**
  * Exclusive scan of the `ns` subgroup totals in `sh_sg`, in place, by the first subgroup (the
