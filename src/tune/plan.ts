@@ -33,7 +33,7 @@ export interface PlannedStage extends PlanStage {
   readonly status: 'available' | 'pending';
 }
 
-const PARTITION_NOTE = 'one select/partition implementation; its own table (rocPRIM tunes each variant separately)';
+const PARTITION_NOTE = 'one compaction engine (select, partitions, unique); its own table, as rocPRIM tunes each variant separately';
 
 /** Every stage of the plan, in no particular order (`planStages` orders them). */
 export const PLAN_STAGES: readonly PlanStage[] = [
@@ -55,13 +55,16 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'radix_sort_onesweep', kind: 'tune', tables: ['radixSort'], after: ['scan'], note: 'the LSD sort: onesweep (decoupled look-back) or reduce-then-scan, rank method, radix bits and histogram shape tuned; keyed by key type class and value class; reduce-then-scan\'s digit-count scan runs on scan\'s table, so scan is tuned first' },
   { id: 'radix_sort_threshold', kind: 'threshold', tables: ['radixSortBlockSort', 'radixSort'], after: ['radix_sort_block_sort', 'radix_sort_onesweep'], note: 'the size where onesweep overtakes the block-sort path, measured with both tuned (rocPRIM sets it by hand); written as maxCount of the radixSortBlockSort rows of the value class timed (keys only by default; pairs with settings benchmarks radix_sort_pairs); and where the LSD row is reduce-then-scan on a vendor with forward progress, the size up to which decoupled look-back beats it, written as decoupledMaxCount of its radixSort row' },
   { id: 'segmented_radix_sort', kind: 'tune', tables: ['segmentedRadixSort'], after: [], note: 'its own table (one workgroup per segment: workgroup memory up to a tile, LSD passes past it); timed on 1024-key segments as CUB\'s anchor' },
-  { id: 'select_flag', kind: 'tune', tables: ['select_flag'], after: [], family: 'partition', note: PARTITION_NOTE },
-  { id: 'select_predicate', kind: 'tune', tables: ['select_predicate'], after: [], family: 'partition', note: PARTITION_NOTE },
-  { id: 'unique', kind: 'tune', tables: ['unique'], after: [], family: 'partition', note: PARTITION_NOTE },
-  { id: 'unique_by_key', kind: 'tune', tables: ['unique_by_key'], after: [], family: 'partition', note: PARTITION_NOTE },
-  { id: 'partition', kind: 'tune', tables: ['partition_flag', 'partition_predicate'], after: [], family: 'partition', note: PARTITION_NOTE },
-  { id: 'partition_two_way', kind: 'tune', tables: ['partition_two_way_flag', 'partition_two_way_predicate'], after: [], family: 'partition', note: PARTITION_NOTE },
-  { id: 'partition_three_way', kind: 'tune', tables: ['partition_three_way'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'select_flag', kind: 'tune', tables: ['selectFlag'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'select_predicate', kind: 'tune', tables: ['selectPredicate'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'select_predicated_flag', kind: 'tune', tables: ['selectPredicatedFlag'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'select_unique', kind: 'tune', tables: ['selectUnique'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'select_unique_by_key', kind: 'tune', tables: ['selectUniqueByKey'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition_flag', kind: 'tune', tables: ['partitionFlag'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition_predicate', kind: 'tune', tables: ['partitionPredicate'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition_two_way_flag', kind: 'tune', tables: ['partitionTwoWayFlag'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition_two_way_predicate', kind: 'tune', tables: ['partitionTwoWayPredicate'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'partition_three_way', kind: 'tune', tables: ['partitionThreeWay'], after: [], family: 'partition', note: PARTITION_NOTE },
 ];
 
 /**
