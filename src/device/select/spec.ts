@@ -1,7 +1,7 @@
 // Stream compaction: select, partition (single output, two-way, three-way), unique and
 // unique by key, on one engine (./kernel.ts) with a tuned table per sub-algorithm.
 import { fail } from '../../runtime/errors.js';
-import { type ElementType } from '../../wgsl/types.js';
+import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { arrayOfType, precheckArrayCall, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
 import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm } from '../spec.js';
 import { scanTable } from '../scan/table.js';
@@ -111,7 +111,10 @@ function prepareFlagged(env: ArrayEnv, data: PrimTypedArray, options: ArraySelec
 }
 
 function compactionArrays(env: ArrayEnv) {
-  const slice = (type: ElementType, buf: ArrayBuffer, from: number, to: number): PrimTypedArray => arrayOfType(type, buf.slice(from * bytesOf(type), to * bytesOf(type)), to - from);
+  const slice = (type: ElementType, buf: ArrayBuffer, from: number, to: number): PrimTypedArray => {
+    const bytes = typeInfo(type).bytes;
+    return arrayOfType(type, buf.slice(from * bytes, to * bytes), to - from);
+  };
   return {
     /** The elements `predicate` or `flags` selects, in order: a new typed array. */
     async select<A extends PrimTypedArray>(data: A, options: ArraySelectOptions): Promise<A> {
@@ -166,7 +169,6 @@ function compactionArrays(env: ArrayEnv) {
   };
 }
 
-const bytesOf = (type: ElementType): number => ({ u32: 4, i32: 4, f32: 4, f16: 2, u64: 8, i64: 8 })[type];
 
 export const selectAlgorithm = defineAlgorithm({
   name: 'select',
