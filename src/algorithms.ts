@@ -10,6 +10,7 @@ import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
 import { adjacentDifferenceAlgorithm } from './device/adjacent-difference/spec.js';
+import { batchCopyAlgorithm } from './device/batch-copy/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -19,6 +20,7 @@ export const ALGORITHMS = [
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
   adjacentDifferenceAlgorithm,
+  batchCopyAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

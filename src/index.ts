@@ -41,3 +41,6 @@ export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOpt
 export { type AdjacentDifferenceConfig, adjacentDifferenceSpace } from './device/adjacent-difference/config.js';
 export { type AdjacentDifferenceArgs } from './device/adjacent-difference/adjacent-difference.js';
 export { type ArrayAdjacentDifferenceOptions } from './device/adjacent-difference/spec.js';
+export { type BatchCopyConfig, batchCopySpace } from './device/batch-copy/config.js';
+export { type BatchCopyArgs } from './device/batch-copy/batch-copy.js';
+export { type ArrayBatchCopyRanges } from './device/batch-copy/spec.js';
