@@ -105,7 +105,7 @@ describe('buffer level: in place when output is omitted; bad input is a typed er
     const d = data('i32', n, SEED + 21) as Int32Array;
     const input = buffer(4 * n);
     const output = buffer(4 * n);
-    prim.device.queue.writeBuffer(input, 0, d);
+    prim.device.queue.writeBuffer(input, 0, d as Int32Array<ArrayBuffer>);
     const read = async (b: GPUBuffer): Promise<Int32Array> => {
       const r = buffer(4 * n, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
       const enc = prim.device.createCommandEncoder();

@@ -82,7 +82,7 @@ describe('buffer level', () => {
   const buffer = (size: number, usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST): GPUBuffer => prim.device.createBuffer({ size, usage });
   const upload = (data: Uint8Array | Uint32Array): GPUBuffer => {
     const b = buffer(Math.max(4, Math.ceil(data.byteLength / 4) * 4));
-    prim.device.queue.writeBuffer(b, 0, data);
+    prim.device.queue.writeBuffer(b, 0, data as Uint8Array<ArrayBuffer>);
     return b;
   };
   const read = async (b: GPUBuffer): Promise<Uint8Array> => {
