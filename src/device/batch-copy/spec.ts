@@ -109,6 +109,26 @@ const benchmarks: readonly BenchmarkSpec[] = [{
     const record = await prepareBatchCopy(env.context, rowsOf(env), args);
     return async (encoder) => record(encoder);
   },
+}, {
+  // The baseline of the goal: the same ranges as one copyBufferToBuffer each (4-byte
+  // granularity only: u32, u64). Recording 2^20 commands takes the host a while; the GPU's time is what is timed.
+  name: 'batch_memcpy_copy_buffer',
+  anchor: null,
+  table: batchMemcpyTable,
+  input: 'values',
+  valueBytes: 0,
+  needsTypeFeature: false,
+  nameFields: (type: ElementType) => ({ lvl: 'device', algo: 'batch_memcpy_copy_buffer', item_type: type }),
+  bytesPerCall: (type, n) => 2 * cachedRanges(type, n).total,
+  prepare: async (_env, c, r) => {
+    if (typeInfo(c.type).bytes % 4 !== 0) throw new WgprimError('invalid-argument', 'batch_memcpy_copy_buffer needs ranges of whole words (copyBufferToBuffer): use --type u32 or u64');
+    const { offsets, sizes, total } = cachedRanges(c.type, c.count);
+    const source = r.buffer('batch.source', total);
+    const destination = r.buffer('batch.destination', total);
+    return async (encoder) => {
+      for (let i = 0; i < c.count; i++) encoder.copyBufferToBuffer(source, offsets[i]!, destination, offsets[i]!, sizes[i]!);
+    };
+  },
 }];
 
 export const batchCopyAlgorithm = defineAlgorithm({
