@@ -82,6 +82,12 @@ function cachedRanges(type: ElementType, count: number): ReturnType<typeof bench
   return lastRanges.ranges;
 }
 
+/**
+ * A size's "array" is its `size` u32 range entries; the ranges' bytes (about 740 a range, 185
+ * times the entries' bytes) must fit one binding: so the runner and the tuner skip sizes past it.
+ */
+const RANGE_BYTES_LIMIT = (limits: GPUSupportedLimits): number => Math.floor(limits.maxStorageBufferBindingSize / 185);
+
 const benchmarks: readonly BenchmarkSpec[] = [{
   name: 'batch_memcpy',
   anchor: null,
@@ -92,6 +98,7 @@ const benchmarks: readonly BenchmarkSpec[] = [{
   nameFields: (type: ElementType) => ({ lvl: 'device', algo: 'batch_memcpy', item_type: type }),
   // The bytes copied, read and written, and each range's three words.
   bytesPerCall: (type, n) => 2 * cachedRanges(type, n).total + 12 * n,
+  maxArrayBytes: RANGE_BYTES_LIMIT,
   prepare: async (env, c, r) => {
     const ranges = cachedRanges(c.type, c.count);
     const max = env.context.limits.maxStorageBufferBindingSize;
@@ -120,6 +127,7 @@ const benchmarks: readonly BenchmarkSpec[] = [{
   needsTypeFeature: false,
   nameFields: (type: ElementType) => ({ lvl: 'device', algo: 'batch_memcpy_copy_buffer', item_type: type }),
   bytesPerCall: (type, n) => 2 * cachedRanges(type, n).total,
+  maxArrayBytes: RANGE_BYTES_LIMIT,
   prepare: async (_env, c, r) => {
     if (typeInfo(c.type).bytes % 4 !== 0) throw new WgprimError('invalid-argument', 'batch_memcpy_copy_buffer needs ranges of whole words (copyBufferToBuffer): use --type u32 or u64');
     const { offsets, sizes, total } = cachedRanges(c.type, c.count);
@@ -140,6 +148,7 @@ export const batchCopyAlgorithm = defineAlgorithm({
     stage: 'batch_memcpy', table: batchMemcpyTable, benchmarks: ['batch_memcpy'], defaultBenchmarks: ['batch_memcpy'],
     defaultSpace: { workgroupSize: [256], lanes: [8, 16, 32], wordsPerLane: [2, 4, 8], workgroups: [1024, 2048, 4096] },
     smallSpace: { workgroupSize: [64, 256], lanes: [8, 32], wordsPerLane: [4], workgroups: [16, 64] },
+    smallSizes: [1 << 12, 1 << 14],
     // The ranges pass, the copy pass, and the scan of the unit counts (up to three passes).
     cost: { pipelines: () => 5, passes: () => 1, launchOnly: ['workgroups'] },
     fullCoverageCount: () => 1 << 16,
