@@ -73,8 +73,8 @@ export function adjacentDifferenceKernel(o: AdjacentDifferenceKernelOptions): Ke
     ? `    var next = across;
     if (i != QUADS - 1u) { next = edge[i + 1u]; }
     var r = array<${T}, 4>(f(x[0], x[1]), f(x[1], x[2]), f(x[2], x[3]), f(x[3], next));
-    // The last element is kept.
-    for (var j = 0u; j < 4u; j++) { if (q * 4u + j + 1u == P.count) { r[j] = x[j]; } }`
+    // The last element is kept (constant indices keep r and x in registers).
+${[0, 1, 2, 3].map((j) => `    if (q * 4u + ${j + 1}u == P.count) { r[${j}] = x[${j}]; }`).join('\n')}`
     : `    var prev = across;
     if (i != 0u) { prev = edge[i - 1u]; }
     var r = array<${T}, 4>(f(x[0], prev), f(x[1], x[0]), f(x[2], x[1]), f(x[3], x[2]));
@@ -97,7 +97,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 ${quadTileLoad({ view: A, T, quads: Q, fast: 'fast', quad: 'tile * QUADS + k * WG + lid', unrolled: true, pad: `${T}()` })}
   var across = ${T}();
   ${across}
-  for (var k = 0u; k < Q; k++) { edge[k * WG + lid] = items[k][${right ? 0 : 3}]; }
+${unroll(Q, 'k', `  edge[k * WG + lid] = items[k][${right ? 0 : 3}];`)}
   workgroupBarrier();
 ${unroll(Q, 'k', `    let i = k * WG + lid;
     let q = tile * QUADS + i;
