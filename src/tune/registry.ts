@@ -74,6 +74,8 @@ export interface TunableAlgorithm {
   readonly maxArrayBytes?: (limits: GPUSupportedLimits) => number;
   /** Sizes for CPU adapters where the common ones (2^16, 2^20) would take too long. */
   readonly smallSizes?: readonly number[];
+  /** Sizes the default GPU campaign times where not 2^20 and 2^24 (`TuningSpec.gpuSizes`). */
+  readonly gpuSizes?: readonly number[];
   /** Types for CPU adapters where the representative types would take too long. */
   readonly smallTypes?: readonly ElementType[];
   /** Why this config cannot run on this device for this type (in every one of `benchmarks`, where given), or undefined. */
@@ -229,6 +231,7 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
       return max ? { maxArrayBytes: max } : {};
     })(),
     ...(stage.smallSizes ? { smallSizes: stage.smallSizes } : {}),
+    ...(stage.gpuSizes ? { gpuSizes: stage.gpuSizes } : {}),
     ...(stage.smallTypes ? { smallTypes: stage.smallTypes } : {}),
     problem: (ctx, type, c, benchmarks) => {
       // With a benchmark that moves values among a group's, a config must fit with those values too.

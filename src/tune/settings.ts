@@ -97,7 +97,8 @@ export type SpaceChoice = 'default' | 'full';
 
 /**
  * The default settings. `gpu`: every algorithm's default space (a handful of tile shapes per
- * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements;
+ * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements
+ * (or the stage's `gpuSizes`);
  * `cpu`: a small space at 2^16 and 2^20 with shorter timing, so that `wgprim tune` of every
  * algorithm finishes on lavapipe in a few minutes.
  */
@@ -107,7 +108,7 @@ export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'
     algorithms[a.name] = {
       space: space === 'full' ? a.space : kind === 'cpu' ? a.smallSpace : a.defaultSpace,
       types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : REPRESENTATIVE_TYPES,
-      sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : [2 ** 20, 2 ** 24],
+      sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : a.gpuSizes ?? [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,
     };
   }
