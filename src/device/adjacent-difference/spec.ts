@@ -87,6 +87,8 @@ const tuning: readonly TuningSpec[] = [false, true].map((inPlace) => ({
   defaultBenchmarks: BENCHES.filter((b) => b.inPlace === inPlace).map((b) => b.name),
   defaultSpace: { workgroupSize: [128, 256, 512], itemsPerThread: [4, 8, 16] },
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16] },
+  // Bandwidth-bound, and its target is CUB at 2^28.
+  gpuSizes: [1 << 24, 1 << 28],
   // In place adds the boundary pre-pass (one element a tile).
   cost: { pipelines: () => (inPlace ? 2 : 1), passes: () => 1 },
   fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,

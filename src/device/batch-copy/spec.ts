@@ -149,6 +149,8 @@ export const batchCopyAlgorithm = defineAlgorithm({
     defaultSpace: { workgroupSize: [256], lanes: [8, 16, 32], wordsPerLane: [2, 4, 8], workgroups: [1024, 2048, 4096] },
     smallSpace: { workgroupSize: [64, 256], lanes: [8, 32], wordsPerLane: [4], workgroups: [16, 64] },
     smallSizes: [1 << 12, 1 << 14],
+    // Ranges, not elements: 2^20 ranges move about 0.77 GB each way; 2^24 would not fit one binding.
+    gpuSizes: [1 << 16, 1 << 20],
     // A call takes the u32 row (4-byte granularity); other types time other granularities.
     smallTypes: ['u32'],
     // The ranges pass, the copy pass, and the scan of the unit counts (up to three passes).
