@@ -199,6 +199,8 @@ export interface TuningSpec {
    */
   readonly gpuSizes?: readonly number[];
   readonly smallTypes?: readonly ElementType[];
+  /** The types the default GPU campaign tunes where not the representative ones (a call with no element type: one). */
+  readonly gpuTypes?: readonly ElementType[];
   readonly cost: TuningCost;
   /**
    * Where a row of this stage's table runs a twin of its config below a threshold field (the

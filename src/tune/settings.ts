@@ -107,7 +107,7 @@ export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'
   for (const a of tunableAlgorithms()) {
     algorithms[a.name] = {
       space: space === 'full' ? a.space : kind === 'cpu' ? a.smallSpace : a.defaultSpace,
-      types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : REPRESENTATIVE_TYPES,
+      types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : a.gpuTypes ?? REPRESENTATIVE_TYPES,
       sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : a.gpuSizes ?? [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,
     };

@@ -153,6 +153,7 @@ export const batchCopyAlgorithm = defineAlgorithm({
     gpuSizes: [1 << 16, 1 << 20],
     // A call takes the u32 row (4-byte granularity); other types time other granularities.
     smallTypes: ['u32'],
+    gpuTypes: ['u32'],
     // The ranges pass, the copy pass, and the scan of the unit counts (up to three passes).
     cost: { pipelines: () => 5, passes: () => 1, launchOnly: ['workgroups'] },
     fullCoverageCount: () => 1 << 16,
