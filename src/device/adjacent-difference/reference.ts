@@ -12,6 +12,17 @@ export function adjacentDifferenceReference<T extends Value>(data: ArrayLike<T>,
   });
 }
 
+/** The same into a typed array of the input's kind: the demo checks 2^28 elements, past what a JS array holds. */
+export function adjacentDifferenceTyped<A extends Uint32Array | Float32Array>(data: A, op: (a: number, b: number) => number, right = false): A {
+  const n = data.length;
+  const out = new (data.constructor as new (n: number) => A)(n);
+  for (let i = 0; i < n; i++) {
+    if (right) out[i] = i === n - 1 ? data[i]! : op(data[i]!, data[i + 1]!);
+    else out[i] = i === 0 ? data[i]! : op(data[i]!, data[i - 1]!);
+  }
+  return out;
+}
+
 /**
  * The default op, `a - b`, on the CPU as the GPU computes it on stored elements: integers wrap,
  * floats round to the type (f16 elements are their bits, as the typed arrays hold them).

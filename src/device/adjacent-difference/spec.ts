@@ -8,7 +8,7 @@ import { compareArrays } from '../reference.js';
 import { type AdjacentDifferenceConfig } from './config.js';
 import { type AdjacentDifferenceArgs, type AdjacentDifferenceRows, prepareAdjacentDifference, recordAdjacentDifference } from './adjacent-difference.js';
 import { adjacentDifferenceInplaceTable, adjacentDifferenceTable } from './table.js';
-import { adjacentDifferenceReference, cpuDifference } from './reference.js';
+import { adjacentDifferenceTyped, cpuDifference } from './reference.js';
 
 export interface ArrayAdjacentDifferenceOptions {
   /** WGSL expression over `a` and `b` (default `a - b`). */
@@ -108,11 +108,11 @@ export const adjacentDifferenceAlgorithm = defineAlgorithm({
   demo: (arrays, { u32, f32 }) => [
     {
       name: 'adjacentDifference u32 (left, a - b)', run: () => arrays.adjacentDifference(u32),
-      verify: (g: unknown) => compareArrays(g, adjacentDifferenceReference(Array.from(u32), cpuDifference('u32') as (a: number, b: number) => number)),
+      verify: (g: unknown) => compareArrays(g, adjacentDifferenceTyped(u32, cpuDifference('u32') as (a: number, b: number) => number)),
     },
     {
       name: 'adjacentDifference f32 (right, in place)', run: () => arrays.adjacentDifference(f32, { right: true, inPlace: true }),
-      verify: (g: unknown) => compareArrays(g, adjacentDifferenceReference(Array.from(f32), cpuDifference('f32') as (a: number, b: number) => number, true)),
+      verify: (g: unknown) => compareArrays(g, adjacentDifferenceTyped(f32, cpuDifference('f32') as (a: number, b: number) => number, true)),
     },
   ],
 });
