@@ -95,7 +95,7 @@ const benchmarks: readonly BenchmarkSpec[] = [{
   input: 'values',
   valueBytes: 0,
   needsTypeFeature: false,
-  nameFields: (type: ElementType) => ({ lvl: 'device', algo: 'batch_memcpy', item_type: type }),
+  nameFields: (type: ElementType) => ({ lvl: 'device', algo: 'batch_memcpy', value_type: type }),
   // The bytes copied, read and written, and each range's three words.
   bytesPerCall: (type, n) => 2 * cachedRanges(type, n).total + 12 * n,
   maxArrayBytes: RANGE_BYTES_LIMIT,
@@ -125,7 +125,7 @@ const benchmarks: readonly BenchmarkSpec[] = [{
   input: 'values',
   valueBytes: 0,
   needsTypeFeature: false,
-  nameFields: (type: ElementType) => ({ lvl: 'device', algo: 'batch_memcpy_copy_buffer', item_type: type }),
+  nameFields: (type: ElementType) => ({ lvl: 'device', algo: 'batch_memcpy_copy_buffer', value_type: type }),
   bytesPerCall: (type, n) => 2 * cachedRanges(type, n).total,
   maxArrayBytes: RANGE_BYTES_LIMIT,
   prepare: async (_env, c, r) => {
