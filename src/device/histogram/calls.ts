@@ -6,7 +6,7 @@ import { fail } from '../../runtime/errors.js';
 import { typeInfo } from '../../wgsl/types.js';
 import { type AlgorithmEnv } from '../spec.js';
 import { type HistogramConfig } from './config.js';
-import { type Binning, clearKernel, histogramKernel, type HistogramKernelOptions, histogramWorkgroupBytes } from './kernel.js';
+import { binCapacity, type Binning, clearKernel, histogramKernel, type HistogramKernelOptions, histogramWorkgroupBytes } from './kernel.js';
 import { type EvenPlan, type HistogramSampleType, planEven, type SampleInfo, sampleInfo } from './samples.js';
 import { histogramEvenTable, histogramRangeTable, multiHistogramTable } from './table.js';
 
@@ -131,8 +131,8 @@ export function checkHistogramCall(ctx: DeviceContext, call: HistogramCall): Pla
 /** The kernel's path: privatized copies reduced, then abandoned for global atomics, where workgroup memory is short. */
 export function histogramPath(ctx: DeviceContext, plan: Pick<Plan, 'active' | 'bins' | 'binning'>, c: HistogramConfig, forcedShared: boolean): Omit<HistogramKernelOptions, 'sample' | 'channels'> {
   const limit = ctx.limits.maxComputeWorkgroupStorageSize;
-  const levels = plan.binning === 'even-float' ? 0 : plan.bins + 1;
-  const base = { binning: plan.binning, activeChannels: plan.active, bins: plan.bins, levels, workgroupSize: c.workgroupSize, itemsPerThread: c.itemsPerThread };
+  const hasLevels = plan.binning !== 'even-float';
+  const base = { binning: plan.binning, activeChannels: plan.active, capacity: binCapacity(plan.bins), hasLevels, workgroupSize: c.workgroupSize, itemsPerThread: c.itemsPerThread };
   let privatization = c.privatization;
   let copies = c.copies;
   const bytes = (p: 'shared' | 'global', n: number, at: 'workgroup' | 'global'): number => histogramWorkgroupBytes({ ...base, privatization: p, copies: n, levelsIn: at });
@@ -146,7 +146,7 @@ export function histogramPath(ctx: DeviceContext, plan: Pick<Plan, 'active' | 'b
   } else {
     copies = 1;
   }
-  const levelsIn = levels > 0 && bytes(privatization, copies, 'workgroup') <= limit ? 'workgroup' : 'global';
+  const levelsIn = hasLevels && bytes(privatization, copies, 'workgroup') <= limit ? 'workgroup' : 'global';
   return { ...base, privatization, copies, levelsIn };
 }
 
@@ -178,7 +178,10 @@ export async function prepareHistogram(env: AlgorithmEnv, call: HistogramCall): 
   const fullTiles = Math.floor(Math.min(view.tailStart, Math.floor(sampleBytes / 4)) / tile);
   const grid = Math.min(numTiles, config.gridSize);
   const even = plan.even;
-  const params = ctx.uniform(new Uint32Array([elements, words, view.tailStart, numTiles, fullTiles, grid, even?.loKey ?? 0, even?.hiKey ?? 0, even?.lowerBits ?? 0, even?.scaleBits ?? 0]));
+  const levelCount = path.hasLevels ? plan.bins + 1 : 0;
+  // The binary search's first step: the largest power of two below the last level's index.
+  const top = levelCount > 2 ? 2 ** Math.floor(Math.log2(levelCount - 2)) : 0;
+  const params = ctx.uniform(new Uint32Array([elements, words, view.tailStart, numTiles, fullTiles, grid, even?.loKey ?? 0, even?.hiKey ?? 0, even?.lowerBits ?? 0, even?.scaleBits ?? 0, plan.bins, levelCount, top]));
   const levels: GPUBufferBinding = call.kind === 'range'
     ? { buffer: call.args.levels, offset: 0, size: 4 * call.args.levelCount }
     : even?.edges ? { buffer: edgeBuffer(ctx, plan.evenKey!, even.edges), offset: 0, size: 4 * even.edges.length }

@@ -19,9 +19,13 @@ export interface HistogramKernelOptions {
   readonly binning: Binning;
   readonly channels: number;
   readonly activeChannels: number;
-  readonly bins: number;
-  /** Entries of the level (or edge) table: bins + 1; 0 for `even-float`. */
-  readonly levels: number;
+  /**
+   * Bins the kernel has room for (its size class, `binCapacity`): bin and level counts are
+   * uniforms, so calls of many bin counts share a pipeline.
+   */
+  readonly capacity: number;
+  /** Whether it reads a table of levels (or edges): all but `even-float`. */
+  readonly hasLevels: boolean;
   /** Where the table is read: copied into workgroup memory, or from the buffer. */
   readonly levelsIn: 'workgroup' | 'global';
   /** The path the call takes (a shared config whose bins do not fit runs `global`). */
@@ -31,15 +35,18 @@ export interface HistogramKernelOptions {
   readonly itemsPerThread: number;
 }
 
-export const HISTOGRAM_PARAMS = ['elements', 'words', 'tail_start', 'num_tiles', 'full_tiles', 'grid', 'lo_key', 'hi_key', 'lower', 'scale'] as const;
+export const HISTOGRAM_PARAMS = ['elements', 'words', 'tail_start', 'num_tiles', 'full_tiles', 'grid', 'lo_key', 'hi_key', 'lower', 'scale', 'bins', 'levels', 'top'] as const;
+
+/** The size class of a bin count: powers of two to 256 (at least 16), then multiples of 1024. */
+export const binCapacity = (bins: number): number => (bins <= 256 ? Math.max(16, 2 ** Math.ceil(Math.log2(bins))) : Math.ceil(bins / 1024) * 1024);
 
 /** Bins a channel takes in workgroup memory: powers of two past 16 padded by one against bank conflicts (as rocPRIM). */
 export const paddedBins = (bins: number): number => (bins >= 32 && (bins & (bins - 1)) === 0 ? bins + 1 : bins);
 
 /** Bytes of workgroup memory a kernel takes. */
-export function histogramWorkgroupBytes(o: Pick<HistogramKernelOptions, 'activeChannels' | 'bins' | 'levels' | 'levelsIn' | 'privatization' | 'copies'>): number {
-  const counters = o.privatization === 'shared' ? o.copies * o.activeChannels * paddedBins(o.bins) : 0;
-  return 4 * (counters + (o.levelsIn === 'workgroup' ? o.levels : 0));
+export function histogramWorkgroupBytes(o: Pick<HistogramKernelOptions, 'activeChannels' | 'capacity' | 'hasLevels' | 'levelsIn' | 'privatization' | 'copies'>): number {
+  const counters = o.privatization === 'shared' ? o.copies * o.activeChannels * paddedBins(o.capacity) : 0;
+  return 4 * (counters + (o.hasLevels && o.levelsIn === 'workgroup' ? o.capacity + 1 : 0));
 }
 
 /** The sample `j` of word `w` as its u32 key. */
@@ -59,33 +66,30 @@ function binFunction(o: HistogramKernelOptions): string {
   switch (o.binning) {
     case 'even-float':
       return `fn bin_of(k: u32) -> u32 {
-  if (k < P.lo_key || k > P.hi_key) { return BINS; }
+  if (k < P.lo_key || k > P.hi_key) { return P.bins; }
   let v = bitcast<f32>(select(~k, k ^ 0x80000000u, (k >> 31u) == 1u));
-  return min(u32((v - bitcast<f32>(P.lower)) * bitcast<f32>(P.scale)), BINS - 1u);
+  return min(u32((v - bitcast<f32>(P.lower)) * bitcast<f32>(P.scale)), P.bins - 1u);
 }`;
     case 'even-int':
       // The estimate is off by at most one bin but for huge bin counts: the loops settle it.
       return `fn bin_of(k: u32) -> u32 {
-  if (k < P.lo_key || k > P.hi_key) { return BINS; }
-  var b = min(u32(f32(k - P.lo_key) * bitcast<f32>(P.scale)), BINS - 1u);
-  loop { if (b == 0u || k >= level(b)) { break; } b -= 1u; }
-  loop { if (b + 1u >= BINS || k < level(b + 1u)) { break; } b += 1u; }
+  if (k < P.lo_key || k > P.hi_key) { return P.bins; }
+  var b = min(u32(f32(k - P.lo_key) * bitcast<f32>(P.scale)), P.bins - 1u);
+  loop { if (b == 0u || k > level(b)) { break; } b -= 1u; }
+  loop { if (b + 1u >= P.bins || k <= level(b + 1u)) { break; } b += 1u; }
   return b;
 }`;
-    case 'range': {
-      let top = 1;
-      while (top * 2 <= o.levels - 2) top *= 2;
-      const search = o.levels > 2 ? `
-  for (var step = ${top}u; step > 0u; step >>= 1u) {
-    let j = b + step;
-    if (j < LEVELS - 1u) { if (level(j) <= k) { b = j; } }
-  }` : '';
+    case 'range':
+      // Levels between the first and the last by decreasing powers of two (top: the largest below the last level).
       return `fn bin_of(k: u32) -> u32 {
-  if (k < level(0u) || k >= level(LEVELS - 1u)) { return BINS; }
-  var b = 0u;${search}
+  if (k < level(0u) || k >= level(P.levels - 1u)) { return P.bins; }
+  var b = 0u;
+  for (var step = P.top; step > 0u; step >>= 1u) {
+    let j = b + step;
+    if (j < P.levels - 1u) { if (level(j) <= k) { b = j; } }
+  }
   return b;
 }`;
-    }
   }
 }
 
@@ -95,15 +99,14 @@ export function histogramKernel(o: HistogramKernelOptions): Kernel {
   const SPW = 4 / s.bytes;
   const CH = o.channels;
   const shared = o.privatization === 'shared';
-  const bins = o.bins;
-  const pad = paddedBins(bins);
+  const pad = paddedBins(o.capacity);
   const stride = o.activeChannels * pad;
   const bindings: BindingKind[] = ['uniform', ...viewBindings({ access: 'read' }), 'read-only-storage', 'storage'];
   const h: SharedHistogram = { array: 'sh', bins: 'COUNTERS', index: 'lid', stride: 'WG' };
-  const add = shared ? 'atomicAdd(&sh[copy_base + c * BINS_PAD + b], 1u);' : 'atomicAdd(&hist[c * BINS + b], 1u);';
+  const add = shared ? 'atomicAdd(&sh[copy_base + c * BINS_PAD + b], 1u);' : 'atomicAdd(&hist[c * P.bins + b], 1u);';
   // Range levels arrive as the caller's values; the even edge table is keys already.
   const rawKey = o.binning === 'range' ? { u32: 'x', i32: 'x ^ 0x80000000u', f32: 'fkey(x)' }[s.levelType] : 'x';
-  const wgLevels = o.levels > 0 && o.levelsIn === 'workgroup';
+  const wgLevels = o.hasLevels && o.levelsIn === 'workgroup';
 
   /** Counts sample j of word expression `w` of channel `c` (a number, or a WGSL expression). */
   const countOne = (w: string, j: number, c: number | string): string => {
@@ -133,13 +136,12 @@ ${viewWgsl({ name: 's', type: typeInfo('u32'), access: 'read', tailStart: 'P.tai
 ${quadTileConstants(WG, o.itemsPerThread)}
 const CH = ${CH}u;
 const ACTIVE = ${o.activeChannels}u;
-const BINS = ${bins}u;
 const BINS_PAD = ${pad}u;
 const STRIDE = ${stride}u;
 const COUNTERS = ${o.copies * stride}u;
-const LEVELS = ${Math.max(o.levels, 1)}u;
+const LV_CAP = ${o.capacity + 1}u;
 ${shared ? 'var<workgroup> sh: array<atomic<u32>, COUNTERS>;' : ''}
-${wgLevels ? 'var<workgroup> lv: array<u32, LEVELS>;' : ''}
+${wgLevels ? 'var<workgroup> lv: array<u32, LV_CAP>;' : ''}
 
 // Order-preserving key of f32 bits, -0 as +0.
 fn fkey(x: u32) -> u32 {
@@ -151,12 +153,12 @@ fn level(i: u32) -> u32 { return ${wgLevels ? 'lv[i]' : 'level_key(levels_g[i])'
 ${binFunction(o)}
 fn count(c: u32, k: u32, copy_base: u32) {
   let b = bin_of(k);
-  if (b < BINS) { ${add} }
+  if (b < P.bins) { ${add} }
 }
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-${shared ? `  ${histogramClear(h)}\n` : ''}${wgLevels ? '  for (var i = lid; i < LEVELS; i += WG) { lv[i] = level_key(levels_g[i]); }\n' : ''}  workgroupBarrier();
+${shared ? `  ${histogramClear(h)}\n` : ''}${wgLevels ? '  for (var i = lid; i < P.levels; i += WG) { lv[i] = level_key(levels_g[i]); }\n' : ''}  workgroupBarrier();
   let copy_base = ${shared && o.copies > 1 ? '(lid % ' + o.copies + 'u) * STRIDE' : '0u'};
   for (var tile = ${LINEAR_WORKGROUP_ID}; tile < P.num_tiles; tile += P.grid) {
     let q0 = tile * (TILE / 4u) + lid;
@@ -183,10 +185,10 @@ ${shared ? `  workgroupBarrier();
 ${histogramFlush({ ...h, bins: 'STRIDE' }, (d, n) => `var total = ${n};${Array.from({ length: o.copies - 1 }, (_, i) => ` total += atomicLoad(&sh[${d} + ${i + 1}u * STRIDE]);`).join('')}
     let c = ${d} / BINS_PAD;
     let b = ${d} - c * BINS_PAD;
-    if (total > 0u && b < BINS) { atomicAdd(&hist[c * BINS + b], total); }`, 'd', '  ')}` : ''}
+    if (total > 0u && b < P.bins) { atomicAdd(&hist[c * P.bins + b], total); }`, 'd', '  ')}` : ''}
 }
 `;
-  const key = ['histogram', s.name, o.binning, CH, o.activeChannels, bins, o.levels, o.levelsIn, o.privatization, o.copies, WG, o.itemsPerThread].join(':');
+  const key = ['histogram', s.name, o.binning, CH, o.activeChannels, o.capacity, o.hasLevels, o.levelsIn, o.privatization, o.copies, WG, o.itemsPerThread].join(':');
   return { key, label: `wgprim.histogram.${o.binning}.${s.name}`, code, bindings, workgroupSize: WG };
 }
 

@@ -65,7 +65,7 @@ export interface EvenPlan {
   /** f32 bits of `lower` (floats) and of the scale bins / (upper - lower). */
   readonly lowerBits: number;
   readonly scaleBits: number;
-  /** Integers: keys of each bin's first value (bins + 1 entries; the last clamped to 2^32 - 1). */
+  /** Integers: for each bin i > 0, the key of the last value below it (bins + 1 entries). */
   readonly edges?: Uint32Array;
 }
 
@@ -98,8 +98,8 @@ export function planEven(s: SampleInfo, bins: unknown, lower: unknown, upper: un
   for (let i = 0; i <= bins; i++) {
     // The first x of bin i: lower + ceil(i * range / bins).
     const off = exact ? ceilDivExact(i * range, bins) : Number((BigInt(i) * BigInt(range) + BigInt(bins) - 1n) / BigInt(bins));
-    const v = Math.min(lower + off, s.max);
-    edges[i] = keyOf(s.levelType, v);
+    // Stored as the key of bin i - 1's last value: fits 32 bits where the edge is 2^32 (i = 0 is never read).
+    edges[i] = i === 0 ? 0 : lower + off - 1 - (s.levelType === 'i32' ? -(2 ** 31) : 0);
   }
   return { loKey: keyOf(s.levelType, lower), hiKey: keyOf(s.levelType, upper - 1), lowerBits: 0, scaleBits: f32Bits(Math.fround(bins / range)), edges };
 }
