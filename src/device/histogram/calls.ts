@@ -114,7 +114,7 @@ export function checkHistogramCall(ctx: DeviceContext, call: HistogramCall): Pla
   if (call.kind === 'even') {
     const a = call.args;
     const even = planEven(s, a.bins, a.lower, a.upper, MAX_BINS);
-    plan = { s, channels, active, bins: a.bins, binning: s.isFloat ? 'even-float' : 'even-int', even, evenKey: `${s.name}:${a.bins}:${a.lower}:${a.upper}` };
+    plan = { s, channels, active, bins: a.bins, binning: s.isFloat ? 'even-float' : even.shift !== undefined ? 'even-shift' : 'even-int', even, evenKey: `${s.name}:${a.bins}:${a.lower}:${a.upper}` };
   } else {
     const a = call.args;
     if (!Number.isInteger(a.levelCount) || a.levelCount < 2) fail('invalid-argument', `levelCount must be an integer >= 2 (bins + 1), got ${String(a.levelCount)}`);
@@ -131,7 +131,7 @@ export function checkHistogramCall(ctx: DeviceContext, call: HistogramCall): Pla
 /** The kernel's path: privatized copies reduced, then abandoned for global atomics, where workgroup memory is short. */
 export function histogramPath(ctx: DeviceContext, plan: Pick<Plan, 'active' | 'bins' | 'binning'>, c: HistogramConfig, forcedShared: boolean): Omit<HistogramKernelOptions, 'sample' | 'channels'> {
   const limit = ctx.limits.maxComputeWorkgroupStorageSize;
-  const hasLevels = plan.binning !== 'even-float';
+  const hasLevels = plan.binning === 'even-int' || plan.binning === 'range';
   const base = { binning: plan.binning, activeChannels: plan.active, capacity: binCapacity(plan.bins), hasLevels, workgroupSize: c.workgroupSize, itemsPerThread: c.itemsPerThread };
   let privatization = c.privatization;
   let copies = c.copies;
@@ -181,11 +181,11 @@ export async function prepareHistogram(env: AlgorithmEnv, call: HistogramCall): 
   const levelCount = path.hasLevels ? plan.bins + 1 : 0;
   // The binary search's first step: the largest power of two below the last level's index.
   const top = levelCount > 2 ? 2 ** Math.floor(Math.log2(levelCount - 2)) : 0;
-  const params = ctx.uniform(new Uint32Array([elements, words, view.tailStart, numTiles, fullTiles, grid, even?.loKey ?? 0, even?.hiKey ?? 0, even?.lowerBits ?? 0, even?.scaleBits ?? 0, plan.bins, levelCount, top]));
+  const params = ctx.uniform(new Uint32Array([elements, words, view.tailStart, numTiles, fullTiles, grid, even?.loKey ?? 0, even?.hiKey ?? 0, even?.lowerBits ?? 0, even?.shift ?? even?.scaleBits ?? 0, plan.bins, levelCount, top]));
   const levels: GPUBufferBinding = call.kind === 'range'
     ? { buffer: call.args.levels, offset: 0, size: 4 * call.args.levelCount }
     : even?.edges ? { buffer: edgeBuffer(ctx, plan.evenKey!, even.edges), offset: 0, size: 4 * even.edges.length }
-      // Unused by float binning: any readable binding fills the slot.
+      // Unused by float and shift binning: any readable binding fills the slot.
       : { buffer: args.samples, offset: 0, size: 4 };
   const group = ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...view.entries, levels, { buffer: args.histogram, offset: 0, size: 4 * counters }]);
   return (encoder) => {

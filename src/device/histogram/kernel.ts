@@ -9,10 +9,11 @@ import { histogramClear, histogramFlush, type SharedHistogram } from '../../wgsl
 import { type SampleInfo } from './samples.js';
 
 /**
- * `even-float`: f32 arithmetic on the sample; `even-int`: an f32 estimate corrected against
+ * `even-float`: f32 arithmetic on the sample; `even-shift`: integer bins a power of two wide
+ * (RGBA8 in 256 bins: the sample itself); `even-int`: an f32 estimate corrected against
  * the table of bin edges (exact); `range`: a binary search over the levels.
  */
-export type Binning = 'even-float' | 'even-int' | 'range';
+export type Binning = 'even-float' | 'even-shift' | 'even-int' | 'range';
 
 export interface HistogramKernelOptions {
   readonly sample: SampleInfo;
@@ -69,6 +70,11 @@ function binFunction(o: HistogramKernelOptions): string {
   if (k < P.lo_key || k > P.hi_key) { return P.bins; }
   let v = bitcast<f32>(select(~k, k ^ 0x80000000u, (k >> 31u) == 1u));
   return min(u32((v - bitcast<f32>(P.lower)) * bitcast<f32>(P.scale)), P.bins - 1u);
+}`;
+    case 'even-shift':
+      return `fn bin_of(k: u32) -> u32 {
+  if (k < P.lo_key || k > P.hi_key) { return P.bins; }
+  return (k - P.lo_key) >> P.scale;
 }`;
     case 'even-int':
       // The estimate is off by at most one bin but for huge bin counts: the loops settle it.

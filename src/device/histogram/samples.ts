@@ -67,6 +67,8 @@ export interface EvenPlan {
   readonly scaleBits: number;
   /** Integers: for each bin i > 0, the key of the last value below it (bins + 1 entries). */
   readonly edges?: Uint32Array;
+  /** Integers whose bins are a power of two wide: log2 of the width (bin = (x - lower) >> shift; no table). */
+  readonly shift?: number;
 }
 
 /**
@@ -93,6 +95,13 @@ export function planEven(s: SampleInfo, bins: unknown, lower: unknown, upper: un
   if (!(lower < upper)) fail('invalid-argument', `lower (${lower}) must be below upper (${upper})`);
   if (lower < s.min || upper > s.max + 1) fail('invalid-argument', `lower and upper of ${s.name} samples must lie in [${s.min}, ${s.max + 1}], got ${lower} and ${upper}`);
   const range = upper - lower;
+  const loKey = keyOf(s.levelType, lower);
+  const hiKey = keyOf(s.levelType, upper - 1);
+  const width = range / bins;
+  // Shifts stay below 32 (WGSL takes a shift modulo 32): one bin over all of u32 uses the table.
+  if (Number.isInteger(width) && width <= 2 ** 31 && width === 2 ** Math.round(Math.log2(width))) {
+    return { loKey, hiKey, lowerBits: 0, scaleBits: 0, shift: Math.round(Math.log2(width)) };
+  }
   const edges = new Uint32Array(bins + 1);
   const exact = bins * range <= Number.MAX_SAFE_INTEGER;
   for (let i = 0; i <= bins; i++) {
@@ -101,7 +110,7 @@ export function planEven(s: SampleInfo, bins: unknown, lower: unknown, upper: un
     // Stored as the key of bin i - 1's last value: fits 32 bits where the edge is 2^32 (i = 0 is never read).
     edges[i] = i === 0 ? 0 : lower + off - 1 - (s.levelType === 'i32' ? -(2 ** 31) : 0);
   }
-  return { loKey: keyOf(s.levelType, lower), hiKey: keyOf(s.levelType, upper - 1), lowerBits: 0, scaleBits: f32Bits(Math.fround(bins / range)), edges };
+  return { loKey, hiKey, lowerBits: 0, scaleBits: f32Bits(Math.fround(bins / range)), edges };
 }
 
 /**
