@@ -131,6 +131,8 @@ describe('binning edges', () => {
     const u = Uint32Array.from([0, 1, 2 ** 32 - 1, 2 ** 31, 5]);
     expectCounts(await prim.arrays.histogramEven(u, { bins: 4, lower: 0, upper: 2 ** 32 }), Uint32Array.of(3, 0, 1, 1), 'u32 whole range');
     expectCounts(await prim.arrays.histogramEven(u, { bins: 1, lower: 1, upper: 2 ** 32 - 1 }), Uint32Array.of(3), 'u32 top value excluded');
+    expectCounts(await prim.arrays.histogramEven(u, { bins: 1, lower: 0, upper: 2 ** 32 }), Uint32Array.of(5), 'u32 one bin of width 2^32 (no shift: the table)');
+    expectCounts(await prim.arrays.histogramEven(u, { bins: 2, lower: 0, upper: 2 ** 32 }), Uint32Array.of(3, 2), 'u32 shift of 31');
     const top = Uint32Array.from({ length: 12 }, (_, k) => 2 ** 32 - 1 - k);
     expectCounts(await prim.arrays.histogramEven(top, { bins: 20, lower: 2 ** 32 - 10, upper: 2 ** 32 }), histogramEvenReference(top, 'u32', { bins: 20, lower: 2 ** 32 - 10, upper: 2 ** 32 }), 'u32 more bins than values at the top');
     const i = Int32Array.from([-(2 ** 31), -1, 0, 2 ** 31 - 1]);
