@@ -9,6 +9,8 @@ import { transformAlgorithm } from './device/transform/spec.js';
 import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
+import { adjacentDifferenceAlgorithm } from './device/adjacent-difference/spec.js';
+import { batchCopyAlgorithm } from './device/batch-copy/spec.js';
 import { histogramAlgorithm } from './device/histogram/spec.js';
 
 export const ALGORITHMS = [
@@ -18,6 +20,8 @@ export const ALGORITHMS = [
   radixSortAlgorithm,
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
+  adjacentDifferenceAlgorithm,
+  batchCopyAlgorithm,
   histogramAlgorithm,
 ] as const;
 

@@ -194,7 +194,15 @@ export interface TuningSpec {
   /** Fields a space that leaves them out sets to these values, not to the heuristic's. */
   readonly fixed?: Readonly<Record<string, ParamValue>>;
   readonly smallSizes?: readonly number[];
+  /**
+   * The sizes the default GPU campaign times (default 2^20 and 2^24). Bandwidth-bound stages whose
+   * best shape moves with size (the compaction family's scatter: direct writes win at 2^28, not
+   * at 2^20) take the sizes their targets are measured at.
+   */
+  readonly gpuSizes?: readonly number[];
   readonly smallTypes?: readonly ElementType[];
+  /** The types the default GPU campaign tunes where not the representative ones (a call with no element type: one). */
+  readonly gpuTypes?: readonly ElementType[];
   readonly cost: TuningCost;
   /**
    * Where a row of this stage's table runs a twin of its config below a threshold field (the
