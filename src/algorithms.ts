@@ -11,6 +11,7 @@ import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.
 import { selectAlgorithm } from './device/select/spec.js';
 import { adjacentDifferenceAlgorithm } from './device/adjacent-difference/spec.js';
 import { batchCopyAlgorithm } from './device/batch-copy/spec.js';
+import { histogramAlgorithm } from './device/histogram/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -21,6 +22,7 @@ export const ALGORITHMS = [
   selectAlgorithm,
   adjacentDifferenceAlgorithm,
   batchCopyAlgorithm,
+  histogramAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -44,3 +44,7 @@ export { type ArrayAdjacentDifferenceOptions } from './device/adjacent-differenc
 export { type BatchCopyConfig, batchCopySpace } from './device/batch-copy/config.js';
 export { type BatchCopyArgs } from './device/batch-copy/batch-copy.js';
 export { type ArrayBatchCopyRanges } from './device/batch-copy/spec.js';
+export { type HistogramConfig, histogramSpace } from './device/histogram/config.js';
+export { type HistogramEvenArgs, type HistogramRangeArgs, type HistogramCommonArgs } from './device/histogram/calls.js';
+export { type HistogramSampleType, SAMPLE_TYPES as HISTOGRAM_SAMPLE_TYPES } from './device/histogram/samples.js';
+export { type ArrayHistogramOptions, type ArrayHistogramEvenOptions, type HistogramSampleArray } from './device/histogram/spec.js';

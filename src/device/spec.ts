@@ -100,6 +100,8 @@ export interface BenchmarkSpec {
   readonly name: string;
   /** The CUB anchor's `algo`, where it differs from `name`; null: CUB has no such benchmark. */
   readonly anchor?: string | null;
+  /** The CUB anchor's `type` for a call of `type`, where it names more than the type (`u32/levels_f32`). */
+  anchorType?(type: ElementType): string;
   /** The config table it selects from. */
   readonly table: ConfigTable;
   readonly input: InputKind;
