@@ -67,7 +67,8 @@ export const histogramBenchmarks: readonly BenchmarkSpec[] = BENCHES.map((b) => 
   valueBytes: 0,
   // f16 samples are widened with unpack2x16float: no shader-f16 needed.
   needsTypeFeature: false,
-  nameFields: (type: ElementType) => ({ lvl: 'device', algo: b.name, value_type: b.name === 'multi_histogram_even' && type === 'u32' ? 'u8' : type, ...b.nameFields }),
+  // value_type keys the row (the word type); u32 multi-channel words hold RGBA8 samples, named apart.
+  nameFields: (type: ElementType) => ({ lvl: 'device', algo: b.name, value_type: type, ...(b.name === 'multi_histogram_even' && type === 'u32' ? { sample_type: 'u8' } : {}), ...b.nameFields }),
   bytesPerCall: (type: ElementType, n: number) => n * typeInfo(type).bytes + 4 * BINS * (b.name === 'multi_histogram_even' ? 3 : 1),
   prepare: async (env, c, r) => {
     const record = await prepareCall(env, b, c, r);
