@@ -9,6 +9,7 @@ import { transformAlgorithm } from './device/transform/spec.js';
 import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
+import { findAlgorithm } from './device/find/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -17,6 +18,7 @@ export const ALGORITHMS = [
   radixSortAlgorithm,
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
+  findAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -38,3 +38,6 @@ export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType 
 export { type SelectConfig, selectSpace } from './device/select/config.js';
 export { type SelectArgs, type PartitionArgs, type PartitionTwoWayArgs, type PartitionThreeWayArgs, type UniqueArgs, type UniqueByKeyArgs } from './device/select/calls.js';
 export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOptions, type ValueArray as UniqueByKeyValueArray } from './device/select/spec.js';
+export { type FindConfig, findSpace } from './device/find/config.js';
+export { type AdjacentFindArgs, type FindFirstOfArgs, type SearchArgs, type SearchNArgs } from './device/find/calls.js';
+export { type ArrayFindOptions } from './device/find/spec.js';
