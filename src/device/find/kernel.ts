@@ -19,6 +19,9 @@ export type FindKind = 'adjacent' | 'first-of' | 'search' | 'run';
 
 export const FIND_PARAMS = ['num_cand', 'num_tiles', 'in_tail', 'fast_end', 'aux_count', 'aux_tail', 'value_lo', 'value_hi'] as const;
 
+/** Targets or pattern elements a workgroup keeps in workgroup memory (the rest are read from the buffer). */
+export const AUX_CACHED = 256;
+
 export interface FindKernelOptions {
   readonly kind: FindKind;
   readonly order: SearchOrder;
@@ -49,15 +52,26 @@ export function findKernel(o: FindKernelOptions): Kernel {
   decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> state: array<atomic<u32>>;`);
   bindings.push('storage');
 
+  // Targets and pattern are read by every candidate: the first AUX_CACHED wait in workgroup
+  // memory (rocPRIM caches them too), loaded once a workgroup.
+  const staged = kind === 'first-of' || kind === 'search';
+  const stage = staged ? `var<workgroup> sh_aux: array<${T}, AUX_CACHED>;
+fn aux_get(k: u32) -> ${T} {
+  if (k < AUX_CACHED) { return sh_aux[k]; }
+  return aux_at(k);
+}` : '';
+  const loadStage = staged ? `
+  for (var i = lid; i < min(P.aux_count, AUX_CACHED); i += WG) { sh_aux[i] = aux_at(i); }
+  workgroupBarrier();` : '';
   const matchFn: Record<FindKind, string> = {
     adjacent: `fn is_match(p: u32, x: ${T}) -> bool { return eq(x, in_at(p + 1u)); }`,
     'first-of': `fn is_match(p: u32, x: ${T}) -> bool {
-  for (var k = 0u; k < P.aux_count; k++) { if (eq(x, aux_at(k))) { return true; } }
+  for (var k = 0u; k < P.aux_count; k++) { if (eq(x, aux_get(k))) { return true; } }
   return false;
 }`,
     search: `fn is_match(p: u32, x: ${T}) -> bool {
-  if (!eq(x, aux_at(0u))) { return false; }
-  for (var k = 1u; k < P.aux_count; k++) { if (!eq(in_at(p + k), aux_at(k))) { return false; } }
+  if (!eq(x, aux_get(0u))) { return false; }
+  for (var k = 1u; k < P.aux_count; k++) { if (!eq(in_at(p + k), aux_get(k))) { return false; } }
   return true;
 }`,
     run: `fn is_match(p: u32, x: ${T}) -> bool {
@@ -75,11 +89,13 @@ ${paramsStruct(FIND_PARAMS)}
 ${decls.join('\n')}
 ${quadTileConstants(WG, c.itemsPerThread)}
 ${EARLY_EXIT_DECLS}
+const AUX_CACHED = ${AUX_CACHED}u;
+${stage}
 fn eq(a: ${T}, b: ${T}) -> bool { return ${o.equality}; }
 ${matchFn[kind]}
 
 @compute @workgroup_size(WG)
-fn main(@builtin(local_invocation_index) lid: u32) {
+fn main(@builtin(local_invocation_index) lid: u32) {${loadStage}
   loop {${earlyExitTake(order, 'state', '0u', '1u', 'P.num_tiles', 'TILE')}
     let base = tile * (TILE / 4u) + lid;
     if ((tile + 1u) * TILE <= P.fast_end) {
