@@ -169,7 +169,9 @@ describe('floats: NaN equals nothing, -0 equals +0; custom equality', () => {
   it('f32 and f16', async () => {
     for (const type of (['f32', 'f16'] as const).filter((t) => typesOn(prim).includes(t))) {
       const enc = (xs: number[]): PrimTypedArray => (type === 'f32' ? Float32Array.from(xs) : Uint16Array.from(xs, f16Bits));
-      const o = { type };
+      // The small tiles' pipelines (compiled above for the default equality): lavapipe compiles
+      // large f16 kernels slowly.
+      const o = { type, config: PATHS[0]![1] };
       expect(await prim.arrays.adjacentFind(enc([1, NaN, NaN, 2, -0, 0, 3]), o)).toBe(4);
       expect(await prim.arrays.searchN(enc([NaN, NaN, NaN]), 2, NaN, o)).toBe(3);
       expect(await prim.arrays.searchN(enc([1, -0, 0, 0]), 3, 0, o)).toBe(1);
@@ -185,16 +187,17 @@ describe('floats: NaN equals nothing, -0 equals +0; custom equality', () => {
 
   it('custom equality on integers: by the low byte, and a comparison that is not symmetric', async () => {
     const d = Uint32Array.of(0x101, 0x202, 0x302, 0x403);
+    const config = PATHS[0]![1];
     const low = '(a & 0xffu) == (b & 0xffu)';
-    expect(await prim.arrays.adjacentFind(d, { equality: low })).toBe(1);
-    expect(await prim.arrays.findFirstOf(d, Uint32Array.of(0x903), { equality: low })).toBe(3);
-    expect(await prim.arrays.search(d, Uint32Array.of(2, 3), { equality: low })).toBe(2);
-    expect(await prim.arrays.searchN(d, 2, 0x502, { equality: low })).toBe(1);
+    expect(await prim.arrays.adjacentFind(d, { equality: low, config })).toBe(1);
+    expect(await prim.arrays.findFirstOf(d, Uint32Array.of(0x903), { equality: low, config })).toBe(3);
+    expect(await prim.arrays.search(d, Uint32Array.of(2, 3), { equality: low, config })).toBe(2);
+    expect(await prim.arrays.searchN(d, 2, 0x502, { equality: low, config })).toBe(1);
     // a is the input's element, b the target: "a greater than b".
-    expect(await prim.arrays.findFirstOf(d, Uint32Array.of(0x300), { equality: 'a > b' })).toBe(2);
+    expect(await prim.arrays.findFirstOf(d, Uint32Array.of(0x300), { equality: 'a > b', config })).toBe(2);
     const big = BigUint64Array.of(1n << 40n, (1n << 40n) + 1n, 3n);
-    expect(await prim.arrays.adjacentFind(big, { equality: 'a.y == b.y' })).toBe(0);
-    expect(await prim.arrays.adjacentFind(big)).toBe(3);
+    expect(await prim.arrays.adjacentFind(big, { equality: 'a.y == b.y', config })).toBe(0);
+    expect(await prim.arrays.adjacentFind(big, { config })).toBe(3);
   });
 });
 

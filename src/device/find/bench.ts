@@ -107,7 +107,7 @@ const stage = (name: string, table: ConfigTable<FindConfig>, algos: readonly Alg
   benchmarks: algos.flatMap((a) => READS.map(([, s]) => a + s)),
   // Streaming (match at the end) and early exit (a hundredth in): the grid matters to both.
   defaultBenchmarks: algos.flatMap((a) => [a, `${a}_at_1pct`]),
-  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], grid: [512, 1024, 2048] },
+  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], grid: [256, 512, 1024, 2048] },
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], grid: [16, 64] },
   cost: { pipelines: () => 2, passes: () => 1, launchOnly: ['grid'] },
   fullCoverageCount: (c) => Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,

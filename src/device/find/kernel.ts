@@ -101,10 +101,12 @@ fn main(@builtin(local_invocation_index) lid: u32) {${loadStage}
     if ((tile + 1u) * TILE <= P.fast_end) {
       for (var k = 0u; k < Q; k++) {
         let q = base + k * WG;
-        let xs = in_quad(q);
+        let xs = in_quad(q);${kind === 'adjacent' ? `
+        // The neighbours come from the quad; only the next quad's first is read apart.
+        let after = in_at(q * 4u + 4u);` : ''}
         for (var j = 0u; j < 4u; j++) {
           let p = q * 4u + j;
-          if (is_match(p, xs[j])) { ${earlyExitRecord(order, 'p')} }
+          if (${kind === 'adjacent' ? 'eq(xs[j], select(after, xs[min(j + 1u, 3u)], j < 3u))' : 'is_match(p, xs[j])'}) { ${earlyExitRecord(order, 'p')} }
         }
       }
     } else {
