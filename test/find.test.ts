@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type ElementType, type FindConfig, type Prim, type PrimTypedArray, f16Bits, f16Value, WgprimError } from '../src/index.js';
 import { adjacentFindReference, type Elem, type Equal, findEndReference, findFirstOfReference, searchNReference, searchReference } from '../src/device/find/reference.js';
 import { matchPosition } from '../src/device/find/bench.js';
+import { benchmarkName, configFromName } from '../src/bench/run.js';
+import { parseName } from '../src/bench/gbench.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
 
@@ -290,5 +292,13 @@ describe('benchmark inputs', () => {
     expect(matchPosition('find_end', 1000, 0.01, 16)).toBe(984);
     expect(matchPosition('find_end', 1001, 1, 16)).toBe(0);
     expect(matchPosition('search', 8, 0.5, 16)).toBe(0);
+  });
+
+  it("carry rocPRIM's names with the part read, and map the cfg back", () => {
+    const config = { workgroupSize: 256, itemsPerThread: 8, grid: 512 };
+    const name = benchmarkName('find_end_at_1pct', 'u64', config);
+    expect(name).toBe('{lvl:device,algo:find_end,key_type:u64,read:0.01,cfg:{bs:256,ipt:8,grid:512}}');
+    expect(configFromName('find_end', parseName(name).cfg as never)).toEqual(config);
+    expect(benchmarkName('search_n', 'f32', config)).toBe('{lvl:device,algo:search_n,key_type:f32,read:1,cfg:{bs:256,ipt:8,grid:512}}');
   });
 });
