@@ -6,6 +6,7 @@ import { benchmarkName, configFromName } from '../src/bench/run.js';
 import { parseName } from '../src/bench/gbench.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
+import { SWEEP, sweepTimeout } from './support/sweep.js';
 
 let prim: Prim;
 beforeAll(async () => {
@@ -17,6 +18,8 @@ beforeAll(async () => {
 const PATHS: readonly (readonly [string, FindConfig])[] = [
   ['one workgroup, 32 x 4 tiles', { workgroupSize: 32, itemsPerThread: 4, grid: 1 }],
   ['64 workgroups, 64 x 8 tiles', { workgroupSize: 64, itemsPerThread: 8, grid: 64 }],
+  // The sweep adds a third shape: fewer workgroups than tiles, each taking several in turn.
+  ...(SWEEP ? [['3 workgroups, 32 x 16 tiles', { workgroupSize: 32, itemsPerThread: 16, grid: 3 }] as const] : []),
 ];
 const TILE = 128;
 const SIZES = [0, 1, 2, 3, 5, TILE - 1, TILE, TILE + 1, 2 * TILE + 3, 1031, 20 * TILE + 3];
@@ -113,7 +116,7 @@ describe('every call, every type, both paths, awkward sizes, matches at 0, at th
   for (const [path, config] of PATHS) {
     it(path, async () => {
       // The second path on two types: it differs in the launch, not in what a type compiles to.
-      const types = config.grid === 1 ? typesOn(prim) : (['u32', 'f32'] as const).filter((t) => typesOn(prim).includes(t));
+      const types = config.grid === 1 || SWEEP ? typesOn(prim) : (['u32', 'f32'] as const).filter((t) => typesOn(prim).includes(t));
       for (const type of types) {
         for (const n of SIZES) {
           const base = data(type, n, SEED + n);
@@ -125,7 +128,7 @@ describe('every call, every type, both paths, awkward sizes, matches at 0, at th
           }
         }
       }
-    }, 120_000);
+    }, sweepTimeout ?? 120_000);
   }
 });
 
