@@ -12,6 +12,7 @@ import { selectAlgorithm } from './device/select/spec.js';
 import { adjacentDifferenceAlgorithm } from './device/adjacent-difference/spec.js';
 import { batchCopyAlgorithm } from './device/batch-copy/spec.js';
 import { histogramAlgorithm } from './device/histogram/spec.js';
+import { findAlgorithm } from './device/find/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -23,6 +24,7 @@ export const ALGORITHMS = [
   adjacentDifferenceAlgorithm,
   batchCopyAlgorithm,
   histogramAlgorithm,
+  findAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -48,3 +48,6 @@ export { type HistogramConfig, histogramSpace } from './device/histogram/config.
 export { type HistogramEvenArgs, type HistogramRangeArgs, type HistogramCommonArgs } from './device/histogram/calls.js';
 export { type HistogramSampleType, SAMPLE_TYPES as HISTOGRAM_SAMPLE_TYPES } from './device/histogram/samples.js';
 export { type ArrayHistogramOptions, type ArrayHistogramEvenOptions, type HistogramSampleArray } from './device/histogram/spec.js';
+export { type FindConfig, findSpace } from './device/find/config.js';
+export { type AdjacentFindArgs, type FindFirstOfArgs, type SearchArgs, type SearchNArgs } from './device/find/calls.js';
+export { type ArrayFindOptions } from './device/find/spec.js';

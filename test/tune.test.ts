@@ -299,7 +299,9 @@ describe('plan', () => {
     const family = stages.filter((s) => s.family === 'partition');
     expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'select_predicated_flag', 'select_unique', 'select_unique_by_key', 'partition_flag', 'partition_predicate', 'partition_two_way_flag', 'partition_two_way_predicate', 'partition_three_way']);
     expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
-    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'histogram_even', 'histogram_range', 'multi_histogram_even', 'adjacent_difference', 'adjacent_difference_inplace', 'batch_memcpy', 'radix_sort_block_sort', 'radix_sort_onesweep', 'radix_sort_threshold', 'segmented_radix_sort', ...family.map((s) => s.id)]);
+    // Every registered stage is in the plan and available; nothing else is available.
+    const registered = [...TUNING_STAGES.map((t) => t.stage), ...TUNING_STAGES.flatMap((t) => (t.threshold ? [t.threshold.stage] : []))];
+    expect(stages.filter((s) => s.status === 'available').map((s) => s.id).sort()).toEqual([...registered].sort());
     expect(stages.find((s) => s.id === 'radix_sort_block_sort')).toMatchObject({ kind: 'tune', tables: ['radixSortBlockSort'] });
     expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));
     expect(stages.find((s) => s.id === 'radix_sort_onesweep')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });

@@ -33,6 +33,7 @@ export interface PlannedStage extends PlanStage {
   readonly status: 'available' | 'pending';
 }
 
+const FIND_NOTE = 'one early-exit scanner (adjacent find, find first of, search, find end, search n); timed with the match at the end and a hundredth in';
 const PARTITION_NOTE = 'one compaction engine (select, partitions, unique); its own table, as rocPRIM tunes each variant separately';
 
 const HISTOGRAM_NOTE = 'rocPRIM\'s histogram config, a table per call shape: 256 bins of uniform samples as CUB\'s anchors';
@@ -71,6 +72,10 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'partition_two_way_flag', kind: 'tune', tables: ['partitionTwoWayFlag'], after: [], family: 'partition', note: PARTITION_NOTE },
   { id: 'partition_two_way_predicate', kind: 'tune', tables: ['partitionTwoWayPredicate'], after: [], family: 'partition', note: PARTITION_NOTE },
   { id: 'partition_three_way', kind: 'tune', tables: ['partitionThreeWay'], after: [], family: 'partition', note: PARTITION_NOTE },
+  { id: 'adjacent_find', kind: 'tune', tables: ['adjacentFind'], after: [], family: 'find', note: FIND_NOTE },
+  { id: 'find_first_of', kind: 'tune', tables: ['findFirstOf'], after: [], family: 'find', note: FIND_NOTE },
+  { id: 'search', kind: 'tune', tables: ['search'], after: [], family: 'find', note: 'search and find_end (untuned in rocPRIM) share this table, timed on both; ' + FIND_NOTE },
+  { id: 'search_n', kind: 'tune', tables: ['searchN'], after: [], family: 'find', note: FIND_NOTE },
 ];
 
 /**

@@ -1,0 +1,84 @@
+// The early-exit tile loop (src/wgsl/device/early-exit.ts) in a harness kernel: positions whose
+// word is non-zero match; the block must find the first (or last) and take no tile past it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestDevice } from '../src/node/index.js';
+import { decodeMatch, EARLY_EXIT_DECLS, earlyExitPublish, earlyExitRecord, earlyExitTake, type SearchOrder } from '../src/wgsl/device/early-exit.js';
+
+const WG = 32;
+const TILE = WG * 2;
+
+function harness(order: SearchOrder): string {
+  return `@group(0) @binding(0) var<storage, read> data: array<u32>;
+@group(0) @binding(1) var<storage, read_write> state: array<atomic<u32>>;
+${EARLY_EXIT_DECLS}
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32) {
+  let n = arrayLength(&data);
+  let tiles = (n + ${TILE}u - 1u) / ${TILE}u;
+  loop {${earlyExitTake(order, 'state', '0u', '1u', 'tiles', `${TILE}u`)}
+    for (var j = 0u; j < 2u; j++) {
+      let p = tile * ${TILE}u + j * ${WG}u + lid;
+      if (p < n && data[p] != 0u) { ${earlyExitRecord(order, 'p')} }
+    }${earlyExitPublish('state', '1u')}
+  }
+}
+@compute @workgroup_size(1)
+fn decode() {
+  let e = atomicLoad(&state[1]);
+  atomicStore(&state[2], ${decodeMatch(order, 'e', 'arrayLength(&data)')});
+}`;
+}
+
+let device: GPUDevice;
+beforeAll(async () => {
+  device = (await requestDevice()).device;
+});
+afterAll(() => device?.destroy());
+
+/** Runs the loop with `grid` workgroups over `data`: [tickets taken, encoded best, decoded answer]. */
+async function run(order: SearchOrder, data: Uint32Array<ArrayBuffer>, grid: number): Promise<Uint32Array> {
+  const module = device.createShaderModule({ code: harness(order) });
+  const [main, decode] = await Promise.all(['main', 'decode'].map((entryPoint) => device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint } })));
+  const input = device.createBuffer({ size: Math.max(data.byteLength, 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(input, 0, data);
+  const state = device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const read = device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const enc = device.createCommandEncoder();
+  for (const [pipeline, groups] of [[main!, grid], [decode!, 1]] as const) {
+    const pass = enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: input } }, { binding: 1, resource: { buffer: state } }] }));
+    pass.dispatchWorkgroups(groups);
+    pass.end();
+  }
+  enc.copyBufferToBuffer(state, 0, read, 0, 16);
+  device.queue.submit([enc.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const out = new Uint32Array(read.getMappedRange().slice(0, 12));
+  for (const b of [input, state, read]) b.destroy();
+  return out;
+}
+
+describe('WGSL device block: early-exit tile loop', () => {
+  const n = 10 * TILE + 7;
+  const tiles = 11;
+  const with_ = (...at: number[]): Uint32Array<ArrayBuffer> => {
+    const d = new Uint32Array(n);
+    for (const p of at) d[p] = 1;
+    return d;
+  };
+
+  it('first: the smallest match, and one workgroup takes no tile past it', async () => {
+    expect(Array.from(await run('first', with_(3 * TILE + 5, 3 * TILE + 9, 7 * TILE), 1))).toEqual([4, ~(3 * TILE + 5) >>> 0, 3 * TILE + 5]);
+    expect(Array.from(await run('first', with_(), 1))).toEqual([tiles + 1, 0, n]);
+    expect((await run('first', with_(0, n - 1), 8))[2]).toBe(0);
+    expect((await run('first', with_(TILE - 1, TILE), 8))[2]).toBe(TILE - 1);
+  });
+
+  it('last: the largest match, tiles taken from the end', async () => {
+    expect(Array.from(await run('last', with_(2 * TILE, 9 * TILE + 1, 9 * TILE + 3), 1))).toEqual([2, 9 * TILE + 4, 9 * TILE + 3]);
+    expect(Array.from(await run('last', with_(), 1))).toEqual([tiles + 1, 0, n]);
+    expect((await run('last', with_(0, 5), 8))[2]).toBe(5);
+    expect((await run('last', with_(n - 1), 8))[2]).toBe(n - 1);
+  });
+});
