@@ -9,6 +9,8 @@ import { transformAlgorithm } from './device/transform/spec.js';
 import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
+import { mergeSortAlgorithm } from './device/merge-sort/spec.js';
+import { mergeAlgorithm } from './device/merge/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -17,6 +19,8 @@ export const ALGORITHMS = [
   radixSortAlgorithm,
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
+  mergeSortAlgorithm,
+  mergeAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -38,3 +38,9 @@ export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType 
 export { type SelectConfig, selectSpace } from './device/select/config.js';
 export { type SelectArgs, type PartitionArgs, type PartitionTwoWayArgs, type PartitionThreeWayArgs, type UniqueArgs, type UniqueByKeyArgs } from './device/select/calls.js';
 export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOptions, type ValueArray as UniqueByKeyValueArray } from './device/select/spec.js';
+export { type MergeConfig, mergeSpace } from './device/merge/config.js';
+export { type MergeArgs, type MergePairsArgs } from './device/merge/merge.js';
+export { type ArrayMergeOptions, type MergeValueArray } from './device/merge/spec.js';
+export { type MergeSortBlockSortConfig, type MergeSortBlockMergeConfig, mergeSortBlockSortSpace, mergeSortBlockMergeSpace } from './device/merge-sort/config.js';
+export { type MergeSortKeysArgs, type MergeSortPairsArgs } from './device/merge-sort/merge-sort.js';
+export { type ArrayMergeSortOptions, type MergeSortValueArray } from './device/merge-sort/spec.js';
