@@ -13,6 +13,8 @@ import { adjacentDifferenceAlgorithm } from './device/adjacent-difference/spec.j
 import { batchCopyAlgorithm } from './device/batch-copy/spec.js';
 import { histogramAlgorithm } from './device/histogram/spec.js';
 import { findAlgorithm } from './device/find/spec.js';
+import { mergeSortAlgorithm } from './device/merge-sort/spec.js';
+import { mergeAlgorithm } from './device/merge/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -25,6 +27,8 @@ export const ALGORITHMS = [
   batchCopyAlgorithm,
   histogramAlgorithm,
   findAlgorithm,
+  mergeSortAlgorithm,
+  mergeAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

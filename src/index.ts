@@ -51,3 +51,9 @@ export { type ArrayHistogramOptions, type ArrayHistogramEvenOptions, type Histog
 export { type FindConfig, findSpace } from './device/find/config.js';
 export { type AdjacentFindArgs, type FindFirstOfArgs, type SearchArgs, type SearchNArgs } from './device/find/calls.js';
 export { type ArrayFindOptions } from './device/find/spec.js';
+export { type MergeConfig, mergeSpace } from './device/merge/config.js';
+export { type MergeArgs, type MergePairsArgs } from './device/merge/merge.js';
+export { type ArrayMergeOptions, type MergeValueArray } from './device/merge/spec.js';
+export { type MergeSortBlockSortConfig, type MergeSortBlockMergeConfig, mergeSortBlockSortSpace, mergeSortBlockMergeSpace } from './device/merge-sort/config.js';
+export { type MergeSortKeysArgs, type MergeSortPairsArgs } from './device/merge-sort/merge-sort.js';
+export { type ArrayMergeSortOptions, type MergeSortValueArray } from './device/merge-sort/spec.js';

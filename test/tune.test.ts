@@ -303,6 +303,7 @@ describe('plan', () => {
     const registered = [...TUNING_STAGES.map((t) => t.stage), ...TUNING_STAGES.flatMap((t) => (t.threshold ? [t.threshold.stage] : []))];
     expect(stages.filter((s) => s.status === 'available').map((s) => s.id).sort()).toEqual([...registered].sort());
     expect(stages.find((s) => s.id === 'radix_sort_block_sort')).toMatchObject({ kind: 'tune', tables: ['radixSortBlockSort'] });
+    expect(stages.find((s) => s.id === 'merge_sort_block_merge')).toMatchObject({ kind: 'tune', tables: ['mergeSortBlockMerge'], after: ['merge_sort_block_sort'] });
     expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));
     expect(stages.find((s) => s.id === 'radix_sort_onesweep')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });
     expect(stages.find((s) => s.id === 'radix_sort')).toBeUndefined();

@@ -12,3 +12,59 @@ ${pad}  let mid = (lo + hi) >> 1u;
 ${pad}  if (${bBeforeA('mid', `${diag} - 1u - mid`)}) { hi = mid; } else { lo = mid + 1u; }
 ${pad}}`;
 }
+
+export interface SharedRunsMerge {
+  /** Workgroup arrays of the keys (and values) holding both runs. */
+  readonly keys: string;
+  readonly vals?: string;
+  /** WGSL: where run A and run B start in them, and their lengths. */
+  readonly aBase: string;
+  readonly bBase: string;
+  readonly na: string;
+  readonly nb: string;
+  /** WGSL: this invocation's first output position in the merged order (<= na + nb). */
+  readonly diag: string;
+  /** WGSL: how many it merges (<= items). */
+  readonly n: string;
+  /** Registers of outputs (a constant). */
+  readonly items: number;
+  readonly K: string;
+  readonly V?: string;
+  /** WGSL that holds when key x sorts strictly before key y. */
+  readonly less: (x: string, y: string) => string;
+}
+
+/**
+ * One invocation's share of a stable merge of two sorted runs in workgroup memory: its start
+ * by merge path, then `n` elements merged serially into `ok` (`ov`), heads kept in registers so
+ * each output costs one comparison and one read. On equal keys A's element goes first. Declares
+ * lo, hi, ia, ib, ka, kb, ok, ov in the caller's scope.
+ */
+export function mergeSharedRuns(o: SharedRunsMerge): string {
+  const A = (i: string): string => `${o.keys}[${o.aBase} + ${i}]`;
+  const B = (j: string): string => `${o.keys}[${o.bBase} + ${j}]`;
+  const v = (s: string): string => (o.vals ? s : '');
+  const steps = Array.from({ length: o.items }, (_, k) => `  if (${k}u < ${o.n}) {
+    if (ia < ${o.na} && (ib >= ${o.nb} || !(${o.less('kb', 'ka')}))) {
+      ok[${k}] = ka;
+      ${v(`ov[${k}] = ${o.vals}[${o.aBase} + ia];`)}
+      ia += 1u;
+      if (ia < ${o.na}) { ka = ${A('ia')}; }
+    } else {
+      ok[${k}] = kb;
+      ${v(`ov[${k}] = ${o.vals}[${o.bBase} + ib];`)}
+      ib += 1u;
+      if (ib < ${o.nb}) { kb = ${B('ib')}; }
+    }
+  }`).join('\n');
+  return `${mergePathSearch(o.diag, o.na, o.nb, (i, j) => o.less(B(j), A(i)))}
+  var ia = lo;
+  var ib = ${o.diag} - lo;
+  var ka: ${o.K};
+  var kb: ${o.K};
+  if (ia < ${o.na}) { ka = ${A('ia')}; }
+  if (ib < ${o.nb}) { kb = ${B('ib')}; }
+  var ok: array<${o.K}, ${o.items}>;
+  ${v(`var ov: array<${o.V}, ${o.items}>;`)}
+${steps}`;
+}
