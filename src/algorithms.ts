@@ -9,6 +9,7 @@ import { transformAlgorithm } from './device/transform/spec.js';
 import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
+import { scanByKeyAlgorithm } from './device/scan-by-key/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -17,6 +18,7 @@ export const ALGORITHMS = [
   radixSortAlgorithm,
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
+  scanByKeyAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

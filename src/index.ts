@@ -38,3 +38,6 @@ export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType 
 export { type SelectConfig, selectSpace } from './device/select/config.js';
 export { type SelectArgs, type PartitionArgs, type PartitionTwoWayArgs, type PartitionThreeWayArgs, type UniqueArgs, type UniqueByKeyArgs } from './device/select/calls.js';
 export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOptions, type ValueArray as UniqueByKeyValueArray } from './device/select/spec.js';
+export { type ByKeyConfig, byKeySpace } from './device/scan-by-key/config.js';
+export { type ScanByKeyArgs, type SegmentedScanArgs } from './device/scan-by-key/calls.js';
+export { type ArrayScanByKeyOptions, type ArraySegmentedScanOptions, type ArraySegments } from './device/scan-by-key/spec.js';
