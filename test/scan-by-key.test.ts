@@ -115,7 +115,7 @@ describe('scan by key: operators, equality, initial value', () => {
     // A non-commutative operator: keeps the left operand where it is even (an associative "first even").
     const firstEven = { wgsl: 'select(b, a, (a & 1) == 0)', identity: '1', name: 'first-even' };
     const cpu = (a: Value, b: Value): Value => ((a as number) % 2 === 0 ? a : b);
-    const odd = Int32Array.from(values, (x) => x | 0);
+    const odd = Int32Array.from(values as Int32Array, (x) => x | 0);
     const want = segmentedScanReference('i32', cpu, odd, heads, false, undefined, 1);
     expectValues('i32', await prim.arrays.inclusiveScanByKey(keys, odd, { op: firstEven, config }), want, 'first even');
     const u = randomInput('u64', 'add', n, SEED + 3);
@@ -149,12 +149,12 @@ describe('segmented scan: head flags and offsets', () => {
     const ends = Uint32Array.from([2100, 30, 700, 41]);
     const o = offsetHeads(n, begins, ends);
     const dev = prim.device;
-    const up = (d: ArrayBufferView): GPUBuffer => {
+    const up = (d: ArrayBufferView<ArrayBuffer>): GPUBuffer => {
       const b = dev.createBuffer({ size: Math.max(16, d.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
       dev.queue.writeBuffer(b, 0, d);
       return b;
     };
-    const input = up(values);
+    const input = up(values as Uint32Array<ArrayBuffer>);
     const output = up(new Uint32Array(n).fill(99));
     const enc = dev.createCommandEncoder();
     await prim.segmentedExclusiveScan(enc, { input, output, count: n, type: 'u32', beginOffsets: up(begins), endOffsets: up(ends), segments: 4, initialValue: 1, config });
