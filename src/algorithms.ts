@@ -10,6 +10,7 @@ import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
 import { scanByKeyAlgorithm } from './device/scan-by-key/spec.js';
+import { reduceByKeyAlgorithm } from './device/reduce-by-key/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -19,6 +20,7 @@ export const ALGORITHMS = [
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
   scanByKeyAlgorithm,
+  reduceByKeyAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -41,3 +41,5 @@ export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOpt
 export { type ByKeyConfig, byKeySpace } from './device/scan-by-key/config.js';
 export { type ScanByKeyArgs, type SegmentedScanArgs } from './device/scan-by-key/calls.js';
 export { type ArrayScanByKeyOptions, type ArraySegmentedScanOptions, type ArraySegments } from './device/scan-by-key/spec.js';
+export { type ReduceByKeyArgs, type RunLengthEncodeArgs, type NonTrivialRunsArgs } from './device/reduce-by-key/calls.js';
+export { type ArrayReduceByKeyOptions, type ArrayRunLengthOptions } from './device/reduce-by-key/spec.js';

@@ -1,9 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ByKeyConfig, type ElementType, type Prim, type PrimTypedArray, f16Bits, WgprimError } from '../src/index.js';
+
+// Compiling a pipeline takes seconds on lavapipe on a loaded machine: room for that.
+const SLOW = 300_000;
+import { type ByKeyConfig, type ElementType, type Prim, type PrimTypedArray, WgprimError } from '../src/index.js';
 import { cpuIdentity, cpuOp, type Value, valueAt } from '../src/device/reference.js';
-import { flagHeads, offsetHeads, runHeads, segmentedScanReference } from '../src/device/scan-by-key/reference.js';
+import { flagHeads, offsetHeads, segmentedScanReference } from '../src/device/scan-by-key/reference.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { randomInput, rng, SEED } from './support/data.js';
+import { expectValues, headsOf, runKeys } from './support/runs.js';
 
 let prim: Prim;
 beforeAll(async () => {
@@ -18,41 +22,10 @@ const PATHS: readonly (readonly [string, Partial<ByKeyConfig>])[] = [
 const TILE = 256;
 const SIZES = [0, 1, 2, 3, TILE - 1, TILE, TILE + 1, 2 * TILE + 1, 7919, 33 * TILE + 5];
 
-/** Keys in runs of random length 1..maxRun, each run's key drawn from a few values (neighbouring runs may merge). */
-export function runKeys(type: ElementType, n: number, seed: number, maxRun = 7): PrimTypedArray {
-  const r = rng(seed);
-  const ids: number[] = [];
-  while (ids.length < n) {
-    const id = Math.floor(r() * 5);
-    const len = 1 + Math.floor(r() * maxRun);
-    for (let i = 0; i < len && ids.length < n; i++) ids.push(id);
-  }
-  switch (type) {
-    case 'u32': return Uint32Array.from(ids, (x) => x * 0x10001);
-    case 'i32': return Int32Array.from(ids, (x) => x - 2);
-    case 'f32': return Float32Array.from(ids, (x) => x / 2 - 1);
-    case 'f16': return Uint16Array.from(ids, (x) => f16Bits(x / 2 - 1));
-    case 'u64': return BigUint64Array.from(ids, (x) => BigInt(x) << 40n);
-    case 'i64': return BigInt64Array.from(ids, (x) => BigInt(x - 2) * 0x100000001n);
-  }
-}
-
-const sameKey = (type: ElementType, keys: PrimTypedArray) => (i: number, j: number): boolean => valueAt(type, keys as ArrayLike<Value>, i) === valueAt(type, keys as ArrayLike<Value>, j);
-const headsOf = (type: ElementType, keys: PrimTypedArray): boolean[] => {
-  const same = sameKey(type, keys);
-  return runHeads(Array.from({ length: keys.length }, (_, i) => i), (a, b) => same(a, b));
-};
-
-function expectValues(type: ElementType, got: PrimTypedArray, want: readonly Value[], what: string): void {
-  expect(got.length, `${what}: length`).toBe(want.length);
-  const bad = want.findIndex((w, i) => !Object.is(valueAt(type, got as ArrayLike<Value>, i), w));
-  expect(bad, `${what}: first mismatch at ${bad}: ${String(bad >= 0 ? valueAt(type, got as ArrayLike<Value>, bad) : '')} vs ${String(want[bad])}`).toBe(-1);
-}
-
 const addRef = (type: ElementType, values: PrimTypedArray, heads: boolean[], exclusive: boolean, init?: Value): Value[] =>
   segmentedScanReference(type, cpuOp(type, 'add'), values as ArrayLike<Value>, heads, exclusive, init, cpuIdentity(type, 'add'));
 
-describe('scan by key: every key type and value type, awkward sizes', () => {
+describe('scan by key: every key type and value type, awkward sizes', { timeout: SLOW }, () => {
   // Every type as key and as value on the look-back path; two pairs (32- and 64-bit pairs) on reduce-then-scan.
   const cases = (types: ElementType[]): [ElementType, ElementType, string, Partial<ByKeyConfig>][] => [
     ...types.map((k, i): [ElementType, ElementType, string, Partial<ByKeyConfig>] => [k, types[(i + 1) % types.length]!, ...PATHS[0]!]),
@@ -72,7 +45,7 @@ describe('scan by key: every key type and value type, awkward sizes', () => {
   });
 });
 
-describe('scan by key: runs', () => {
+describe('scan by key: runs', { timeout: SLOW }, () => {
   const n = 40 * TILE + 17;
   const values = randomInput('u32', 'add', n, SEED);
   const cases: [string, Uint32Array][] = [
@@ -93,7 +66,7 @@ describe('scan by key: runs', () => {
   }
 });
 
-describe('scan by key: operators, equality, initial value', () => {
+describe('scan by key: operators, equality, initial value', { timeout: SLOW }, () => {
   const config = PATHS[0]![1];
   it('custom equality: NaN keys under == are never equal; integer keys by a tenth', async () => {
     const n = 3 * TILE + 11;
@@ -123,7 +96,7 @@ describe('scan by key: operators, equality, initial value', () => {
   });
 });
 
-describe('segmented scan: head flags and offsets', () => {
+describe('segmented scan: head flags and offsets', { timeout: SLOW }, () => {
   it('head flags, both paths, inclusive and exclusive with an initial value', async () => {
     for (const [path, config] of PATHS) {
       for (const n of [1, TILE + 1, 21 * TILE + 3]) {
@@ -167,7 +140,7 @@ describe('segmented scan: head flags and offsets', () => {
   });
 });
 
-describe('typed errors', () => {
+describe('typed errors', { timeout: SLOW }, () => {
   const code = async (f: () => Promise<unknown>): Promise<string | undefined> => {
     try {
       await f();

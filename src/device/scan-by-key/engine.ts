@@ -36,6 +36,8 @@ export interface ByKeyCall {
   readonly first?: GPUBuffer;
   readonly second?: GPUBuffer;
   readonly runCount?: GPUBuffer;
+  /** Elements the scattered outputs have room for (default `count`). */
+  readonly scatterCount?: number;
 }
 
 /** Throws a typed error when two of the named buffers are one (every output its own, apart from the inputs). */
@@ -79,7 +81,8 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
       ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), workgroups);
     };
     if (call.runCount) encoder.clearBuffer(call.runCount, 0, 4);
-    if (count === 0) return;
+    // Fewer than two elements hold no run longer than one.
+    if (count === 0 || (call.output === 'runs' && count < 2)) return;
 
     let flagsBinding: GPUBufferBinding | undefined = call.flags ? { buffer: call.flags, offset: 0, size: count * 4 } : undefined;
     if (marks && call.offsets) {
@@ -125,7 +128,7 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
         slot += 2;
         return v.tailStart;
       }
-      outputs.push({ buffer: b, offset: 0, size: count * t.bytes });
+      outputs.push({ buffer: b, offset: 0, size: (call.scatterCount ?? count) * t.bytes });
       slot += 1;
       return 0;
     };
