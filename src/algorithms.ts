@@ -11,6 +11,7 @@ import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.
 import { selectAlgorithm } from './device/select/spec.js';
 import { scanByKeyAlgorithm } from './device/scan-by-key/spec.js';
 import { reduceByKeyAlgorithm } from './device/reduce-by-key/spec.js';
+import { segmentedReduceAlgorithm } from './device/segmented-reduce/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -21,6 +22,7 @@ export const ALGORITHMS = [
   selectAlgorithm,
   scanByKeyAlgorithm,
   reduceByKeyAlgorithm,
+  segmentedReduceAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

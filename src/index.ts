@@ -43,3 +43,4 @@ export { type ScanByKeyArgs, type SegmentedScanArgs } from './device/scan-by-key
 export { type ArrayScanByKeyOptions, type ArraySegmentedScanOptions, type ArraySegments } from './device/scan-by-key/spec.js';
 export { type ReduceByKeyArgs, type RunLengthEncodeArgs, type NonTrivialRunsArgs } from './device/reduce-by-key/calls.js';
 export { type ArrayReduceByKeyOptions, type ArrayRunLengthOptions } from './device/reduce-by-key/spec.js';
+export { type SegmentedReduceArgs, type ArraySegmentedReduceOptions } from './device/segmented-reduce/spec.js';
