@@ -73,7 +73,7 @@ export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<
   const initWords: readonly [number, number] = args.initialValue === undefined ? [0, 0] : init;
   return (encoder) => {
     if (segments === 0) return;
-    const input = ctx.view(args.input, Math.max(count, 1), t, 1);
+    const input = ctx.view(args.input, count, t, 1);
     const out = ctx.view(args.output, segments, t, 5);
     const params = ctx.uniform(new Uint32Array([segments, count, shift, input.tailStart, out.tailStart, args.initialValue === undefined ? 0 : 1, ...initWords]));
     const begins = { buffer: args.beginOffsets, offset: 0, size: (segments + shift) * 4 };
@@ -83,6 +83,16 @@ export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<
   };
 }
 
+/** Begin offsets (segments + 1) of segments of random length in [1, 1999] (mean 1000, CUB's variable anchor), seeded. */
+function variableOffsets(count: number): Uint32Array<ArrayBuffer> {
+  let x = 20261202;
+  const next = (): number => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x / 2 ** 32; };
+  const out = [0];
+  while (out[out.length - 1]! < count) out.push(Math.min(count, out[out.length - 1]! + 1 + Math.floor(next() * 1999)));
+  return Uint32Array.from(out);
+}
+
+/** Fixed segments of `segment` elements, or (segment 0) segments of random length with mean 1000. */
 const benchmark = (name: string, segment: number): BenchmarkSpec => ({
   name,
   anchor: 'segmented_reduce',
@@ -90,11 +100,23 @@ const benchmark = (name: string, segment: number): BenchmarkSpec => ({
   input: 'values',
   valueBytes: 0,
   needsTypeFeature: true,
-  nameFields: (type) => ({ lvl: 'device', algo: 'segmented_reduce', value_type: type, segment }),
-  bytesPerCall: (type, n) => n * typeInfo(type).bytes + Math.ceil(n / segment) * (4 + typeInfo(type).bytes),
+  // The anchors' type names the segments: `u32/seg1024`, `u32/segvar_avg1000` (src/cli/table.ts).
+  nameFields: (type) => ({ lvl: 'device', algo: 'segmented_reduce', value_type: type, ...(segment ? { segment_length: segment } : { segment_mean: 1000 }) }),
+  bytesPerCall: (type, n) => n * typeInfo(type).bytes + Math.ceil(n / (segment || 1000)) * (4 + typeInfo(type).bytes),
   prepare: async (env, c, r) => {
+    let beginOffsets: GPUBuffer;
+    let segments: number;
+    if (segment) {
+      beginOffsets = await r.segmentOffsets(c.count, segment);
+      segments = Math.ceil(c.count / segment);
+    } else {
+      const offsets = variableOffsets(c.count);
+      beginOffsets = r.buffer(`segmented-reduce.offsets.${c.count}`, offsets.byteLength);
+      r.device.queue.writeBuffer(beginOffsets, 0, offsets);
+      segments = offsets.length - 1;
+    }
     const record = await prepareSegmentedReduce(env.context, env.rows(reduceTable), {
-      input: c.input, output: c.output, count: c.count, type: c.type, beginOffsets: await r.segmentOffsets(c.count, segment), segments: Math.ceil(c.count / segment), config: c.config as unknown as ReduceConfig,
+      input: c.input, output: c.output, count: c.count, type: c.type, beginOffsets, segments, config: c.config as unknown as ReduceConfig,
     });
     return async (encoder) => record(encoder);
   },
@@ -104,7 +126,7 @@ export const segmentedReduceAlgorithm = defineAlgorithm({
   name: 'segmented-reduce',
   summary: 'segmented reduce: one result per segment given by offsets (a workgroup a segment), on reduce\'s tuned table',
   tables: [],
-  benchmarks: [benchmark('segmented_reduce', 1024)],
+  benchmarks: [benchmark('segmented_reduce', 1024), benchmark('segmented_reduce_variable', 0)],
   tuning: [],
   calls: (env: AlgorithmEnv) => ({
     /** Records one reduction per segment into `output` (an empty segment gets the initial value). */
@@ -119,7 +141,7 @@ export const segmentedReduceAlgorithm = defineAlgorithm({
       precheckArrayCall(env, reduceTable, { type, op: options.op, useOp: true, initialValue: options.initialValue, config: options.config });
       const segments = options.endOffsets ? offsets.length : offsets.length - 1;
       const bytes = typeInfo(type).bytes;
-      const bufs = [env.upload(values.length ? values : new Uint32Array(1)), env.buffer(Math.max(4, segments * bytes)), env.upload(offsets), ...(options.endOffsets ? [env.upload(options.endOffsets)] : [])];
+      const bufs = [env.upload(values.length ? values : new Uint32Array(2)), env.buffer(Math.max(4, segments * bytes)), env.upload(offsets), ...(options.endOffsets ? [env.upload(options.endOffsets)] : [])];
       try {
         const args: SegmentedReduceArgs = { input: bufs[0]!, output: bufs[1]!, beginOffsets: bufs[2]!, endOffsets: bufs[3], segments, count: values.length, type, op: options.op, initialValue: options.initialValue, config: options.config };
         const [r] = await env.runAll([[bufs[1]!, Math.ceil((segments * bytes) / 4) * 4]], async (enc) => (await prepareSegmentedReduce(env.context, env.rows(reduceTable), args))(enc));
