@@ -15,6 +15,9 @@ import { histogramAlgorithm } from './device/histogram/spec.js';
 import { findAlgorithm } from './device/find/spec.js';
 import { mergeSortAlgorithm } from './device/merge-sort/spec.js';
 import { mergeAlgorithm } from './device/merge/spec.js';
+import { scanByKeyAlgorithm } from './device/scan-by-key/spec.js';
+import { reduceByKeyAlgorithm } from './device/reduce-by-key/spec.js';
+import { segmentedReduceAlgorithm } from './device/segmented-reduce/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -29,6 +32,9 @@ export const ALGORITHMS = [
   findAlgorithm,
   mergeSortAlgorithm,
   mergeAlgorithm,
+  scanByKeyAlgorithm,
+  reduceByKeyAlgorithm,
+  segmentedReduceAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

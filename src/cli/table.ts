@@ -39,7 +39,10 @@ export function anchorType(r: BenchRecord): string {
   const own = BENCHMARKS.find((b) => b.name === r.algorithm)?.anchorType;
   if (own) return own(r.type as ElementType);
   const seg = /segment_length:(\d+)/.exec(r.name);
-  if (r.algorithm === 'segmented_radix_sort' && seg) return `${r.type}/seg${seg[1]}`;
+  if ((r.algorithm === 'segmented_radix_sort' || r.algorithm === 'segmented_reduce') && seg) return `${r.type}/seg${seg[1]}`;
+  // The segmented reduce's variable segments: `u32/segvar_avg1000`.
+  const mean = /segment_mean:(\d+)/.exec(r.name);
+  if (r.algorithm === 'segmented_reduce_variable' && mean) return `${r.type}/segvar_avg${mean[1]}`;
   return r.algorithm === 'radix_sort_pairs' ? `${r.type}:u32` : r.type;
 }
 

@@ -1,6 +1,7 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { SERIAL_LOOKBACK, SUBGROUP_LOOKBACK, tileStateFns } from '../../wgsl/device/lookback.js';
-import { partialsDecl, reduceThenScanPrefix, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
+import { tileStateFns } from '../../wgsl/device/lookback.js';
+import { tilePrefixBlock } from '../../wgsl/device/tile-prefix.js';
+import { partialsDecl, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
 import { takeTile } from '../../wgsl/device/tile-counter.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
@@ -12,7 +13,7 @@ import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
-import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
+import { chunkScanStep, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type ScanConfig } from './config.js';
 
 /**
@@ -68,19 +69,6 @@ export function scanKernel(o: ScanKernelOptions): Kernel {
   const subgroupIds = subgroupIdsOrSelf(sub);
   const withinSubgroup = chunkScanStep(sub);
 
-  // With look-back the first subgroup goes on from the totals' scan to the look-back, saving a barrier.
-  const fusedLookback = sub && mode === 'lookback';
-  const acrossSubgroups = fusedLookback ? '' : subgroupTotalsPrefix(sub);
-
-  const tilePrefix = mode !== 'lookback' ? reduceThenScanPrefix(mode) : sub ? `
-    if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
-      var prefix = identity();${SUBGROUP_LOOKBACK}
-      if (sg_lane == 0u) { sh_prefix = prefix; }
-    }
-    workgroupBarrier();
-    let tile_prefix = sh_prefix;
-    let sg_prefix = sh_sg[sgid];` : SERIAL_LOOKBACK;
-
   const output = !writesOutput ? '' : `
     var head = op(tile_prefix, sg_prefix);
     if (P.has_init != 0u) { head = op(${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}, head); }
@@ -122,8 +110,7 @@ ${quadTileLoad({ view: inName, T, quads: Q, fast: 'fast', quad: 'base + k * sg_s
 ${unroll(Q, 'k', `      let t = quad_reduce(items[k]);${withinSubgroup}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
-    ${acrossSubgroups}
-    ${tilePrefix}
+    ${tilePrefixBlock(mode, sub)}
     ${output}${mode === 'carry' ? '\n    workgroupBarrier(); // the next tile reuses the workgroup arrays' : ''}
   }
 }

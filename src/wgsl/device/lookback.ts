@@ -24,10 +24,38 @@ const LB_PAYLOAD = ${LOOKBACK_AGGREGATE - 1}u;`;
  * at the same time do not contend for one line (at 8 bytes a tile, 16 neighbours shared each).
  */
 export const LOOKBACK_LINE_WORDS = 32;
-export const lookbackWordsPerTile = (t: TypeInfo): number => Math.max(LOOKBACK_LINE_WORDS, 2 * t.words);
+export const lookbackWordsPerTile = (t: { readonly words: number }): number => Math.max(LOOKBACK_LINE_WORDS, 2 * t.words);
+
+/**
+ * What a tile publishes, as raw 32-bit words: an element type, or a composite such as the
+ * by-key engine's (head count, value) pair held in a `vecN<u32>`.
+ */
+export interface TilePayload {
+  /** WGSL type of the value. */
+  readonly wgsl: string;
+  /** 32-bit words of the value (1 to 16). */
+  readonly words: number;
+  /** WGSL expression of the value's words, indexable by [i]. */
+  toWords(v: string): string;
+  /** WGSL type the words are read back into (`vec2<u32>`), its length, and the value from it. */
+  readonly wordsType: string;
+  readonly wordsLength: number;
+  fromWords(w: string): string;
+}
+
+/** The payload of an element type: its words through a `vec2<u32>`. */
+export function elementPayload(t: TypeInfo): TilePayload {
+  return { wgsl: t.wgsl, words: t.words, toWords: (v) => toWords(t, v), wordsType: 'vec2<u32>', wordsLength: 2, fromWords: (w) => fromWords(t, w) };
+}
+
+/** A payload held in `vecN<u32>` (N = words, 2 to 4), its own words. */
+export function vectorPayload(words: 2 | 3 | 4): TilePayload {
+  const T = `vec${words}<u32>`;
+  return { wgsl: T, words, toWords: (v) => v, wordsType: T, wordsLength: words, fromWords: (w) => w };
+}
 
 /** Words of a look-back state buffer: word 0 the tile counter, then each tile's state words (base `1u`). */
-export function lookbackStateWords(numTiles: number, t: TypeInfo): number {
+export function lookbackStateWords(numTiles: number, t: { readonly words: number }): number {
   return 1 + numTiles * lookbackWordsPerTile(t);
 }
 
@@ -38,14 +66,15 @@ export function lookbackStateWords(numTiles: number, t: TypeInfo): number {
  * `publish(p, status, v)`, `peek_state(p)` (status 0 while unpublished or the halves disagree)
  * and `read_state(p)` (spins until published), with `struct TileState { flag, value }`.
  */
-export function tileStateFns(t: TypeInfo, state = 'state', base = '1u'): string {
-  const T = t.wgsl;
-  const parts = 2 * t.words;
-  const words = (i: number): string => `${state}[${base} + p * ${lookbackWordsPerTile(t)}u + ${i}u]`;
+export function tileStateFns(t: TypeInfo | TilePayload, state = 'state', base = '1u'): string {
+  const pl = 'toWords' in t ? t : elementPayload(t);
+  const T = pl.wgsl;
+  const parts = 2 * pl.words;
+  const words = (i: number): string => `${state}[${base} + p * ${lookbackWordsPerTile(pl)}u + ${i}u]`;
   return `${LOOKBACK_CONSTS}
 fn publish(p: u32, f: u32, v: ${T}) {
-  let w = ${toWords(t, 'v')};
-${Array.from({ length: t.words }, (_, i) => `  atomicStore(&${words(2 * i)}, f | (w[${i}] & 0xffffu));
+  let w = ${pl.toWords('v')};
+${Array.from({ length: pl.words }, (_, i) => `  atomicStore(&${words(2 * i)}, f | (w[${i}] & 0xffffu));
   atomicStore(&${words(2 * i + 1)}, f | (w[${i}] >> 16u));`).join('\n')}
 }
 struct TileState { flag: u32, value: ${T} }
@@ -54,8 +83,8 @@ fn peek_state(p: u32) -> TileState {
 ${Array.from({ length: parts }, (_, i) => `  let s${i} = atomicLoad(&${words(i)});`).join('\n')}
   let f = s0 & LB_STATUS;
   if (f != 0u${Array.from({ length: parts - 1 }, (_, i) => ` && (s${i + 1} & LB_STATUS) == f`).join('')}) {
-    let w = vec2<u32>(${Array.from({ length: 2 }, (_, i) => (i < t.words ? `(s${2 * i} & 0xffffu) | (s${2 * i + 1} << 16u)` : '0u')).join(', ')});
-    return TileState(f, ${fromWords(t, 'w')});
+    let w = ${pl.wordsType}(${Array.from({ length: pl.wordsLength }, (_, i) => (i < pl.words ? `(s${2 * i} & 0xffffu) | (s${2 * i + 1} << 16u)` : '0u')).join(', ')});
+    return TileState(f, ${pl.fromWords('w')});
   }
   return TileState(0u, identity());
 }

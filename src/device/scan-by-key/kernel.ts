@@ -1,0 +1,273 @@
+import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
+import { tileStateFns, vectorPayload } from '../../wgsl/device/lookback.js';
+import { partialsDecl, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
+import { takeTile } from '../../wgsl/device/tile-counter.js';
+import { tilePrefixBlock } from '../../wgsl/device/tile-prefix.js';
+import { FLOAT_LIMIT_BITS, type ResolvedOperator } from '../../wgsl/operators.js';
+import { subgroupEnables } from '../../wgsl/prelude.js';
+import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
+import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
+import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
+import { unroll } from '../../wgsl/thread/unroll.js';
+import { fromWords, INT64_HELPERS, toWords, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
+import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
+import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
+import { chunkScanStep, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
+import { type ByKeyConfig } from './config.js';
+
+/**
+ * The by-key engine behind scan by key, segmented scan, reduce by key and both run-length
+ * encodes: every element becomes a pair (heads: the segments that start at it, 0 or 1; value),
+ * and the pairs are scanned with the segmented operator
+ *   (a, b) -> (a.heads + b.heads, b.heads != 0 ? b.value : op(a.value, b.value))
+ * across the tile and, through decoupled look-back or reduce-then-scan, across the tiles
+ * before it. The pair's inclusive scan at an element holds how many segments have started up
+ * to it and the combination of its segment so far: a scan writes that, a reduction writes a
+ * segment's value at its last element (its tail) at the segment's number.
+ * The pair lives in a `vecN<u32>` (the head count, then the value's words), so subgroup
+ * shuffles and the look-back's split words carry it as they carry any value.
+ */
+
+/** Where the heads come from: neighbouring keys that differ, a u32 flag per element, or offsets' marks. */
+export type HeadSource = 'keys' | 'flags' | 'marks';
+/** What is written: a scanned value per element, one (key, value) per run, or non-trivial runs' (offset, length). */
+export type EngineOutput = 'scan' | 'reduce' | 'runs';
+export type EnginePass = 'lookback' | 'partials-out' | 'partials-in';
+
+export interface ByKeyKernelOptions {
+  readonly heads: HeadSource;
+  readonly output: EngineOutput;
+  /** Key type (heads from keys, and the keys a reduction writes). */
+  readonly key?: TypeInfo;
+  /** Value type; with `ones` a u32 count of 1 per element (run-length encode), no values buffer. */
+  readonly value: TypeInfo;
+  readonly ones: boolean;
+  readonly op: ResolvedOperator;
+  readonly equality?: string;
+  readonly exclusive: boolean;
+  readonly pass: EnginePass;
+  readonly config: ByKeyConfig;
+  readonly subgroupMinSize: number;
+}
+
+export const BYKEY_PARAMS = ['count', 'num_tiles', 'keys_tail', 'vals_tail', 'out_tail', 'aux_tail', 'fast_end', 'has_init', 'init_lo', 'init_hi'] as const;
+
+/** Marks built from offsets (src/device/scan-by-key/marks.ts): a segment begins here, or a gap (no segment) does. */
+export const MARK_BEGIN = 1;
+export const MARK_GAP = 2;
+
+/** The default key equality: bitwise for integers, `==` for floats (so -0 equals +0, NaN nothing). */
+export function defaultKeyEquality(t: TypeInfo): string {
+  return t.is64 ? 'all(a == b)' : 'a == b';
+}
+
+/** The pair's WGSL type for a value type: the head count and the value's words. */
+export const pairWords = (v: TypeInfo): 2 | 3 => (v.words === 2 ? 3 : 2);
+
+/** Declarations of the pair: `P`, `mk(c, v)`, `pval(p)`, `cnt(p)`, `op`, `identity` over pairs (the value's are `vop`, `videntity`). */
+export function pairFns(v: TypeInfo, op: ResolvedOperator, gaps: boolean): string {
+  const V = v.wgsl;
+  const P = `vec${pairWords(v)}<u32>`;
+  const mk = v.words === 2 ? `${P}(c, x)` : `${P}(c, ${toWords(v, 'x')}.x)`;
+  const val = v.words === 2 ? 'p.yz' : fromWords(v, 'vec2<u32>(p.y, 0u)');
+  // With gaps the top bit of the count says the open segment is a gap (offsets' elements outside every segment).
+  const combine = gaps
+    ? `if ((b.x & CNT) != 0u) { return mk(((a.x + b.x) & CNT) | (b.x & GAP), pval(b)); }
+  return mk(a.x, vop(pval(a), pval(b)));`
+    : `if (b.x != 0u) { return mk(a.x + b.x, pval(b)); }
+  return mk(a.x, vop(pval(a), pval(b)));`;
+  return `fn vop(a: ${V}, b: ${V}) -> ${V} { ${op.combine} }
+fn videntity() -> ${V} { return ${op.identity}; }
+const CNT = ${gaps ? '0x7fffffffu' : '0xffffffffu'};
+const GAP = 0x80000000u;
+fn mk(c: u32, x: ${V}) -> ${P} { return ${mk}; }
+fn pval(p: ${P}) -> ${V} { return ${val}; }
+fn cnt(p: ${P}) -> u32 { return p.x & CNT; }
+fn op(a: ${P}, b: ${P}) -> ${P} {
+  ${combine}
+}
+fn identity() -> ${P} { return mk(0u, videntity()); }`;
+}
+
+/** An output of scattered elements: one plain array, or a view's two bindings for 2-byte types (no 4-byte multiple). */
+function scatterDecl(name: string, t: TypeInfo, tail: string, binding: number, bindings: BindingKind[]): string {
+  if (t.bytes === 2) {
+    bindings.push(...viewBindings({ access: 'read_write' }));
+    return viewWgsl({ name, type: t, access: 'read_write', tailStart: tail }, binding);
+  }
+  bindings.push('storage');
+  return `@group(0) @binding(${binding}) var<storage, read_write> ${name}_s: array<${t.wgsl}>;
+fn ${name}_store(e: u32, x: ${t.wgsl}) { ${name}_s[e] = x; }`;
+}
+
+/** The pair operator as the subgroup scan sees it: no native scan, so shuffles over `op`. */
+export const PAIR_OPERATOR: ResolvedOperator = { key: 'pair', combine: '', identity: '' };
+
+export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
+  const { config: c, value: v, pass } = o;
+  const k = o.key ?? typeInfo('u32');
+  const V = v.wgsl;
+  const K = k.wgsl;
+  const P = `vec${pairWords(v)}<u32>`;
+  const sub = c.workgroupScan === 'subgroup';
+  const Q = c.itemsPerThread / 4;
+  const WG = c.workgroupSize;
+  const gaps = o.heads === 'marks';
+  const tails = o.output !== 'scan';
+  const writes = pass !== 'partials-out';
+
+  const bindings: BindingKind[] = ['uniform'];
+  const decls: string[] = [];
+  if (o.heads === 'keys') {
+    decls.push(viewWgsl({ name: 'keys', type: k, access: 'read', tailStart: 'P.keys_tail' }, bindings.length));
+    bindings.push(...viewBindings({ access: 'read' }));
+  } else {
+    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read> flags: array<u32>;`);
+    bindings.push('read-only-storage');
+  }
+  if (!o.ones) {
+    decls.push(viewWgsl({ name: 'vals', type: v, access: 'read', tailStart: 'P.vals_tail' }, bindings.length));
+    bindings.push(...viewBindings({ access: 'read' }));
+  }
+  if (writes) {
+    if (o.output === 'scan') {
+      decls.push(viewWgsl({ name: 'out', type: v, access: 'read_write', tailStart: 'P.out_tail' }, bindings.length));
+      bindings.push(...viewBindings({ access: 'read_write' }));
+    } else if (o.output === 'reduce') {
+      decls.push(scatterDecl('uniq', k, 'P.aux_tail', bindings.length, bindings));
+      decls.push(scatterDecl('aggs', v, 'P.out_tail', bindings.length, bindings));
+    } else {
+      decls.push(scatterDecl('offs', typeInfo('u32'), '0u', bindings.length, bindings));
+      decls.push(scatterDecl('lens', typeInfo('u32'), '0u', bindings.length, bindings));
+    }
+    if (o.output !== 'scan') {
+      decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> run_count: array<u32>;`);
+      bindings.push('storage');
+    }
+  }
+  if (pass === 'lookback') {
+    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> state: array<atomic<u32>>;`);
+    bindings.push('storage');
+  } else {
+    decls.push(partialsDecl(pass, bindings.length, P));
+    bindings.push(pass === 'partials-out' ? 'storage' : 'read-only-storage');
+  }
+
+  // Per element e of quad slot j: bit j its head, bit 4 + j its tail, bit 8 + j a gap's head.
+  const flagOf = {
+    keys: `var prev = keys_items[k][max(j, 1u) - 1u];
+          if (j == 0u && e > 0u) { prev = keys_at(e - 1u); }
+          if (e == 0u || !eq(prev, keys_items[k][j])) { m |= 1u << j; }${tails ? `
+          if (e + 1u == P.count) { m |= 16u << j; } else {
+            var next = keys_items[k][min(j + 1u, 3u)];
+            if (j == 3u) { next = keys_at(e + 1u); }
+            if (!eq(keys_items[k][j], next)) { m |= 16u << j; }
+          }` : ''}`,
+    flags: 'if (e == 0u || flags[e] != 0u) { m |= 1u << j; }',
+    marks: `let mark = flags[e];
+          if (e == 0u || mark != 0u) { m |= 1u << j; if ((mark & ${MARK_BEGIN}u) == 0u) { m |= 256u << j; } }`,
+  }[o.heads];
+  const valueOf = (kk: string, j: string): string => (o.ones ? '1u' : `vs[${kk}][${j}]`);
+  // The pair element j of quad kk scans, from its flags in `m`.
+  const pairOf = (kk: string, j: string, m: string): string => {
+    if (o.output === 'runs') {
+      // CUB's non-trivial runs: a run longer than one starts where a head is not a tail; its elements count 1.
+      return `mk(select(0u, 1u, ((${m} >> ${j}) & 17u) == 1u), select(1u, 0u, ((${m} >> ${j}) & 17u) == 17u))`;
+    }
+    return `mk(((${m} >> ${j}) & 1u)${gaps ? ` | select(0u, GAP, ((${m} >> (8u + ${j})) & 1u) != 0u)` : ''}, ${valueOf(kk, j)})`;
+  };
+
+  const init = fromWords(v, 'vec2<u32>(P.init_lo, P.init_hi)');
+  // What element e (quad slot j, flags m) writes from `ex` and `incl`, its exclusive and inclusive pairs.
+  const emit: Record<EngineOutput, string> = {
+    scan: o.exclusive
+      ? `var r = init;
+          if (((m >> j) & 1u) == 0u) { r = select(pval(ex), vop(init, pval(ex)), P.has_init != 0u); }`
+      : 'var r = select(pval(incl), vop(init, pval(incl)), P.has_init != 0u);',
+    reduce: `if (((m >> j) & 1u) != 0u) { uniq_store(cnt(incl) - 1u, keys_items[k][j]); }
+          if (((m >> j) & 16u) != 0u) { aggs_store(cnt(incl) - 1u, pval(incl)); }
+          if (e + 1u == P.count) { run_count[0] = cnt(incl); }`,
+    runs: `let hf = (m >> j) & 17u;
+          if (hf == 1u) { offs_store(cnt(incl) - 1u, e); }
+          if (hf == 16u) { lens_store(cnt(incl) - 1u, pval(incl)); }
+          if (e + 1u == P.count) { run_count[0] = cnt(incl); }`,
+  };
+  const scanStore = o.output === 'scan';
+  const output = !writes ? '' : `
+    let head = op(tile_prefix, sg_prefix);${scanStore ? `
+    let init = select(videntity(), ${init}, P.has_init != 0u);` : ''}
+${unroll(Q, 'k', `
+      var x = op(head, pre[k]);
+      let m = masks[k];
+      let q = base + k * sg_size + sg_lane;${scanStore ? `\n      var o: array<${V}, 4>;` : ''}
+      for (var j = 0u; j < 4u; j++) {
+        let e = q * 4u + j;
+        if (e < P.count) {
+          let ex = x;
+          x = op(x, ${pairOf('k', 'j', 'm')});
+          let incl = x;
+          ${emit[o.output]}${scanStore ? (gaps ? `
+          if ((incl.x & GAP) == 0u) { out_store(e, r); }` : `
+          o[j] = r;`) : ''}
+        }
+      }${scanStore && !gaps ? `
+${quadStore('out', 'q', 'o', 'fast')}` : ''}`)}`;
+
+  const loads = `${o.heads === 'keys' ? quadTileLoad({ view: 'keys', T: K, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${K}()` }).replace(/\bitems\b/g, 'keys_items') : ''}
+${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}`;
+
+  const enables = [...new Set([...typeEnables(k), ...typeEnables(v)])];
+  const code = `${enables.join('\n')}
+${subgroupEnables(sub)}${k.is64 || v.is64 ? INT64_HELPERS : ''}
+${v.isFloat ? FLOAT_LIMIT_BITS : ''}
+${pairFns(v, o.op, gaps)}
+${o.heads === 'keys' ? `fn eq(a: ${K}, b: ${K}) -> bool { return ${o.equality ?? defaultKeyEquality(k)}; }` : ''}
+${paramsStruct(BYKEY_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+${decls.join('\n')}
+const WG = ${WG}u;
+const Q = ${Q}u;
+const TILE = ${WG * c.itemsPerThread}u;
+${workgroupScanDecls(P, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
+var<workgroup> sh_tile: u32;
+var<workgroup> sh_prefix: ${P};
+var<workgroup> sg_counter: atomic<u32>;
+${sub ? subgroupInclusiveFn({ ...typeInfo('u64'), wgsl: P }, PAIR_OPERATOR) : ''}
+${pass === 'lookback' ? `${tileStateFns(vectorPayload(pairWords(v)))}\n${sub ? FIRST_LANE_FN : ''}` : ''}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>${sub ? `, ${SUBGROUP_BUILTINS}` : ''}) {
+  ${subgroupIdsOrSelf(sub)}
+  let ns = WG / sg_size;
+  {
+    ${pass === 'lookback' ? `${takeTile('state', '0')}
+    if (tile >= P.num_tiles) { return; }` : reduceThenScanTile(pass)}
+    let base = tile * (TILE / 4u) + sgid * sg_size * Q;
+    let fast = (tile + 1u) * TILE <= P.fast_end;
+${loads}
+    var pre: array<${P}, Q>;
+    var masks: array<u32, Q>;
+    var run = identity();
+${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
+      var m = 0u;
+      var t = identity();
+      for (var j = 0u; j < 4u; j++) {
+        let e = q * 4u + j;
+        if (e < P.count) {
+          ${flagOf}
+          t = op(t, ${pairOf('k', 'j', 'm')});
+        }
+      }
+      masks[k] = m;${chunkScanStep(sub)}`)}
+    if (sg_lane == 0u) { sh_sg[sgid] = run; }
+    workgroupBarrier();
+    ${tilePrefixBlock(pass, sub)}
+    ${output}
+  }
+}
+`;
+  const key = ['bykey', pass, o.heads, o.output, k.name, v.name, o.ones ? 'ones' : 'vals', o.op.key, o.equality ?? '', o.exclusive ? 'ex' : 'in',
+    WG, c.itemsPerThread, c.workgroupScan, sub ? o.subgroupMinSize : 0].join(':');
+  return { key, label: `wgprim.bykey.${o.output}.${o.heads}.${pass}.${k.name}.${v.name}`, code, bindings, workgroupSize: WG, userCode: o.op.custom || o.equality !== undefined };
+}

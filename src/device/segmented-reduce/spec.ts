@@ -1,0 +1,161 @@
+// Segmented reduce: one result per segment (offsets as segmentedRadixSortKeys takes them), on
+// reduce's tuned table as rocPRIM runs it.
+import { type DeviceContext, checkCount } from '../../runtime/context.js';
+import { fail } from '../../runtime/errors.js';
+import { type Operator, resolveOperator } from '../../wgsl/operators.js';
+import { type ElementType, typeInfo } from '../../wgsl/types.js';
+import { encodeValue } from '../../wgsl/values.js';
+import { arrayOfType, precheckArrayCall, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
+import { type AlgorithmEnv, type ArrayEnv, type BenchmarkSpec, defineAlgorithm } from '../spec.js';
+import { compareArrays, cpuIdentity, cpuOp } from '../reference.js';
+import { segmentedReduceReference } from './reference.js';
+import { selectFromTable } from '../select.js';
+import { type ReduceConfig } from '../reduce/config.js';
+import { reduceTable } from '../reduce/table.js';
+import { checkOffsets } from '../scan-by-key/spec.js';
+import { checkDistinct } from '../scan-by-key/engine.js';
+import { type ScanRows } from '../scan-by-key/calls.js';
+import { segmentedReduceKernel } from './kernel.js';
+
+export interface SegmentedReduceArgs {
+  readonly input: GPUBuffer;
+  /** Receives one value per segment. */
+  readonly output: GPUBuffer;
+  /** u32 first element of each segment: `segments + 1` entries without `endOffsets`, else `segments`. */
+  readonly beginOffsets: GPUBuffer;
+  /** u32 one past each segment's last element. */
+  readonly endOffsets?: GPUBuffer;
+  readonly segments: number;
+  readonly type: ElementType;
+  /** Elements of `input` the offsets index (default: as many as the buffer holds). */
+  readonly count?: number;
+  /** Defaults to `add`; assumed commutative, as the device reduce assumes. */
+  readonly op?: Operator;
+  /** Combined into every segment's result; an empty segment's result (default the identity). */
+  readonly initialValue?: number | bigint;
+  readonly config?: Partial<ReduceConfig>;
+}
+
+export interface ArraySegmentedReduceOptions {
+  readonly op?: Operator;
+  readonly initialValue?: number | bigint;
+  /** With end offsets, `offsets` holds one begin per segment. */
+  readonly endOffsets?: Uint32Array;
+  readonly type?: ElementType;
+  readonly config?: Partial<ReduceConfig>;
+}
+
+export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<ReduceConfig>, args: SegmentedReduceArgs): Promise<(encoder: GPUCommandEncoder) => void> {
+  const what = 'segmentedReduce';
+  ctx.assertAlive();
+  if (!args || typeof args !== 'object') fail('invalid-argument', `${what} needs an argument object { input, output, beginOffsets, endOffsets?, segments, type }`);
+  const t = typeInfo(args.type);
+  ctx.requireTypeFeature(t);
+  const op = resolveOperator(args.op ?? 'add', t);
+  const init = encodeValue(t, args.initialValue ?? 0, 'initialValue');
+  const { segments } = args;
+  if (typeof segments !== 'number' || !Number.isInteger(segments) || segments < 0 || segments > 0xfffffffe) fail('invalid-argument', `${what}: segments must be a non-negative integer below 2^32 - 1, got ${String(segments)}`);
+  ctx.checkBuffer(`${what} input`, args.input, 0, t);
+  const count = args.count ?? Math.floor(args.input.size / t.bytes);
+  checkCount(count);
+  ctx.checkBuffer(`${what} input`, args.input, count, t);
+  ctx.checkBuffer(`${what} output`, args.output, segments, t);
+  const U32 = typeInfo('u32');
+  const shift = args.endOffsets ? 0 : 1;
+  ctx.checkBuffer(`${what} beginOffsets`, args.beginOffsets, segments + shift, U32);
+  if (args.endOffsets) ctx.checkBuffer(`${what} endOffsets`, args.endOffsets, segments, U32);
+  checkDistinct(what, [['output', args.output], ['input', args.input]]);
+  checkDistinct(what, [['output', args.output], ['beginOffsets', args.beginOffsets]]);
+  checkDistinct(what, [['output', args.output], ['endOffsets', args.endOffsets]]);
+  const { config } = selectFromTable(ctx, reduceTable, rows, args.type, 0, args.config);
+  const kernel = segmentedReduceKernel(t, op, config);
+  const pipeline = await ctx.pipeline(kernel);
+  const initWords: readonly [number, number] = args.initialValue === undefined ? [0, 0] : init;
+  return (encoder) => {
+    if (segments === 0) return;
+    const input = ctx.view(args.input, count, t, 1);
+    const out = ctx.view(args.output, segments, t, 5);
+    const params = ctx.uniform(new Uint32Array([segments, count, shift, input.tailStart, out.tailStart, args.initialValue === undefined ? 0 : 1, ...initWords]));
+    const begins = { buffer: args.beginOffsets, offset: 0, size: (segments + shift) * 4 };
+    const ends = args.endOffsets ? { buffer: args.endOffsets, offset: 0, size: segments * 4 } : begins;
+    const outEntries = t.bytes === 2 ? out.entries : [{ buffer: args.output, offset: 0, size: segments * t.bytes }];
+    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...input.entries, begins, ends, ...outEntries]), segments);
+  };
+}
+
+/** Begin offsets (segments + 1) of segments of random length in [1, 1999] (mean 1000, CUB's variable anchor), seeded. */
+function variableOffsets(count: number): Uint32Array<ArrayBuffer> {
+  let x = 20261202;
+  const next = (): number => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x / 2 ** 32; };
+  const out = [0];
+  while (out[out.length - 1]! < count) out.push(Math.min(count, out[out.length - 1]! + 1 + Math.floor(next() * 1999)));
+  return Uint32Array.from(out);
+}
+
+/** Fixed segments of `segment` elements, or (segment 0) segments of random length with mean 1000. */
+const benchmark = (name: string, segment: number): BenchmarkSpec => ({
+  name,
+  anchor: 'segmented_reduce',
+  table: reduceTable,
+  input: 'values',
+  valueBytes: 0,
+  needsTypeFeature: true,
+  // The anchors' type names the segments: `u32/seg1024`, `u32/segvar_avg1000` (src/cli/table.ts).
+  nameFields: (type) => ({ lvl: 'device', algo: 'segmented_reduce', value_type: type, ...(segment ? { segment_length: segment } : { segment_mean: 1000 }) }),
+  bytesPerCall: (type, n) => n * typeInfo(type).bytes + Math.ceil(n / (segment || 1000)) * (4 + typeInfo(type).bytes),
+  prepare: async (env, c, r) => {
+    let beginOffsets: GPUBuffer;
+    let segments: number;
+    if (segment) {
+      beginOffsets = await r.segmentOffsets(c.count, segment);
+      segments = Math.ceil(c.count / segment);
+    } else {
+      const offsets = variableOffsets(c.count);
+      beginOffsets = r.buffer(`segmented-reduce.offsets.${c.count}`, offsets.byteLength);
+      r.device.queue.writeBuffer(beginOffsets, 0, offsets);
+      segments = offsets.length - 1;
+    }
+    const record = await prepareSegmentedReduce(env.context, env.rows(reduceTable), {
+      input: c.input, output: c.output, count: c.count, type: c.type, beginOffsets, segments, config: c.config as unknown as ReduceConfig,
+    });
+    return async (encoder) => record(encoder);
+  },
+});
+
+export const segmentedReduceAlgorithm = defineAlgorithm({
+  name: 'segmented-reduce',
+  summary: 'segmented reduce: one result per segment given by offsets (a workgroup a segment), on reduce\'s tuned table',
+  tables: [],
+  benchmarks: [benchmark('segmented_reduce', 1024), benchmark('segmented_reduce_variable', 0)],
+  tuning: [],
+  calls: (env: AlgorithmEnv) => ({
+    /** Records one reduction per segment into `output` (an empty segment gets the initial value). */
+    segmentedReduce: async (encoder: GPUCommandEncoder, args: SegmentedReduceArgs): Promise<void> => (await prepareSegmentedReduce(env.context, env.rows(reduceTable), args))(encoder),
+  }),
+  arrays: (env: ArrayEnv) => ({
+    /** One value per segment: `offsets.length - 1` segments, or `offsets.length` with `endOffsets`. */
+    async segmentedReduce<A extends PrimTypedArray>(values: A, offsets: Uint32Array, options: ArraySegmentedReduceOptions = {}): Promise<A> {
+      if (!options || typeof options !== 'object') fail('invalid-argument', 'segmentedReduce options must be an object');
+      const type = typeOfArray(values, options.type);
+      checkOffsets('segmentedReduce', offsets, values.length, options.endOffsets);
+      precheckArrayCall(env, reduceTable, { type, op: options.op, useOp: true, initialValue: options.initialValue, config: options.config });
+      const segments = options.endOffsets ? offsets.length : offsets.length - 1;
+      const bytes = typeInfo(type).bytes;
+      const bufs = [env.upload(values.length ? values : new Uint32Array(2)), env.buffer(Math.max(4, segments * bytes)), env.upload(offsets), ...(options.endOffsets ? [env.upload(options.endOffsets)] : [])];
+      try {
+        const args: SegmentedReduceArgs = { input: bufs[0]!, output: bufs[1]!, beginOffsets: bufs[2]!, endOffsets: bufs[3], segments, count: values.length, type, op: options.op, initialValue: options.initialValue, config: options.config };
+        const [r] = await env.runAll([[bufs[1]!, Math.ceil((segments * bytes) / 4) * 4]], async (enc) => (await prepareSegmentedReduce(env.context, env.rows(reduceTable), args))(enc));
+        return arrayOfType(type, r!, segments) as A;
+      } finally {
+        for (const b of bufs) b.destroy();
+      }
+    },
+  }),
+  demo: (a, { u32 }) => {
+    const offsets = Uint32Array.from({ length: Math.floor(u32.length / 1024) + 1 }, (_, i) => i * 1024);
+    return [{
+      name: 'segmented_reduce u32 (1024-element segments)', run: () => a.segmentedReduce(u32, offsets),
+      verify: (g: unknown) => compareArrays(g, segmentedReduceReference('u32', cpuOp('u32', 'add'), u32, offsets, undefined, cpuIdentity('u32', 'add')) as number[]),
+    }];
+  },
+});

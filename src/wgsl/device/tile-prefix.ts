@@ -1,0 +1,30 @@
+import { SERIAL_LOOKBACK, SUBGROUP_LOOKBACK } from './lookback.js';
+import { type ReduceThenScanPass, reduceThenScanPrefix } from './reduce-then-scan.js';
+import { SUBGROUP_TOTALS_SCAN, subgroupTotalsPrefix } from '../workgroup/scan.js';
+
+/** Where a tile's prefix comes from: single-pass look-back, or a pass of reduce-then-scan. */
+export type TilePrefixMode = 'lookback' | ReduceThenScanPass;
+
+/**
+ * The splice every single-pass tile scan makes (scan, the by-key engine): after each subgroup's
+ * total is in `sh_sg[sgid]` and a barrier, scans the totals across the workgroup and takes the
+ * tile's prefix, declaring `tile_prefix` (but for partials-out) and `sg_prefix`, and `agg`
+ * (the tile's aggregate) where the caller sees it. With subgroup operations and look-back the
+ * first subgroup goes on from the totals' scan to the look-back, saving a barrier. Needs what
+ * the look-back (src/wgsl/device/lookback.ts) or the reduce-then-scan pass needs, and
+ * `sh_prefix`.
+ */
+export function tilePrefixBlock(mode: TilePrefixMode, sub: boolean): string {
+  const fused = sub && mode === 'lookback';
+  const acrossSubgroups = fused ? '' : subgroupTotalsPrefix(sub);
+  const tilePrefix = mode !== 'lookback' ? reduceThenScanPrefix(mode) : sub ? `
+    if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
+      var prefix = identity();${SUBGROUP_LOOKBACK}
+      if (sg_lane == 0u) { sh_prefix = prefix; }
+    }
+    workgroupBarrier();
+    let tile_prefix = sh_prefix;
+    let sg_prefix = sh_sg[sgid];` : SERIAL_LOOKBACK;
+  return `${acrossSubgroups}
+    ${tilePrefix}`;
+}
