@@ -9,6 +9,7 @@ import { transformAlgorithm } from './device/transform/spec.js';
 import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
+import { binarySearchAlgorithm } from './device/binary-search/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -17,6 +18,7 @@ export const ALGORITHMS = [
   radixSortAlgorithm,
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
+  binarySearchAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -38,3 +38,6 @@ export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType 
 export { type SelectConfig, selectSpace } from './device/select/config.js';
 export { type SelectArgs, type PartitionArgs, type PartitionTwoWayArgs, type PartitionThreeWayArgs, type UniqueArgs, type UniqueByKeyArgs } from './device/select/calls.js';
 export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOptions, type ValueArray as UniqueByKeyValueArray } from './device/select/spec.js';
+export { type BinarySearchConfig, binarySearchSpace } from './device/binary-search/config.js';
+export { type BinarySearchArgs } from './device/binary-search/search.js';
+export { type ArraySearchOptions } from './device/binary-search/spec.js';

@@ -33,6 +33,7 @@ export interface PlannedStage extends PlanStage {
   readonly status: 'available' | 'pending';
 }
 
+const SEARCH_NOTE = 'one search kernel (rocPRIM builds it on transform, but tunes each search apart); its own table, timed on 2^20 needles';
 const PARTITION_NOTE = 'one compaction engine (select, partitions, unique); its own table, as rocPRIM tunes each variant separately';
 
 /** Every stage of the plan, in no particular order (`planStages` orders them). */
@@ -47,7 +48,9 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'run_length_encode', kind: 'tune', tables: ['run_length_encode'], after: [], note: 'its own table, not reduce_by_key\'s' },
   { id: 'histogram', kind: 'tune', tables: ['histogram'], after: [], note: 'per channel count; inputs of several bin counts and entropies' },
   { id: 'adjacent_difference', kind: 'tune', tables: ['adjacent_difference'], after: [], note: 'left and right, in place and not' },
-  { id: 'binary_search', kind: 'tune', tables: ['binary_search', 'lower_bound', 'upper_bound'], after: [], note: 'built on transform, tuned separately: one table each' },
+  { id: 'lower_bound', kind: 'tune', tables: ['lowerBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
+  { id: 'upper_bound', kind: 'tune', tables: ['upperBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
+  { id: 'binary_search', kind: 'tune', tables: ['binarySearch'], after: [], family: 'binary_search', note: SEARCH_NOTE },
   { id: 'merge', kind: 'tune', tables: ['merge'], after: [], note: 'device merge of two sorted inputs' },
   { id: 'merge_sort_block_sort', kind: 'tune', tables: ['merge_sort_block_sort'], after: [], note: 'scored with the block-sort tile bias items/s * (bs*ipt)^(1/4)' },
   { id: 'merge_sort_block_merge', kind: 'tune', tables: ['merge_sort_block_merge'], after: ['merge_sort_block_sort'], note: 'its input is pre-sorted with the tuned block-sort config, so block_sort is installed first' },
