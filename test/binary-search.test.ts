@@ -52,9 +52,12 @@ function sorted(type: ElementType, data: PrimTypedArray): PrimTypedArray {
   const idx = Array.from(o.keys()).sort((a, b) => (o[a]! < o[b]! ? -1 : o[a]! > o[b]! ? 1 : 0));
   const out = data.slice() as PrimTypedArray;
   // Copy bits, not values: NaN payloads and signs are kept.
-  const words = type === 'u64' || type === 'i64' ? BigUint64Array : type === 'f16' ? Uint16Array : Uint32Array;
-  const src = new words(data.buffer, data.byteOffset, data.length) as ArrayLike<Key> & { [i: number]: Key };
-  const dst = new words(out.buffer, out.byteOffset, out.length) as { [i: number]: Key };
+  const bitsOf = (a: PrimTypedArray): { [i: number]: Key } => {
+    const b = a.buffer as ArrayBuffer;
+    return type === 'u64' || type === 'i64' ? new BigUint64Array(b, a.byteOffset, a.length) : type === 'f16' ? new Uint16Array(b, a.byteOffset, a.length) : new Uint32Array(b, a.byteOffset, a.length);
+  };
+  const src = bitsOf(data);
+  const dst = bitsOf(out);
   idx.forEach((from, to) => { dst[to] = src[from]!; });
   return out;
 }
