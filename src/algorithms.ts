@@ -10,6 +10,7 @@ import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
 import { binarySearchAlgorithm } from './device/binary-search/spec.js';
+import { topKAlgorithm } from './device/top-k/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -19,6 +20,7 @@ export const ALGORITHMS = [
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
   binarySearchAlgorithm,
+  topKAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

@@ -41,3 +41,6 @@ export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOpt
 export { type BinarySearchConfig, binarySearchSpace } from './device/binary-search/config.js';
 export { type BinarySearchArgs } from './device/binary-search/search.js';
 export { type ArraySearchOptions } from './device/binary-search/spec.js';
+export { type TopKConfig, topKSpace } from './device/top-k/config.js';
+export { type TopKArgs } from './device/top-k/top-k.js';
+export { type ArrayTopKOptions } from './device/top-k/spec.js';

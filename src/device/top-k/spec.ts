@@ -1,0 +1,77 @@
+// The radix select (AIR top-k, §7 of the designs): top-k, and nth element and partial sort on it.
+import { fail } from '../../runtime/errors.js';
+import { type ElementType, typeInfo } from '../../wgsl/types.js';
+import { arrayOfType, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
+import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm } from '../spec.js';
+import { radixSortBlockSortTable, radixSortTable } from '../radix-sort/table.js';
+import { scanTable } from '../scan/table.js';
+import { orderedKeys } from '../binary-search/reference.js';
+import { type TopKConfig } from './config.js';
+import { recordTopK, type SelectTables, type TopKArgs } from './top-k.js';
+import { topKTable } from './table.js';
+import { topKBenchmarks, topKTuning } from './bench.js';
+import { topKReference } from './reference.js';
+
+export interface ArrayTopKOptions {
+  /** The k largest (default) or the k smallest. */
+  readonly largest?: boolean;
+  /** Needed only for f16 (Uint16Array). */
+  readonly type?: ElementType;
+  readonly config?: Partial<TopKConfig>;
+}
+
+export const selectTables = (env: AlgorithmEnv): SelectTables => ({
+  rows: env.rows(topKTable), sort: env.rows(radixSortTable), blockSort: env.rows(radixSortBlockSortTable), scan: env.rows(scanTable),
+});
+
+function topKCalls(env: AlgorithmEnv) {
+  return {
+    /** Records top-k: the k largest (or smallest) keys, ordered, into `valuesOut` and their u32 indices into `indicesOut`. */
+    topK: (encoder: GPUCommandEncoder, args: TopKArgs): Promise<void> => recordTopK(env.context, selectTables(env), encoder, args),
+  };
+}
+
+async function arrayTopK<A extends PrimTypedArray>(env: ArrayEnv, data: A, k: number, options: ArrayTopKOptions = {}): Promise<{ values: A; indices: Uint32Array }> {
+  if (!options || typeof options !== 'object') fail('invalid-argument', 'topK options must be an object');
+  const type = typeOfArray(data, options.type);
+  const t = typeInfo(type);
+  env.context.assertAlive();
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 0 || k > data.length) fail('invalid-argument', `topK: k must be an integer in [0, ${data.length}], got ${String(k)}`);
+  if (options.config !== undefined) env.select(topKTable, type, 0, options.config);
+  const bytes = Math.ceil((k * t.bytes) / 4) * 4;
+  const buffers = [env.upload(data), env.buffer(bytes), env.buffer(4 * k)];
+  const [input, valuesOut, indicesOut] = buffers as [GPUBuffer, GPUBuffer, GPUBuffer];
+  try {
+    const args = { input, count: data.length, k, type, largest: options.largest, valuesOut, indicesOut, config: options.config };
+    const [v, i] = await env.runAll([[valuesOut, bytes], [indicesOut, 4 * k]], (enc) => recordTopK(env.context, selectTables(env), enc, args));
+    return { values: arrayOfType(type, v!, k) as A, indices: new Uint32Array(i!, 0, k) };
+  } finally {
+    for (const b of buffers) b.destroy();
+  }
+}
+
+export const topKAlgorithm = defineAlgorithm({
+  name: 'top-k',
+  summary: 'top-k (AIR radix select): the k largest or smallest keys and their indices',
+  tables: [topKTable],
+  benchmarks: topKBenchmarks,
+  tuning: topKTuning,
+  calls: topKCalls,
+  arrays: (env: ArrayEnv) => ({
+    /** The k largest (or smallest) elements, largest first (smallest first), and their indices: `{ values, indices }`. */
+    topK: <A extends PrimTypedArray>(data: A, k: number, options?: ArrayTopKOptions): Promise<{ values: A; indices: Uint32Array }> => arrayTopK(env, data, k, options),
+  }),
+  demo: (arrays, { f32 }) => {
+    const want = (k: number): string => topKReference('f32', f32, k).join(',');
+    const check = (k: number) => (g: unknown): string | undefined => {
+      const r = g as { values: Float32Array; indices: Uint32Array };
+      if (orderedKeys('f32', r.values).join(',') !== want(k)) return `top ${k} values differ from the reference`;
+      const bad = Array.from(r.indices).findIndex((i, j) => !Object.is(f32[i], r.values[j]));
+      return bad >= 0 ? `index ${bad} (${r.indices[bad]}) does not hold value ${r.values[bad]}` : undefined;
+    };
+    return [
+      { name: 'topK f32 (k = 100)', run: () => arrays.topK(f32, 100), verify: check(100) },
+      { name: 'topK f32 (k = 4096)', run: () => arrays.topK(f32, Math.min(4096, f32.length)), verify: check(Math.min(4096, f32.length)) },
+    ];
+  },
+});
