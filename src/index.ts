@@ -43,4 +43,5 @@ export { type BinarySearchArgs } from './device/binary-search/search.js';
 export { type ArraySearchOptions } from './device/binary-search/spec.js';
 export { type TopKConfig, topKSpace } from './device/top-k/config.js';
 export { type TopKArgs } from './device/top-k/top-k.js';
-export { type ArrayTopKOptions } from './device/top-k/spec.js';
+export { type ArrayTopKOptions, type ArrayPartialOptions } from './device/top-k/spec.js';
+export { type NthElementArgs, type PartialSortArgs } from './device/top-k/arrange.js';

@@ -293,7 +293,7 @@ describe('plan', () => {
     const family = stages.filter((s) => s.family === 'partition');
     expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'select_predicated_flag', 'select_unique', 'select_unique_by_key', 'partition_flag', 'partition_predicate', 'partition_two_way_flag', 'partition_two_way_predicate', 'partition_three_way']);
     expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
-    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'lower_bound', 'upper_bound', 'binary_search', 'radix_sort_block_sort', 'radix_sort_onesweep', 'radix_sort_threshold', 'segmented_radix_sort', ...family.map((s) => s.id)]);
+    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'lower_bound', 'upper_bound', 'binary_search', 'top_k', 'radix_sort_block_sort', 'radix_sort_onesweep', 'radix_sort_threshold', 'segmented_radix_sort', ...family.map((s) => s.id)]);
     expect(stages.find((s) => s.id === 'radix_sort_block_sort')).toMatchObject({ kind: 'tune', tables: ['radixSortBlockSort'] });
     expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));
     expect(stages.find((s) => s.id === 'radix_sort_onesweep')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });

@@ -51,6 +51,7 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'lower_bound', kind: 'tune', tables: ['lowerBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
   { id: 'upper_bound', kind: 'tune', tables: ['upperBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
   { id: 'binary_search', kind: 'tune', tables: ['binarySearch'], after: [], family: 'binary_search', note: SEARCH_NOTE },
+  { id: 'top_k', kind: 'tune', tables: ['topK'], after: [], note: 'the radix select (AIR top-k), timed at k = 100 and 4096; nth element and partial sort run on its table (and sort their k with the radix sort\'s)' },
   { id: 'merge', kind: 'tune', tables: ['merge'], after: [], note: 'device merge of two sorted inputs' },
   { id: 'merge_sort_block_sort', kind: 'tune', tables: ['merge_sort_block_sort'], after: [], note: 'scored with the block-sort tile bias items/s * (bs*ipt)^(1/4)' },
   { id: 'merge_sort_block_merge', kind: 'tune', tables: ['merge_sort_block_merge'], after: ['merge_sort_block_sort'], note: 'its input is pre-sorted with the tuned block-sort config, so block_sort is installed first' },

@@ -74,6 +74,10 @@ ${orderFns(t, o.largest)}
 const WG = ${WG}u;
 const IPT = ${IPT}u;
 const TILE = WG * IPT;
+fn load_key(from_cand: bool, e: u32) -> ${K} {
+  if (from_cand) { return cand_keys[e]; }
+  return sel_key(input_raw(e));
+}
 var<workgroup> wg_hist: array<atomic<u32>, ${bins}>;
 // Keys of the tile going below / kept, and the tile's first global slot of each.
 var<workgroup> wg_n: array<atomic<u32>, 2>;
@@ -99,16 +103,13 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let before = mask_from(P.last_top);
 ${o.final ? `  let k_rem = atomicLoad(&state[${STATE.kRem}]);\n` : ''}  let tiles = (n + TILE - 1u) / TILE;
   for (var tile = group; tile < tiles; tile += groups) {
-    var ys: array<${K}, IPT>;
-    var ids: array<u32, IPT>;
     // Per key: its slot among the tile's keys going below (bit 31 clear) or kept (set); none: 0xffffffff.
     var slots: array<u32, IPT>;
     for (var j = 0u; j < IPT; j++) {
       let e = tile * TILE + j * WG + lid;
       slots[j] = 0xffffffffu;
       if (e >= n) { continue; }
-      if (from_cand) { ys[j] = cand_keys[e]; ids[j] = cand_idx[e]; } else { ys[j] = sel_key(input_raw(e)); ids[j] = e; }
-      let y = ys[j];
+      let y = load_key(from_cand, e);
       if (!all(((y ^ prefix) & known) == ${K}(0u))) {
         // Out of the running: below the prefix if the last choice put it there.
         if (all(((y ^ prefix) & before) == ${K}(0u)) && key_less(y & known, prefix & known)) { slots[j] = atomicAdd(&wg_n[0], 1u); }
@@ -130,17 +131,21 @@ ${o.final
     for (var j = 0u; j < IPT; j++) {
       let s = slots[j];
       if (s == 0xffffffffu) { continue; }
+      // Few keys have a slot: they are read again (cached) rather than held in registers.
+      let e = tile * TILE + j * WG + lid;
+      let y = load_key(from_cand, e);
+      let id = select(e, cand_idx[min(e, P.cap - 1u)], from_cand);
       if ((s & 0x80000000u) == 0u) {
         let at = wg_base[0] + s;
-        out_keys[at] = ys[j];
-        out_idx[at] = ids[j];
+        out_keys[at] = y;
+        out_idx[at] = id;
         continue;
       }
       let at = wg_base[1] + (s & 0x7fffffffu);
 ${o.final
     ? `      // The keys equal to the k-th fill the last k_rem places.
-      if (at < k_rem) { out_keys[P.k - k_rem + at] = ys[j]; out_idx[P.k - k_rem + at] = ids[j]; }`
-    : `      if (at < P.cap) { cand_keys[at] = ys[j]; cand_idx[at] = ids[j]; } else { atomicStore(&state[${STATE.overflow}], 1u); }`}
+      if (at < k_rem) { out_keys[P.k - k_rem + at] = y; out_idx[P.k - k_rem + at] = id; }`
+    : `      if (at < P.cap) { cand_keys[at] = y; cand_idx[at] = id; } else { atomicStore(&state[${STATE.overflow}], 1u); }`}
     }
     workgroupBarrier();
   }

@@ -19,3 +19,33 @@ export function topKReference(type: ElementType, data: PrimTypedArray, k: number
   const o = orderedKeys(type, data);
   return orderOf(type, data, largest).slice(0, k).map((i) => o[i]!);
 }
+
+/** Whether `got` holds the keys of `data` (as a multiset of bits): a message where not. */
+function sameKeys(type: ElementType, data: PrimTypedArray, got: PrimTypedArray): string | undefined {
+  if (!got || got.length !== data.length) return `length ${got?.length}, expected ${data.length}`;
+  const a = orderedKeys(type, data).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const b = orderedKeys(type, got).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const bad = a.findIndex((x, i) => x !== b[i]);
+  return bad >= 0 ? 'the result is not a rearrangement of the input' : undefined;
+}
+
+/** What is wrong with a partial sort's result, or undefined: the first `middle` keys the smallest in order, the others the rest. */
+export function partialSortProblem(type: ElementType, data: PrimTypedArray, got: PrimTypedArray, middle: number): string | undefined {
+  const same = sameKeys(type, data, got);
+  if (same) return same;
+  const want = topKReference(type, data, middle, false);
+  const g = orderedKeys(type, got);
+  const bad = want.findIndex((w, i) => g[i] !== w);
+  return bad >= 0 ? `position ${bad} holds ${String(g[bad])} (ordered bits), expected ${String(want[bad])}` : undefined;
+}
+
+/** What is wrong with an nth element's result, or undefined. */
+export function nthElementProblem(type: ElementType, data: PrimTypedArray, got: PrimTypedArray, nth: number): string | undefined {
+  const same = sameKeys(type, data, got);
+  if (same) return same;
+  const want = topKReference(type, data, nth + 1, false)[nth]!;
+  const g = orderedKeys(type, got);
+  if (g[nth] !== want) return `position ${nth} holds ${String(g[nth])} (ordered bits), expected ${String(want)}`;
+  const before = g.findIndex((x, i) => (i < nth && x > want) || (i > nth && x < want));
+  return before >= 0 ? `position ${before} holds ${String(g[before])}, on the wrong side of the nth key ${String(want)}` : undefined;
+}

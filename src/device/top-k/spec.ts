@@ -10,7 +10,16 @@ import { type TopKConfig } from './config.js';
 import { recordTopK, type SelectTables, type TopKArgs } from './top-k.js';
 import { topKTable } from './table.js';
 import { topKBenchmarks, topKTuning } from './bench.js';
-import { topKReference } from './reference.js';
+import { nthElementProblem, partialSortProblem, topKReference } from './reference.js';
+import { type NthElementArgs, type PartialSortArgs, recordNthElement, recordPartialSort } from './arrange.js';
+
+export interface ArrayPartialOptions {
+  /** Not supported yet: a custom order is a typed error (`invalid-operator`). */
+  readonly less?: string;
+  /** Needed only for f16 (Uint16Array). */
+  readonly type?: ElementType;
+  readonly config?: Partial<TopKConfig>;
+}
 
 export interface ArrayTopKOptions {
   /** The k largest (default) or the k smallest. */
@@ -28,6 +37,10 @@ function topKCalls(env: AlgorithmEnv) {
   return {
     /** Records top-k: the k largest (or smallest) keys, ordered, into `valuesOut` and their u32 indices into `indicesOut`. */
     topK: (encoder: GPUCommandEncoder, args: TopKArgs): Promise<void> => recordTopK(env.context, selectTables(env), encoder, args),
+    /** Records nth element, in place: position `nth` gets the key a full sort puts there, nothing before it greater, nothing after it less. */
+    nthElement: (encoder: GPUCommandEncoder, args: NthElementArgs): Promise<void> => recordNthElement(env.context, selectTables(env), encoder, args),
+    /** Records partial sort, in place: the first `middle` positions get the smallest `middle` keys in order. */
+    partialSort: (encoder: GPUCommandEncoder, args: PartialSortArgs): Promise<void> => recordPartialSort(env.context, selectTables(env), encoder, args),
   };
 }
 
@@ -50,6 +63,24 @@ async function arrayTopK<A extends PrimTypedArray>(env: ArrayEnv, data: A, k: nu
   }
 }
 
+/** Uploads the keys, rearranges them in place on the GPU and returns the result as a new array. */
+async function arrayPartial<A extends PrimTypedArray>(env: ArrayEnv, what: 'nthElement' | 'partialSort', data: A, at: number, options: ArrayPartialOptions = {}): Promise<A> {
+  if (!options || typeof options !== 'object') fail('invalid-argument', `${what} options must be an object`);
+  const type = typeOfArray(data, options.type);
+  env.context.assertAlive();
+  if (options.config !== undefined) env.select(topKTable, type, 0, options.config);
+  const keys = env.upload(data);
+  try {
+    const common = { keys, count: data.length, type, less: options.less, config: options.config };
+    const [r] = await env.runAll([[keys, data.byteLength]], (enc) => (what === 'nthElement'
+      ? recordNthElement(env.context, selectTables(env), enc, { ...common, nth: at })
+      : recordPartialSort(env.context, selectTables(env), enc, { ...common, middle: at })));
+    return arrayOfType(type, r!, data.length) as A;
+  } finally {
+    keys.destroy();
+  }
+}
+
 export const topKAlgorithm = defineAlgorithm({
   name: 'top-k',
   summary: 'top-k (AIR radix select): the k largest or smallest keys and their indices',
@@ -60,6 +91,10 @@ export const topKAlgorithm = defineAlgorithm({
   arrays: (env: ArrayEnv) => ({
     /** The k largest (or smallest) elements, largest first (smallest first), and their indices: `{ values, indices }`. */
     topK: <A extends PrimTypedArray>(data: A, k: number, options?: ArrayTopKOptions): Promise<{ values: A; indices: Uint32Array }> => arrayTopK(env, data, k, options),
+    /** The keys rearranged: position `nth` holds what a full sort puts there, nothing before it greater, nothing after it less. */
+    nthElement: <A extends PrimTypedArray>(keys: A, nth: number, options?: ArrayPartialOptions): Promise<A> => arrayPartial(env, 'nthElement', keys, nth, options),
+    /** The keys rearranged: the first `middle` hold the smallest `middle` keys in order, the rest the others. */
+    partialSort: <A extends PrimTypedArray>(keys: A, middle: number, options?: ArrayPartialOptions): Promise<A> => arrayPartial(env, 'partialSort', keys, middle, options),
   }),
   demo: (arrays, { f32 }) => {
     const want = (k: number): string => topKReference('f32', f32, k).join(',');
@@ -72,6 +107,8 @@ export const topKAlgorithm = defineAlgorithm({
     return [
       { name: 'topK f32 (k = 100)', run: () => arrays.topK(f32, 100), verify: check(100) },
       { name: 'topK f32 (k = 4096)', run: () => arrays.topK(f32, Math.min(4096, f32.length)), verify: check(Math.min(4096, f32.length)) },
+      { name: 'partialSort f32 (middle = 1000)', run: () => arrays.partialSort(f32, Math.min(1000, f32.length)), verify: (g: unknown) => partialSortProblem('f32', f32, g as Float32Array, Math.min(1000, f32.length)) },
+      { name: 'nthElement f32 (nth = count / 3)', run: () => arrays.nthElement(f32, Math.floor(f32.length / 3)), verify: (g: unknown) => nthElementProblem('f32', f32, g as Float32Array, Math.floor(f32.length / 3)) },
     ];
   },
 });
