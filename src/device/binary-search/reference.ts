@@ -10,14 +10,14 @@ export type Less = (a: Key, b: Key) => boolean;
  * The keys as values whose `<` is the default order: the radix sort's ordered bits, read from
  * the raw bits (so -NaN, -0 and NaN payloads keep their places).
  */
-export function orderedKeys(type: ElementType, keys: PrimTypedArray): Key[] {
-  if (type === 'u64' || type === 'i64') return Array.from(new BigUint64Array(keys.buffer, keys.byteOffset, keys.length), (v) => ordered64(type, v));
+export function orderedKeys(type: ElementType, keys: PrimTypedArray): Uint32Array | BigUint64Array {
+  if (type === 'u64' || type === 'i64') return BigUint64Array.from(new BigUint64Array(keys.buffer, keys.byteOffset, keys.length), (v) => ordered64(type, v));
   const raw = keys instanceof Uint16Array ? keys : new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
-  return Array.from(raw, (b) => ordered32(type, b));
+  return Uint32Array.from(raw, (b) => ordered32(type, b));
 }
 
 /** First index whose key is not before `x` (`upper`: first whose key is after `x`). */
-export function bound(hay: readonly Key[], x: Key, less: Less, upper: boolean): number {
+export function bound(hay: ArrayLike<Key>, x: Key, less: Less, upper: boolean): number {
   let lo = 0;
   let hi = hay.length;
   while (lo < hi) {
@@ -31,8 +31,8 @@ export function bound(hay: readonly Key[], x: Key, less: Less, upper: boolean): 
 const defaultLess: Less = (a, b) => a < b;
 
 /** Lower bounds, upper bounds or found flags of `needles` in `hay`, both already in comparison form. */
-export function searchReference(kind: 'lower-bound' | 'upper-bound' | 'binary-search', hay: readonly Key[], needles: readonly Key[], less: Less = defaultLess): Uint32Array {
-  return Uint32Array.from(needles, (x) => {
+export function searchReference(kind: 'lower-bound' | 'upper-bound' | 'binary-search', hay: ArrayLike<Key>, needles: ArrayLike<Key>, less: Less = defaultLess): Uint32Array {
+  return Uint32Array.from(needles as ArrayLike<Key>, (x: Key) => {
     const lb = bound(hay, x, less, kind === 'upper-bound');
     return kind === 'binary-search' ? Number(lb < hay.length && !less(x, hay[lb]!)) : lb;
   });

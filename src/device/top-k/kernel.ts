@@ -124,8 +124,9 @@ ${o.final
     if (lid == 0u) {
       let nb = atomicExchange(&wg_n[0], 0u);
       let nk = atomicExchange(&wg_n[1], 0u);
-      wg_base[0] = select(0u, atomicAdd(&state[${STATE.below}], nb), nb > 0u);
-      wg_base[1] = select(0u, atomicAdd(&state[${o.final ? STATE.equal : STATE.candCount}], nk), nk > 0u);
+      // Most tiles have neither: no global atomic then (select() would evaluate both).
+      if (nb > 0u) { wg_base[0] = atomicAdd(&state[${STATE.below}], nb); }
+      if (nk > 0u) { wg_base[1] = atomicAdd(&state[${o.final ? STATE.equal : STATE.candCount}], nk); }
     }
     workgroupBarrier();
     for (var j = 0u; j < IPT; j++) {

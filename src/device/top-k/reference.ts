@@ -14,18 +14,31 @@ export function orderOf(type: ElementType, data: PrimTypedArray, largest = false
   });
 }
 
-/** The k largest (or smallest) keys' ordered bits, in output order: what top-k's values must equal. */
+/**
+ * The k largest (or smallest) keys' ordered bits, in output order: what top-k's values must
+ * equal. 16- and 32-bit keys: one pass histograms the top 16 bits to find the k-th key's bin,
+ * and only the keys from that bin on are sorted, so the demo's 2^28 keys stay cheap.
+ */
 export function topKReference(type: ElementType, data: PrimTypedArray, k: number, largest = true): Key[] {
   const o = orderedKeys(type, data);
-  return orderOf(type, data, largest).slice(0, k).map((i) => o[i]!);
+  if (o instanceof BigUint64Array) return orderOf(type, data, largest).slice(0, k).map((i) => o[i]!);
+  const shift = type === 'f16' ? 0 : 16;
+  const bins = new Float64Array(65536);
+  const bin = (y: number): number => (largest ? 65535 - (y >>> shift) : y >>> shift);
+  for (let i = 0; i < o.length; i++) bins[bin(o[i]!)]!++;
+  let last = 0;
+  for (let seen = 0; last < 65536 && seen + bins[last]! < k; last++) seen += bins[last]!;
+  const kept = o.filter((y) => bin(y) <= last).sort();
+  const inOrder = largest ? kept.reverse() : kept;
+  return Array.from(inOrder.subarray(0, k));
 }
 
 /** Whether `got` holds the keys of `data` (as a multiset of bits): a message where not. */
 function sameKeys(type: ElementType, data: PrimTypedArray, got: PrimTypedArray): string | undefined {
   if (!got || got.length !== data.length) return `length ${got?.length}, expected ${data.length}`;
-  const a = orderedKeys(type, data).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-  const b = orderedKeys(type, got).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-  const bad = a.findIndex((x, i) => x !== b[i]);
+  const a = orderedKeys(type, data).sort();
+  const b = orderedKeys(type, got).sort();
+  const bad = a.findIndex((x: Key, i: number) => x !== b[i]);
   return bad >= 0 ? 'the result is not a rearrangement of the input' : undefined;
 }
 
@@ -46,6 +59,6 @@ export function nthElementProblem(type: ElementType, data: PrimTypedArray, got: 
   const want = topKReference(type, data, nth + 1, false)[nth]!;
   const g = orderedKeys(type, got);
   if (g[nth] !== want) return `position ${nth} holds ${String(g[nth])} (ordered bits), expected ${String(want)}`;
-  const before = g.findIndex((x, i) => (i < nth && x > want) || (i > nth && x < want));
+  const before = g.findIndex((x: Key, i: number) => (i < nth && x > want) || (i > nth && x < want));
   return before >= 0 ? `position ${before} holds ${String(g[before])}, on the wrong side of the nth key ${String(want)}` : undefined;
 }
