@@ -9,6 +9,9 @@ import { transformAlgorithm } from './device/transform/spec.js';
 import { radixSortAlgorithm } from './device/radix-sort/spec.js';
 import { segmentedRadixSortAlgorithm } from './device/segmented-radix-sort/spec.js';
 import { selectAlgorithm } from './device/select/spec.js';
+import { adjacentDifferenceAlgorithm } from './device/adjacent-difference/spec.js';
+import { batchCopyAlgorithm } from './device/batch-copy/spec.js';
+import { histogramAlgorithm } from './device/histogram/spec.js';
 import { binarySearchAlgorithm } from './device/binary-search/spec.js';
 import { topKAlgorithm } from './device/top-k/spec.js';
 
@@ -19,6 +22,9 @@ export const ALGORITHMS = [
   radixSortAlgorithm,
   segmentedRadixSortAlgorithm,
   selectAlgorithm,
+  adjacentDifferenceAlgorithm,
+  batchCopyAlgorithm,
+  histogramAlgorithm,
   binarySearchAlgorithm,
   topKAlgorithm,
 ] as const;

@@ -38,6 +38,16 @@ export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType 
 export { type SelectConfig, selectSpace } from './device/select/config.js';
 export { type SelectArgs, type PartitionArgs, type PartitionTwoWayArgs, type PartitionThreeWayArgs, type UniqueArgs, type UniqueByKeyArgs } from './device/select/calls.js';
 export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOptions, type ValueArray as UniqueByKeyValueArray } from './device/select/spec.js';
+export { type AdjacentDifferenceConfig, adjacentDifferenceSpace } from './device/adjacent-difference/config.js';
+export { type AdjacentDifferenceArgs } from './device/adjacent-difference/adjacent-difference.js';
+export { type ArrayAdjacentDifferenceOptions } from './device/adjacent-difference/spec.js';
+export { type BatchCopyConfig, batchCopySpace } from './device/batch-copy/config.js';
+export { type BatchCopyArgs } from './device/batch-copy/batch-copy.js';
+export { type ArrayBatchCopyRanges } from './device/batch-copy/spec.js';
+export { type HistogramConfig, histogramSpace } from './device/histogram/config.js';
+export { type HistogramEvenArgs, type HistogramRangeArgs, type HistogramCommonArgs } from './device/histogram/calls.js';
+export { type HistogramSampleType, SAMPLE_TYPES as HISTOGRAM_SAMPLE_TYPES } from './device/histogram/samples.js';
+export { type ArrayHistogramOptions, type ArrayHistogramEvenOptions, type HistogramSampleArray } from './device/histogram/spec.js';
 export { type BinarySearchConfig, binarySearchSpace } from './device/binary-search/config.js';
 export { type BinarySearchArgs } from './device/binary-search/search.js';
 export { type ArraySearchOptions } from './device/binary-search/spec.js';

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { rng as unitRng } from '../src/tune/strategy.js';
+import { ALGORITHMS } from '../src/algorithms.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -464,6 +465,13 @@ describe.skipIf(!haveChromium && !inCI)('wgprim in headless Chromium (WebGPU on 
     const results: { name: string; failures: string[] }[] = await page.evaluate(() => (window as any).wgprimTest.blocks());
     expect(results.length).toBeGreaterThan(20);
     expect(results.flatMap((r) => r.failures.map((f) => `${r.name}: ${f}`)).join('\n')).toBe('');
+  }, TIMEOUT);
+
+  it('every registered algorithm\'s demo checks (its array calls against its CPU reference) pass in the page', async () => {
+    const results: { name: string; failure?: string }[] = await page.evaluate((n) => (window as any).wgprimTest.demos(n), 4099);
+    console.log(`[browser.test] ${results.length} demo checks in the page: ${results.map((r) => r.name).join('; ')}`);
+    expect(new Set(results.map((r) => r.name.split(':')[0])).size, 'one algorithm or more without a demo check').toBe(ALGORITHMS.length);
+    expect(results.filter((r) => r.failure).map((r) => `${r.name}: ${r.failure}`).join('\n')).toBe('');
   }, TIMEOUT);
 
   it('segmentedRadixSortKeys / Pairs with uneven segments (empty, 1, thousands; gaps) match a stable JS sort per segment', () => runRadix(segmentedCases), TIMEOUT);

@@ -94,10 +94,16 @@ describe('settings', () => {
     const ctx = { features: new Set<string>(), limits: { maxStorageBufferBindingSize: 1 << 20, maxBufferSize: 1 << 30 } } as unknown as DeviceContext;
     const [r] = resolveSettings(mergeSettings(defaultSettings('gpu'), { algorithms: { transform: { sizes: [1 << 16, 1 << 18, 1 << 20] } } }), ctx, ['transform']);
     expect(r!.types).toEqual(['u32', 'f32', 'u64']);
-    // 2^18 u64 = 2 MiB > 1 MiB.
-    expect(r!.sizes).toEqual([1 << 16]);
+    // 2^18 u64 = 2 MiB > 1 MiB: left out for u64 only; 2^20 of 4 bytes = 4 MiB for every type.
+    expect(r!.sizes).toEqual([1 << 16, 1 << 18]);
+    expect(r!.sizesFor('u32')).toEqual([1 << 16, 1 << 18]);
+    expect(r!.sizesFor('f32')).toEqual([1 << 16, 1 << 18]);
+    expect(r!.sizesFor('u64')).toEqual([1 << 16]);
     expect(r!.skipped.join('\n')).toMatch(/type f16: the device has no "shader-f16"/);
-    expect(r!.skipped.filter((x) => x.startsWith('size'))).toHaveLength(2);
+    expect(r!.skipped.filter((x) => x.startsWith('size'))).toEqual([
+      `size ${1 << 18} for u64: ${8 << 18} bytes exceed maxStorageBufferBindingSize ${1 << 20}`,
+      ...['u32', 'f32', 'u64'].map((t) => `size ${1 << 20} for ${t}: ${(t === 'u64' ? 8 : 4) << 20} bytes exceed maxStorageBufferBindingSize ${1 << 20}`),
+    ]);
   });
 
   it('keeps the radix sort sizes whose arrays its LSD passes bind as two ranges (up to twice the binding limit)', () => {
@@ -108,11 +114,11 @@ describe('settings', () => {
     const [radix, transform] = resolveSettings(settings, ctx, ['radix_sort_onesweep', 'transform']);
     // 2^18 u64 = 2 MiB: two bindings for the sort (1 MiB each), over one for transform; 2^19 is over both.
     expect(radix!.sizes).toEqual([1 << 16, 1 << 17, 1 << 18]);
-    expect(radix!.skipped).toEqual([`size ${1 << 19}: ${8 << 19} bytes of u64 exceed the ${2 * (1 << 20)} bytes one array may take (two storage bindings)`]);
+    expect(radix!.skipped).toEqual([`size ${1 << 19} for u64: ${8 << 19} bytes exceed the ${2 * (1 << 20)} bytes one array may take (two storage bindings)`]);
     expect(transform!.sizes).toEqual([1 << 16, 1 << 17]);
-    expect(transform!.skipped).toEqual([18, 19].map((l) => `size ${1 << l}: ${8 << l} bytes of u64 exceed maxStorageBufferBindingSize ${1 << 20}`));
+    expect(transform!.skipped).toEqual([18, 19].map((l) => `size ${1 << l} for u64: ${8 << l} bytes exceed maxStorageBufferBindingSize ${1 << 20}`));
     const small = resolveSettings(settings, { ...ctx, limits: { ...limits, maxBufferSize: 1 << 20 } } as unknown as DeviceContext, ['radix_sort_onesweep']);
-    expect(small[0]!.skipped).toEqual([18, 19].map((l) => `size ${1 << l}: ${8 << l} bytes of u64 exceed maxBufferSize ${1 << 20}`));
+    expect(small[0]!.skipped).toEqual([18, 19].map((l) => `size ${1 << l} for u64: ${8 << l} bytes exceed maxBufferSize ${1 << 20}`));
   });
 });
 
@@ -293,7 +299,7 @@ describe('plan', () => {
     const family = stages.filter((s) => s.family === 'partition');
     expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'select_predicated_flag', 'select_unique', 'select_unique_by_key', 'partition_flag', 'partition_predicate', 'partition_two_way_flag', 'partition_two_way_predicate', 'partition_three_way']);
     expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
-    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'lower_bound', 'upper_bound', 'binary_search', 'top_k', 'radix_sort_block_sort', 'radix_sort_onesweep', 'radix_sort_threshold', 'segmented_radix_sort', ...family.map((s) => s.id)]);
+    expect(stages.filter((s) => s.status === 'available').map((s) => s.id)).toEqual(['transform', 'reduce', 'scan', 'histogram_even', 'histogram_range', 'multi_histogram_even', 'adjacent_difference', 'adjacent_difference_inplace', 'batch_memcpy', 'lower_bound', 'upper_bound', 'binary_search', 'top_k', 'radix_sort_block_sort', 'radix_sort_onesweep', 'radix_sort_threshold', 'segmented_radix_sort', ...family.map((s) => s.id)]);
     expect(stages.find((s) => s.id === 'radix_sort_block_sort')).toMatchObject({ kind: 'tune', tables: ['radixSortBlockSort'] });
     expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));
     expect(stages.find((s) => s.id === 'radix_sort_onesweep')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });

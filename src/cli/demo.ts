@@ -1,5 +1,6 @@
-// `wgprim demo`: every registered algorithm's checks on 1e6 random elements against its CPU
-// reference, then a short bench.
+// `wgprim demo`: every registered algorithm's checks on random elements against its CPU
+// reference (1e6 by default; `--size` checks kernels at the sizes a GPU is timed at), then a
+// short bench.
 import { describeTarget } from '../runtime/target.js';
 import { minstd } from '../bench/run.js';
 import { type DemoCheck, type DemoData } from '../device/spec.js';
@@ -9,27 +10,31 @@ import { isSoftwareAdapter, openDevice } from './device.js';
 import { printTable, runBenchmarks } from './bench.js';
 import { formatCount } from './parse.js';
 
-const N = 1_000_000;
-
-/** Every registered algorithm's demo checks on the same random data. */
-function checks(prim: Prim): DemoCheck[] {
-  const next = minstd(2024);
-  const data: DemoData = {
-    count: N,
-    u32: new Uint32Array(N).map(() => ((next() << 1) ^ next()) >>> 0),
-    f32: new Float32Array(N).map(() => next() / 2147483647),
-  };
-  return ALGORITHMS.flatMap((algorithm) => [...algorithm.demo(prim.arrays as never, data)]);
+export interface DemoOptions {
+  /** Elements of each check's data (default 1e6). */
+  readonly size?: readonly number[];
+  /** Algorithm folders whose checks run (default: every one). */
+  readonly algorithm?: readonly string[];
+  /** Skip the short benchmark after the checks. */
+  readonly bench?: boolean;
 }
 
-export async function demoCommand(): Promise<number> {
-  const dev = await openDevice();
-  const { prim, adapterInfo } = dev;
-  console.log(`adapter  ${adapterInfo.vendor} / ${adapterInfo.architecture || '-'} / ${adapterInfo.device || '-'}  (${adapterInfo.description})`);
-  console.log(`target   ${describeTarget(prim.target)}`);
-  console.log(`\ncorrectness on ${N.toLocaleString('en-US')} random elements (each call made twice: the first compiles its pipelines; the time is the second's, upload and readback included):`);
+/** The registered algorithms' demo checks on the same random data of `n` elements. */
+function checks(prim: Prim, n: number, algorithms: readonly string[] | undefined): DemoCheck[] {
+  const next = minstd(2024);
+  const data: DemoData = {
+    count: n,
+    u32: new Uint32Array(n).map(() => ((next() << 1) ^ next()) >>> 0),
+    f32: new Float32Array(n).map(() => next() / 2147483647),
+  };
+  return ALGORITHMS.filter((a) => !algorithms || algorithms.includes(a.name)).flatMap((algorithm) => [...algorithm.demo(prim.arrays as never, data)]);
+}
+
+/** Runs the checks on `n` elements, printing a line each; returns how many failed. */
+async function runChecks(prim: Prim, n: number, algorithms: readonly string[] | undefined): Promise<number> {
+  console.log(`\ncorrectness on ${n.toLocaleString('en-US')} random elements (each call made twice: the first compiles its pipelines; the time is the second's, upload and readback included):`);
   let wrong = 0;
-  for (const c of checks(prim)) {
+  for (const c of checks(prim, n, algorithms)) {
     let problem: string | undefined;
     let ms = 0;
     try {
@@ -43,6 +48,23 @@ export async function demoCommand(): Promise<number> {
     }
     if (problem) wrong++;
     console.log(`  ${problem ? 'FAIL' : 'pass'}  ${c.name.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms${problem ? `  ${problem}` : ''}`);
+  }
+  return wrong;
+}
+
+/** The algorithm folders `--algorithm` takes. */
+export const DEMO_ALGORITHMS: readonly string[] = ALGORITHMS.map((a) => a.name);
+
+export async function demoCommand(options: DemoOptions = {}): Promise<number> {
+  const dev = await openDevice();
+  const { prim, adapterInfo } = dev;
+  console.log(`adapter  ${adapterInfo.vendor} / ${adapterInfo.architecture || '-'} / ${adapterInfo.device || '-'}  (${adapterInfo.description})`);
+  console.log(`target   ${describeTarget(prim.target)}`);
+  let wrong = 0;
+  for (const n of options.size ?? [1_000_000]) wrong += await runChecks(prim, n, options.algorithm);
+  if (options.bench === false) {
+    console.log(wrong ? `\n${wrong} result(s) WRONG` : '\nall results correct');
+    return wrong ? 1 : 0;
   }
 
   const software = isSoftwareAdapter(prim.target);

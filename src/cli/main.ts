@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WGPRIM_VERSION } from '../bench/gbench.js';
 import { benchCommand, type BenchCommandOptions } from './bench.js';
-import { demoCommand } from './demo.js';
+import { DEMO_ALGORITHMS, demoCommand, type DemoOptions } from './demo.js';
 import { infoCommand } from './info.js';
 import { parseCount, parseInteger, parseList, parseType } from './parse.js';
 import { createOptimizationCommand, type CreateOptimizationCommandOptions } from './create-optimization.js';
@@ -96,7 +96,14 @@ program.command('profile')
 
 program.command('demo')
   .description('check every algorithm against the CPU on 1e6 random elements, then a short benchmark')
-  .action(action(() => demoCommand()));
+  .addOption(new Option('--size <list>', 'elements per check, comma-separated (2^24,2^28: the sizes a GPU is timed at)').argParser(arg((s) => parseList(s, parseCount))))
+  .addOption(new Option('--algorithm <list>', `algorithm folders whose checks run, comma-separated: ${DEMO_ALGORITHMS.join(', ')}`)
+    .argParser(arg((s) => parseList(s, (a) => {
+      if (!DEMO_ALGORITHMS.includes(a)) throw new Error(`unknown algorithm "${a}": use ${DEMO_ALGORITHMS.join(', ')}`);
+      return a;
+    }))))
+  .option('--no-bench', 'checks only, no benchmark after them')
+  .action(action((opts: DemoOptions) => demoCommand(opts)));
 
 program.command('tune')
   .description('tuning campaign: enumerate config variants, compile, benchmark (Google Benchmark JSON, resumable), best config vs the default, then tables')

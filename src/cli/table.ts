@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type BenchRecord } from '../bench/gbench.js';
 import { BENCHMARKS } from '../algorithms.js';
+import { type ElementType } from '../wgsl/types.js';
 import { formatCount } from './parse.js';
 
 export interface Anchor {
@@ -35,6 +36,8 @@ export function loadAnchors(file: string): Anchor[] | undefined {
 /** The anchors' type of a record: `key:value` for sorts of pairs (our pairs carry u32 values). */
 export function anchorType(r: BenchRecord): string {
   // The segmented sort's anchors name the segment length: `u32/seg1024`.
+  const own = BENCHMARKS.find((b) => b.name === r.algorithm)?.anchorType;
+  if (own) return own(r.type as ElementType);
   const seg = /segment_length:(\d+)/.exec(r.name);
   if (r.algorithm === 'segmented_radix_sort' && seg) return `${r.type}/seg${seg[1]}`;
   return r.algorithm === 'radix_sort_pairs' ? `${r.type}:u32` : r.type;

@@ -100,6 +100,8 @@ export interface BenchmarkSpec {
   readonly name: string;
   /** The CUB anchor's `algo`, where it differs from `name`; null: CUB has no such benchmark. */
   readonly anchor?: string | null;
+  /** The CUB anchor's `type` for a call of `type`, where it names more than the type (`u32/levels_f32`). */
+  anchorType?(type: ElementType): string;
   /** The config table it selects from. */
   readonly table: ConfigTable;
   readonly input: InputKind;
@@ -192,7 +194,15 @@ export interface TuningSpec {
   /** Fields a space that leaves them out sets to these values, not to the heuristic's. */
   readonly fixed?: Readonly<Record<string, ParamValue>>;
   readonly smallSizes?: readonly number[];
+  /**
+   * The sizes the default GPU campaign times (default 2^20 and 2^24). Bandwidth-bound stages whose
+   * best shape moves with size (the compaction family's scatter: direct writes win at 2^28, not
+   * at 2^20) take the sizes their targets are measured at.
+   */
+  readonly gpuSizes?: readonly number[];
   readonly smallTypes?: readonly ElementType[];
+  /** The types the default GPU campaign tunes where not the representative ones (a call with no element type: one). */
+  readonly gpuTypes?: readonly ElementType[];
   readonly cost: TuningCost;
   /**
    * Where a row of this stage's table runs a twin of its config below a threshold field (the

@@ -154,7 +154,7 @@ export function campaignPlan(
         // The general config's twin is the one new kernel set (the other paths were built by their stages).
         if (options.forwardProgress && config && spec.twin(config, true)) st.pipelines += general.cost.pipelines(config, keyBytes);
         const passes = config ? general.cost.passes(config, keyBytes) : 1;
-        for (const size of r.sizes) {
+        for (const size of r.sizesFor(type)) {
           st.measurements += paths;
           // Each new point is measured twice (the faster stands), after settling.
           st.measureSeconds += 2 * paths * measurementSeconds(s, rates, b, type, size, passes) + options.settleMs / 1000;

@@ -82,7 +82,7 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
       }
     }
     await next;
-    for (const r of thresholdStages) for (const type of r.types) for (const b of r.benchmarks) await runThreshold(state, r.name, type, b, r.sizes);
+    for (const r of thresholdStages) for (const type of r.types) for (const b of r.benchmarks) await runThreshold(state, r.name, type, b, r.sizesFor(type));
   } catch (err) {
     if (!(err instanceof StopCampaign)) throw err;
     stopped = { reason: err.reason, message: err.message };

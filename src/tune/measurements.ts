@@ -35,16 +35,18 @@ export interface BenchAlgorithmSpec {
  * like sizes. Tables keyed by value class (the sorts) take their second type from `value_type`:
  * keys-only (`empty`) and pairs are separate groups, and rows carry typeClass.valueBytes.
  */
-export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = Object.fromEntries(TUNING_STAGES.map((stage) => {
-  const fields = benchmarkSpec(stage.benchmarks[0]!).nameFields('u32');
-  const spec: BenchAlgorithmSpec = {
-    table: stage.table.name as TunedAlgorithm,
-    typeField: 'key_type' in fields ? 'key_type' : 'value_type',
-    ...(stage.table.valueClasses ? { valueTypeField: 'value_type' } : {}),
-    tileBias: stage.tileBias === true,
-  };
-  return [String(fields.algo), spec];
-}));
+export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = Object.fromEntries(TUNING_STAGES.flatMap((stage) =>
+  // Every benchmark a stage times feeds its table (adjacent difference: left and right; search: search and find_end).
+  stage.benchmarks.map((name) => {
+    const fields = benchmarkSpec(name).nameFields('u32');
+    const spec: BenchAlgorithmSpec = {
+      table: stage.table.name as TunedAlgorithm,
+      typeField: 'key_type' in fields ? 'key_type' : 'value_type',
+      ...(stage.table.valueClasses ? { valueTypeField: 'value_type' } : {}),
+      tileBias: stage.tileBias === true,
+    };
+    return [String(fields.algo), spec] as const;
+  })).reverse());
 
 /** Benchmark algorithms of the campaign that pick no config: the threshold stages' (read by threshold-read.ts). */
 export const NO_TABLE_ALGORITHMS: readonly string[] = TUNING_STAGES.flatMap((s) => (s.threshold ? [s.threshold.stage] : []));
@@ -303,11 +305,12 @@ export function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string,
 /** `2^k` for powers of two from 1024, else the number. */
 export const formatSize = (n: number): string => (n >= 1024 && Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : String(n));
 
-/** A config in a few characters: `256x16 decoupled subgroup`. */
+/** A config in a few characters: `256x16 decoupled subgroup` (a config without items per invocation: `256 32 4`). */
 export function configLabel(algorithm: TunedAlgorithm, config: unknown): string {
   const c = config as Record<string, unknown>;
   const keys = Object.keys(TABLE_SPECS[algorithm].fields).filter((k) => k in c);
   const rest = keys.filter((k) => k !== 'workgroupSize' && k !== 'itemsPerThread').map((k) => String(c[k]));
-  return [`${String(c.workgroupSize)}x${String(c.itemsPerThread)}`, ...rest].join(' ');
+  const shape = 'itemsPerThread' in c ? `${String(c.workgroupSize)}x${String(c.itemsPerThread)}` : String(c.workgroupSize);
+  return [shape, ...rest].join(' ');
 }
 

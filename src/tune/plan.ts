@@ -36,6 +36,8 @@ export interface PlannedStage extends PlanStage {
 const SEARCH_NOTE = 'one search kernel (rocPRIM builds it on transform, but tunes each search apart); its own table, timed on 2^20 needles';
 const PARTITION_NOTE = 'one compaction engine (select, partitions, unique); its own table, as rocPRIM tunes each variant separately';
 
+const HISTOGRAM_NOTE = 'rocPRIM\'s histogram config, a table per call shape: 256 bins of uniform samples as CUB\'s anchors';
+
 /** Every stage of the plan, in no particular order (`planStages` orders them). */
 export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'transform', kind: 'tune', tables: ['transform'], after: [], note: 'element-wise; binary search and adjacent difference build on it but are tuned apart' },
@@ -46,8 +48,12 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'scan_by_key', kind: 'tune', tables: ['scan_by_key'], after: ['scan'], note: 'key type full, value type by size; measured after scan so its look-back defaults are tuned' },
   { id: 'reduce_by_key', kind: 'tune', tables: ['reduce_by_key'], after: [], note: 'key type by size, value type full' },
   { id: 'run_length_encode', kind: 'tune', tables: ['run_length_encode'], after: [], note: 'its own table, not reduce_by_key\'s' },
-  { id: 'histogram', kind: 'tune', tables: ['histogram'], after: [], note: 'per channel count; inputs of several bin counts and entropies' },
-  { id: 'adjacent_difference', kind: 'tune', tables: ['adjacent_difference'], after: [], note: 'left and right, in place and not' },
+  { id: 'histogram_even', kind: 'tune', tables: ['histogramEven'], after: [], family: 'histogram', note: HISTOGRAM_NOTE },
+  { id: 'histogram_range', kind: 'tune', tables: ['histogramRange'], after: [], family: 'histogram', note: HISTOGRAM_NOTE },
+  { id: 'multi_histogram_even', kind: 'tune', tables: ['multiHistogram'], after: [], family: 'histogram', note: `${HISTOGRAM_NOTE}; several channels (RGBA8, 3 of 4 counted), even and range` },
+  { id: 'adjacent_difference', kind: 'tune', tables: ['adjacentDifference'], after: [], note: 'out of place, left and right' },
+  { id: 'adjacent_difference_inplace', kind: 'tune', tables: ['adjacentDifferenceInplace'], after: [], note: 'in place, left and right: its own table (rocPRIM\'s adjacent_difference_inplace), as it adds the boundary pre-pass' },
+  { id: 'batch_memcpy', kind: 'tune', tables: ['batchMemcpy'], after: [], note: 'many byte ranges in one launch; ranges by size class (rocPRIM batch_memcpy)' },
   { id: 'lower_bound', kind: 'tune', tables: ['lowerBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
   { id: 'upper_bound', kind: 'tune', tables: ['upperBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
   { id: 'binary_search', kind: 'tune', tables: ['binarySearch'], after: [], family: 'binary_search', note: SEARCH_NOTE },

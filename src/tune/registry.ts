@@ -74,8 +74,12 @@ export interface TunableAlgorithm {
   readonly maxArrayBytes?: (limits: GPUSupportedLimits) => number;
   /** Sizes for CPU adapters where the common ones (2^16, 2^20) would take too long. */
   readonly smallSizes?: readonly number[];
+  /** Sizes the default GPU campaign times where not 2^20 and 2^24 (`TuningSpec.gpuSizes`). */
+  readonly gpuSizes?: readonly number[];
   /** Types for CPU adapters where the representative types would take too long. */
   readonly smallTypes?: readonly ElementType[];
+  /** Types the default GPU campaign tunes where not the representative ones (`TuningSpec.gpuTypes`). */
+  readonly gpuTypes?: readonly ElementType[];
   /** Why this config cannot run on this device for this type (in every one of `benchmarks`, where given), or undefined. */
   problem(ctx: DeviceContext, type: ElementType, config: ConfigObject, benchmarks?: readonly string[]): string | undefined;
   /**
@@ -229,7 +233,9 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
       return max ? { maxArrayBytes: max } : {};
     })(),
     ...(stage.smallSizes ? { smallSizes: stage.smallSizes } : {}),
+    ...(stage.gpuSizes ? { gpuSizes: stage.gpuSizes } : {}),
     ...(stage.smallTypes ? { smallTypes: stage.smallTypes } : {}),
+    ...(stage.gpuTypes ? { gpuTypes: stage.gpuTypes } : {}),
     problem: (ctx, type, c, benchmarks) => {
       // With a benchmark that moves values among a group's, a config must fit with those values too.
       const values = valueClasses ? withValues(benchmarks) : [];

@@ -97,7 +97,8 @@ export type SpaceChoice = 'default' | 'full';
 
 /**
  * The default settings. `gpu`: every algorithm's default space (a handful of tile shapes per
- * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements;
+ * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements
+ * (or the stage's `gpuSizes`);
  * `cpu`: a small space at 2^16 and 2^20 with shorter timing, so that `wgprim tune` of every
  * algorithm finishes on lavapipe in a few minutes.
  */
@@ -106,8 +107,8 @@ export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'
   for (const a of tunableAlgorithms()) {
     algorithms[a.name] = {
       space: space === 'full' ? a.space : kind === 'cpu' ? a.smallSpace : a.defaultSpace,
-      types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : REPRESENTATIVE_TYPES,
-      sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : [2 ** 20, 2 ** 24],
+      types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : a.gpuTypes ?? REPRESENTATIVE_TYPES,
+      sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : a.gpuSizes ?? [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,
     };
   }
@@ -301,8 +302,10 @@ export interface ResolvedAlgorithm {
   readonly space: ParamSpace;
   /** Types the device can run, in the settings' order. */
   readonly types: readonly ElementType[];
-  /** Sizes that fit the device, ascending. */
+  /** Sizes that fit the device for some type, ascending. */
   readonly sizes: readonly number[];
+  /** The sizes one type's arrays fit in (a wide type may drop the largest). */
+  sizesFor(type: ElementType): readonly number[];
   readonly benchmarks: readonly string[];
   readonly constraints: readonly Constraint[];
   /** Types and sizes left out, with why. */
@@ -333,15 +336,14 @@ export function resolveSettings(settings: TuneSettings, ctx: DeviceContext, algo
     const bindable = arrayBytes ?? ctx.limits.maxStorageBufferBindingSize;
     const maxBytes = Math.min(bindable, ctx.limits.maxBufferSize);
     const limit = maxBytes < bindable ? `maxBufferSize ${maxBytes}` : arrayBytes === undefined ? `maxStorageBufferBindingSize ${maxBytes}` : `the ${maxBytes} bytes one array may take (two storage bindings)`;
-    const largest = Math.max(...types.map((t) => typeInfo(t).bytes), 1);
+    // A size too large for a wide type is left out for that type only (2^28 u64 over one binding).
+    const fits = (n: number, type: ElementType): boolean => n * typeInfo(type).bytes <= maxBytes;
     const sizes = [...new Set(a.sizes)].sort((x, y) => x - y).filter((n) => {
-      if (n * largest > maxBytes) {
-        skipped.push(`size ${n}: ${n * largest} bytes of ${types.find((t) => typeInfo(t).bytes === largest)} exceed ${limit}`);
-        return false;
-      }
-      return true;
+      for (const type of types.filter((t) => !fits(n, t))) skipped.push(`size ${n} for ${type}: ${n * typeInfo(type).bytes} bytes exceed ${limit}`);
+      return types.length === 0 || types.some((t) => fits(n, t));
     });
+    const sizesFor = (type: ElementType): readonly number[] => sizes.filter((n) => fits(n, type));
     const benchmarks = a.benchmarks ?? (isThresholdStage(name) ? thresholdSpec(name).defaultBenchmarks : tunable(name).defaultBenchmarks);
-    return { name, space: a.space ?? {}, types, sizes, benchmarks, constraints: a.constraints ?? [], skipped };
+    return { name, space: a.space ?? {}, types, sizes, sizesFor, benchmarks, constraints: a.constraints ?? [], skipped };
   });
 }

@@ -116,6 +116,7 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
     const alg = tunable(ra.name);
     for (const s of ra.skipped) skipped.push(`${ra.name}: ${s}`);
     for (const type of ra.types) {
+      if (!ra.sizesFor(type).length) continue;
       // The heuristic and the selection of calls like this group's benchmarks (radix sorts: their value class).
       const heuristic = alg.heuristic(ctx, type, ra.benchmarks);
       // Fields the settings leave out keep the heuristic's value (thresholds: the tunable's `fixed` one).
@@ -169,7 +170,7 @@ export function enumerateVariants(prim: Prim, algorithms: readonly ResolvedAlgor
         if (inSpace >= 0) variants[inSpace] = v;
         baselines.push(v);
       }
-      groups.push({ algorithm: ra.name, type, space, variants, baselines, sizes: ra.sizes, benchmarks: ra.benchmarks, ...(valueClasses ? { valueClasses } : {}) });
+      groups.push({ algorithm: ra.name, type, space, variants, baselines, sizes: ra.sizesFor(type), benchmarks: ra.benchmarks, ...(valueClasses ? { valueClasses } : {}) });
     }
   }
   const counts = new Map<string, number>();

@@ -742,7 +742,7 @@ ${sub ? `    if (sgid == 0u) {
     if (lid == 0u) { st(tile, tile_prefix); }
   }
 }`;
-  const [w] = await dispatch(device, code, [{ words: TILES * words(t) }, { data: encode(lib, t, xs) }, { words: 1 + TILES * lib.lookback.lookbackWordsPerTile(t) }], TILES);
+  const [w] = await dispatch(device, code, [{ words: TILES * words(t) }, { data: encode(lib, t, xs) }, { words: lib.lookback.lookbackStateWords(TILES, t) }], TILES);
   const f = cpuOperator(lib, type, op);
   const fails = [];
   expectValues(lib, t, w, 0, lib.scanRef.scanReference(type === 'f16' ? 'f32' : type, f, xs, true, undefined, identityOf(lib, type, op)), `${type} ${op} ${method} look-back over ${TILES} tiles`, fails);

@@ -1,7 +1,7 @@
 // Runs in the browser. Imports the built library exactly as an application would, with no
 // bundler: dist/ is served as-is. test/browser.test.ts calls window.wgprimTest.* and checks
 // every result in Node against a plain JS computation; radix sorts are checked here (radix()).
-import { createPrim, WgprimError, localStorageTuneCache } from '/dist/index.js';
+import { ALGORITHMS, createPrim, WgprimError, localStorageTuneCache } from '/dist/index.js';
 import { rng as unitRng } from '/dist/tune/strategy.js';
 import { tune } from '/dist/tune/index.js';
 import { loadBlocks, runBlockCases } from './blocks.js';
@@ -262,6 +262,32 @@ window.wgprimTest = {
     const { device } = await getReady();
     const lib = await loadBlocks((path) => import(`/dist/${path}`));
     return runBlockCases(lib, device);
+  },
+
+  /**
+   * Every registered algorithm's `wgprim demo` checks (array-level calls against the CPU
+   * reference in its folder) on `count` random elements: [{ name, failure? }]. New algorithms
+   * are covered here by their spec, with no case written for this page.
+   */
+  async demos(count) {
+    const { prim, lost } = await getReady();
+    const unit = unitRng(20261202);
+    const word = rng(20261203);
+    const data = { count, u32: Uint32Array.from({ length: count }, word), f32: Float32Array.from({ length: count }, unit) };
+    const out = [];
+    for (const algorithm of ALGORITHMS) {
+      for (const check of algorithm.demo(prim.arrays, data)) {
+        let failure;
+        try {
+          failure = check.verify(await check.run());
+        } catch (err) {
+          failure = `threw ${err?.name}: ${err?.message ?? err}`;
+        }
+        if (lost.value) throw new Error(`GPU device lost during "${check.name}": ${lost.value}`);
+        out.push({ name: `${algorithm.name}: ${check.name}`, failure });
+      }
+    }
+    return out;
   },
 
   /** What the adapter and the library say about this GPU. */

@@ -1,5 +1,5 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { lookbackWordsPerTile, SERIAL_LOOKBACK, SUBGROUP_LOOKBACK, tileStateFns } from '../../wgsl/device/lookback.js';
+import { SERIAL_LOOKBACK, SUBGROUP_LOOKBACK, tileStateFns } from '../../wgsl/device/lookback.js';
 import { partialsDecl, reduceThenScanPrefix, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
 import { takeTile } from '../../wgsl/device/tile-counter.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
@@ -37,11 +37,6 @@ export interface ScanKernelOptions {
 }
 
 export const SCAN_PARAMS = ['count', 'num_tiles', 'in_tail', 'out_tail', 'fast_end', 'has_init', 'init_lo', 'init_hi'] as const;
-
-/** Look-back state: word 0 is the tile counter, then each tile's state words. */
-export function lookbackStateWords(numTiles: number, t: TypeInfo): number {
-  return 1 + numTiles * lookbackWordsPerTile(t);
-}
 
 export function scanKernel(o: ScanKernelOptions): Kernel {
   const { type: t, op, mode, config: c } = o;

@@ -8,7 +8,8 @@ import { type TunedEntry } from '../../config/types.js';
 import { selectFromTable } from '../select.js';
 import { type ScanConfig } from './config.js';
 import { scanTable } from './table.js';
-import { lookbackStateWords, scanKernel, type ScanMode } from './kernel.js';
+import { scanKernel, type ScanMode } from './kernel.js';
+import { lookbackStateWords } from '../../wgsl/device/lookback.js';
 
 export interface ScanArgs {
   readonly input: GPUBuffer;

@@ -4,7 +4,7 @@ import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type ElementType, type TypeInfo, typeInfo } from '../../wgsl/types.js';
-import { lookbackWordsPerTile } from '../../wgsl/device/lookback.js';
+import { lookbackStateWords } from '../../wgsl/device/lookback.js';
 import { type TunedEntry } from '../../config/types.js';
 import { type ConfigTable } from '../spec.js';
 import { selectFromTable } from '../select.js';
@@ -134,7 +134,7 @@ export async function prepareCompaction(ctx: DeviceContext, tables: CompactionTa
       ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), numTiles);
     };
     if (decoupled) {
-      const words = 1 + numTiles * lookbackWordsPerTile(C);
+      const words = lookbackStateWords(numTiles, C);
       const state = ctx.scratch('compaction.lookback', words * 4);
       encoder.clearBuffer(state, 0, words * 4);
       dispatch(0, [...front, ...outputs, { buffer: state, offset: 0, size: words * 4 }]);

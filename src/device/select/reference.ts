@@ -36,3 +36,19 @@ export function uniqueIndices<T extends Elem>(data: ArrayLike<T>, equal: (a: T, 
 export function uniqueReference<T extends Elem>(data: ArrayLike<T>, equal: (a: T, b: T) => boolean): T[] {
   return uniqueIndices(data, equal).map((i) => data[i]!);
 }
+
+/**
+ * `selectReference` into a typed array of the input's kind: the demo checks 2^28 elements,
+ * past what a JS array holds (about 2^27).
+ */
+export function selectTyped<A extends Uint32Array | Float32Array>(data: A, keep: (x: number, i: number) => boolean): A {
+  const out = new (data.constructor as new (n: number) => A)(data.length);
+  let n = 0;
+  for (let i = 0; i < data.length; i++) if (keep(data[i]!, i)) out[n++] = data[i]!;
+  return out.subarray(0, n) as A;
+}
+
+/** `uniqueReference` into a typed array of the input's kind (as `selectTyped`). */
+export function uniqueTyped<A extends Uint32Array | Float32Array>(data: A, equal: (a: number, b: number) => boolean): A {
+  return selectTyped(data, (x, i) => i === 0 || !equal(data[i - 1]!, x));
+}

@@ -14,7 +14,7 @@ import {
 } from './calls.js';
 import { COMPACTION_TABLES } from './table.js';
 import { compactionBenchmarks, compactionTuning } from './bench.js';
-import { selectReference, uniqueReference } from './reference.js';
+import { selectTyped, uniqueTyped } from './reference.js';
 
 export interface ArraySelectOptions {
   /** WGSL expression over `a` (with `flags`: over the flag) that evaluates to bool. */
@@ -181,8 +181,8 @@ export const selectAlgorithm = defineAlgorithm({
   demo: (arrays, { u32 }) => {
     const runs = u32.map((x) => x >>> 29);
     return [
-      { name: 'select u32 (odd)', run: () => arrays.select(u32, { predicate: '(a & 1u) == 1u' }), verify: (g: unknown) => compareArrays(g, selectReference(u32, (x) => (Number(x) & 1) === 1)) },
-      { name: 'unique u32 (runs)', run: () => arrays.unique(runs), verify: (g: unknown) => compareArrays(g, uniqueReference(runs, (a, b) => a === b)) },
+      { name: 'select u32 (odd)', run: () => arrays.select(u32, { predicate: '(a & 1u) == 1u' }), verify: (g: unknown) => compareArrays(g, selectTyped(u32, (x) => (x & 1) === 1)) },
+      { name: 'unique u32 (runs)', run: () => arrays.unique(runs), verify: (g: unknown) => compareArrays(g, uniqueTyped(runs, (a, b) => a === b)) },
     ];
   },
 });

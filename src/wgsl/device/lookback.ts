@@ -26,6 +26,11 @@ const LB_PAYLOAD = ${LOOKBACK_AGGREGATE - 1}u;`;
 export const LOOKBACK_LINE_WORDS = 32;
 export const lookbackWordsPerTile = (t: TypeInfo): number => Math.max(LOOKBACK_LINE_WORDS, 2 * t.words);
 
+/** Words of a look-back state buffer: word 0 the tile counter, then each tile's state words (base `1u`). */
+export function lookbackStateWords(numTiles: number, t: TypeInfo): number {
+  return 1 + numTiles * lookbackWordsPerTile(t);
+}
+
 /**
  * State of tiles holding values of type `t` (any width) in `state` from word `base`: each
  * 32-bit word of a value travels as two 16-bit halves, each a state word of its own, so a
