@@ -18,6 +18,8 @@ import { mergeAlgorithm } from './device/merge/spec.js';
 import { scanByKeyAlgorithm } from './device/scan-by-key/spec.js';
 import { reduceByKeyAlgorithm } from './device/reduce-by-key/spec.js';
 import { segmentedReduceAlgorithm } from './device/segmented-reduce/spec.js';
+import { binarySearchAlgorithm } from './device/binary-search/spec.js';
+import { topKAlgorithm } from './device/top-k/spec.js';
 
 export const ALGORITHMS = [
   scanAlgorithm,
@@ -35,6 +37,8 @@ export const ALGORITHMS = [
   scanByKeyAlgorithm,
   reduceByKeyAlgorithm,
   segmentedReduceAlgorithm,
+  binarySearchAlgorithm,
+  topKAlgorithm,
 ] as const;
 
 type Spec = (typeof ALGORITHMS)[number];

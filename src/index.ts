@@ -63,3 +63,10 @@ export { type ArrayScanByKeyOptions, type ArraySegmentedScanOptions, type ArrayS
 export { type ReduceByKeyArgs, type RunLengthEncodeArgs, type NonTrivialRunsArgs } from './device/reduce-by-key/calls.js';
 export { type ArrayReduceByKeyOptions, type ArrayRunLengthOptions } from './device/reduce-by-key/spec.js';
 export { type SegmentedReduceArgs, type ArraySegmentedReduceOptions } from './device/segmented-reduce/spec.js';
+export { type BinarySearchConfig, binarySearchSpace } from './device/binary-search/config.js';
+export { type BinarySearchArgs } from './device/binary-search/search.js';
+export { type ArraySearchOptions } from './device/binary-search/spec.js';
+export { type TopKConfig, topKSpace } from './device/top-k/config.js';
+export { type TopKArgs } from './device/top-k/top-k.js';
+export { type ArrayTopKOptions, type ArrayPartialOptions } from './device/top-k/spec.js';
+export { type NthElementArgs, type PartialSortArgs } from './device/top-k/arrange.js';

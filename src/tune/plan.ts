@@ -34,6 +34,7 @@ export interface PlannedStage extends PlanStage {
 }
 
 const FIND_NOTE = 'one early-exit scanner (adjacent find, find first of, search, find end, search n); timed with the match at the end and a hundredth in';
+const SEARCH_NOTE = 'one search kernel (rocPRIM builds it on transform, but tunes each search apart); its own table, timed on 2^20 needles';
 const PARTITION_NOTE = 'one compaction engine (select, partitions, unique); its own table, as rocPRIM tunes each variant separately';
 
 const HISTOGRAM_NOTE = 'rocPRIM\'s histogram config, a table per call shape: 256 bins of uniform samples as CUB\'s anchors';
@@ -55,7 +56,10 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'adjacent_difference', kind: 'tune', tables: ['adjacentDifference'], after: [], note: 'out of place, left and right' },
   { id: 'adjacent_difference_inplace', kind: 'tune', tables: ['adjacentDifferenceInplace'], after: [], note: 'in place, left and right: its own table (rocPRIM\'s adjacent_difference_inplace), as it adds the boundary pre-pass' },
   { id: 'batch_memcpy', kind: 'tune', tables: ['batchMemcpy'], after: [], note: 'many byte ranges in one launch; ranges by size class (rocPRIM batch_memcpy)' },
-  { id: 'binary_search', kind: 'tune', tables: ['binary_search', 'lower_bound', 'upper_bound'], after: [], note: 'built on transform, tuned separately: one table each' },
+  { id: 'lower_bound', kind: 'tune', tables: ['lowerBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
+  { id: 'upper_bound', kind: 'tune', tables: ['upperBound'], after: [], family: 'binary_search', note: SEARCH_NOTE },
+  { id: 'binary_search', kind: 'tune', tables: ['binarySearch'], after: [], family: 'binary_search', note: SEARCH_NOTE },
+  { id: 'top_k', kind: 'tune', tables: ['topK'], after: [], note: 'the radix select (AIR top-k), timed at k = 100 and 4096; nth element and partial sort run on its table (and sort their k with the radix sort\'s)' },
   { id: 'merge', kind: 'tune', tables: ['merge'], after: [], note: 'device merge of two sorted inputs (the merge tile kernel the merge sort\'s passes also run), timed on two sorted random halves' },
   { id: 'merge_sort_block_sort', kind: 'tune', tables: ['mergeSortBlockSort'], after: [], note: 'the block sort of each tile alone; scored with the block-sort tile bias items/s * (bs*ipt)^(1/4)' },
   { id: 'merge_sort_block_merge', kind: 'tune', tables: ['mergeSortBlockMerge'], after: ['merge_sort_block_sort'], note: 'the merge passes, timed as the whole sort (merge_sort_keys) with the installed block-sort config, so block_sort is tuned and installed first' },

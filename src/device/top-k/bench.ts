@@ -1,0 +1,40 @@
+// The top-k benchmarks (rocPRIM's `topk_air`): the k largest of `count` random sort keys, k of 100
+// and 4096 (issue 24's targets); a tuning stage over both. CUB has no anchor of it here: the
+// target is a fifth of our own radix sort's time on the same keys (`radix_sort_keys`).
+import { typeInfo } from '../../wgsl/types.js';
+import { type BenchmarkSpec, type TuningSpec } from '../spec.js';
+import { radixSortBlockSortTable, radixSortTable } from '../radix-sort/table.js';
+import { scanTable } from '../scan/table.js';
+import { type TopKConfig } from './config.js';
+import { recordTopK } from './top-k.js';
+import { topKTable } from './table.js';
+
+const KS = [100, 4096] as const;
+
+export const topKBenchmarks: readonly BenchmarkSpec[] = KS.map((k) => ({
+  name: `top_k_${k}`,
+  anchor: null,
+  table: topKTable,
+  input: 'sort-keys',
+  valueBytes: 0,
+  needsTypeFeature: false,
+  nameFields: (type) => ({ lvl: 'device', algo: `top_k_${k}`, key_type: type }),
+  bytesPerCall: (type, n) => n * typeInfo(type).bytes + Math.min(k, n) * (typeInfo(type).bytes + 4),
+  prepare: async (env, c, r) => {
+    const kk = Math.min(k, c.count);
+    const indicesOut = r.buffer('top-k-indices', 4 * kk);
+    const tables = { rows: env.rows(topKTable), sort: env.rows(radixSortTable), blockSort: env.rows(radixSortBlockSortTable), scan: env.rows(scanTable) };
+    const args = { input: c.input, count: c.count, k: kk, type: c.type, valuesOut: c.output, indicesOut, config: c.config as unknown as TopKConfig };
+    return (encoder) => recordTopK(env.context, tables, encoder, args);
+  },
+}));
+
+export const topKTuning: readonly TuningSpec[] = [{
+  stage: 'top_k', table: topKTable, benchmarks: topKBenchmarks.map((b) => b.name), defaultBenchmarks: topKBenchmarks.map((b) => b.name),
+  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], radixBits: [8, 11], gridSize: [528, 1056, 2112] },
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], gridSize: [8, 32] },
+  // Passes: 32-bit keys read the input about twice (the first two passes), the candidates after.
+  cost: { pipelines: () => 3, passes: () => 2, launchOnly: ['gridSize', 'candidateDivisor'] },
+  // Every pipeline runs at any size; a grid's worth of tiles exercises its stride.
+  fullCoverageCount: (c) => Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
+}];
