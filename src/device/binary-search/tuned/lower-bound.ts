@@ -2,7 +2,37 @@
 // Tuned lowerBound configs, one row per (target, type class). Selection takes the most specific
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
+// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
+// exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
 import type { BinarySearchConfig } from '../config.js';
 
-export const lowerBoundTuned: readonly TunedEntry<BinarySearchConfig>[] = [];
+export const lowerBoundTuned: readonly TunedEntry<BinarySearchConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 10 },
+    evidence: {
+      itemsPerSecond: 2.775e10, cv: 0.00738, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 27/27 configs eligible; runner-up 512 1 8 at 0.985x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 8 },
+    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 10 },
+    evidence: {
+      itemsPerSecond: 2.398e10, cv: 0.00796, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 27/27 configs eligible; runner-up 256 1 10 at 0.990x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 10 },
+    evidence: {
+      itemsPerSecond: 2.782e10, cv: 0.00869, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 27/27 configs eligible; runner-up 512 1 8 at 0.979x',
+    },
+  },
+];

@@ -2,7 +2,10 @@
 // Tuned search configs, one row per (target, type class). Selection takes the most specific
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
+// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
+// exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
 import type { FindConfig } from '../config.js';
 
-export const searchTuned: readonly TunedEntry<FindConfig>[] = [];
+export const searchTuned: readonly TunedEntry<FindConfig>[] = [
+];

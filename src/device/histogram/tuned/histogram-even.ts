@@ -2,7 +2,28 @@
 // Tuned histogramEven configs, one row per (target, type class). Selection takes the most specific
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
+// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
+// exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
 import type { HistogramConfig } from '../config.js';
 
-export const histogramEvenTuned: readonly TunedEntry<HistogramConfig>[] = [];
+export const histogramEvenTuned: readonly TunedEntry<HistogramConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 16, privatization: 'shared', copies: 1, gridSize: 1024 },
+    evidence: {
+      itemsPerSecond: 2.085e11, cv: 0.0269, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x bins=256); cv: max; 16/16 configs eligible; runner-up 512x16 shared 2 1024 at 0.988x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 16, privatization: 'shared', copies: 1, gridSize: 1024 },
+    evidence: {
+      itemsPerSecond: 1.895e11, cv: 0.0238, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x bins=256); cv: max; 16/16 configs eligible; runner-up 512x8 shared 1 1024 at 0.995x',
+    },
+  },
+];

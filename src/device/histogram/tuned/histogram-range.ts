@@ -2,7 +2,28 @@
 // Tuned histogramRange configs, one row per (target, type class). Selection takes the most specific
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
+// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
+// exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
 import type { HistogramConfig } from '../config.js';
 
-export const histogramRangeTuned: readonly TunedEntry<HistogramConfig>[] = [];
+export const histogramRangeTuned: readonly TunedEntry<HistogramConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 8, privatization: 'shared', copies: 1, gridSize: 2048 },
+    evidence: {
+      itemsPerSecond: 9.418e10, cv: 0.0151, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x levels=257); cv: max; 16/16 configs eligible; runner-up 512x8 shared 1 1024 at 0.997x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 8, privatization: 'shared', copies: 1, gridSize: 2048 },
+    evidence: {
+      itemsPerSecond: 9.3e10, cv: 0.0174, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x levels=257); cv: max; 16/16 configs eligible; runner-up 512x8 shared 1 1024 at 0.993x',
+    },
+  },
+];

@@ -2,7 +2,37 @@
 // Tuned reduceByKey configs, one row per (target, type class). Selection takes the most specific
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
+// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
+// exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
 import type { ByKeyConfig } from '../../scan-by-key/config.js';
 
-export const reduceByKeyTuned: readonly TunedEntry<ByKeyConfig>[] = [];
+export const reduceByKeyTuned: readonly TunedEntry<ByKeyConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4, valueBytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    evidence: {
+      itemsPerSecond: 8.2e10, cv: 0.0172, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=u32); cv: max; 9/9 configs eligible; runner-up 512x8 decoupled subgroup at 0.997x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 8, valueBytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    evidence: {
+      itemsPerSecond: 7.077e10, cv: 0.02, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=u32); cv: max; 9/9 configs eligible; runner-up 512x12 decoupled subgroup at 0.998x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4, valueBytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    evidence: {
+      itemsPerSecond: 8.204e10, cv: 0.0172, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=u32); cv: max; 9/9 configs eligible; runner-up 512x8 decoupled subgroup at 0.997x',
+    },
+  },
+];

@@ -2,7 +2,37 @@
 // Tuned runLengthEncode configs, one row per (target, type class). Selection takes the most specific
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
+// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
+// exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
 import type { ByKeyConfig } from '../../scan-by-key/config.js';
 
-export const runLengthEncodeTuned: readonly TunedEntry<ByKeyConfig>[] = [];
+export const runLengthEncodeTuned: readonly TunedEntry<ByKeyConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    evidence: {
+      itemsPerSecond: 8.898e10, cv: 0.0199, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 9/9 configs eligible; runner-up 512x12 decoupled subgroup at 0.970x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 8 },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    evidence: {
+      itemsPerSecond: 7.943e10, cv: 0.0166, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 9/9 configs eligible; runner-up 512x8 decoupled subgroup at 0.993x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    evidence: {
+      itemsPerSecond: 8.899e10, cv: 0.0149, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 9/9 configs eligible; runner-up 512x12 decoupled subgroup at 0.969x',
+    },
+  },
+];

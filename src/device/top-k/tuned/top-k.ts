@@ -2,7 +2,37 @@
 // Tuned topK configs, one row per (target, type class). Selection takes the most specific
 // row that matches the adapter (device, then architecture, then vendor), else the heuristic.
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
+// Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
+// exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
 import type { TopKConfig } from '../config.js';
 
-export const topKTuned: readonly TunedEntry<TopKConfig>[] = [];
+export const topKTuned: readonly TunedEntry<TopKConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 8, radixBits: 11, gridSize: 528, candidateDivisor: 8 },
+    evidence: {
+      itemsPerSecond: 3.914e10, cv: 0.0129, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 24/24 configs eligible; runner-up 512x8 11 1056 8 at 0.977x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 8 },
+    config: { workgroupSize: 512, itemsPerThread: 8, radixBits: 11, gridSize: 528, candidateDivisor: 8 },
+    evidence: {
+      itemsPerSecond: 2.69e10, cv: 0.0114, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 24/24 configs eligible; runner-up 512x8 11 1056 8 at 0.926x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 512, itemsPerThread: 8, radixBits: 11, gridSize: 528, candidateDivisor: 8 },
+    evidence: {
+      itemsPerSecond: 3.174e10, cv: 0.021, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 24/24 configs eligible; runner-up 512x8 11 1056 8 at 0.987x',
+    },
+  },
+];
