@@ -57,6 +57,8 @@ export function anchorRatio(anchors: readonly Anchor[] | undefined, r: BenchReco
   const variants = same.filter((x) => x.type.startsWith(`${type}/`) || x.type.startsWith(`${type}:`));
   const a = same.find((x) => x.type === type) ?? (variants.length === 1 ? variants[0] : undefined);
   if (!a || !(r.stats.median > 0)) return undefined;
+  // Same n, so a ratio of times: CUB's items may count something else (lower_bound: its queries).
+  if (typeof a.ms === 'number' && a.ms > 0) return a.ms / r.stats.median;
   return r.size / (r.stats.median / 1e3) / (a.gitems_per_s * 1e9);
 }
 
