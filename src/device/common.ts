@@ -41,3 +41,28 @@ export function workgroupMemoryProblem(ctx: DeviceContext, bytes: number): strin
 }
 
 
+
+/** The single-pass scan shape scan, the compaction engine and the by-key engine share. */
+export interface SinglePassScanShape extends LaunchShape {
+  readonly lookback: 'decoupled' | 'reduce-then-scan';
+  readonly workgroupScan: 'subgroup' | 'shared';
+}
+
+/**
+ * Why a single-pass scan shape cannot run here, or undefined: its methods, launch shape and
+ * subgroups, then the workgroup memory of its totals' scan (`totalBytes` each, two more, and
+ * `extraBytes`), with as many totals as subgroups of `subgroupMinSize` or invocations.
+ */
+export function singlePassScanProblem(ctx: DeviceContext, c: SinglePassScanShape, totalBytes: number, extraBytes: number,
+  subgroupMinSize = ctx.target.subgroupMinSize): string | undefined {
+  if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
+  if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
+  const shape = launchShapeProblem(ctx, c);
+  if (shape) return shape;
+  if (c.workgroupScan === 'subgroup') {
+    const sg = subgroupProblem(ctx, c.workgroupSize);
+    if (sg) return sg;
+  }
+  const totals = c.workgroupScan === 'subgroup' ? c.workgroupSize / subgroupMinSize : c.workgroupSize;
+  return workgroupMemoryProblem(ctx, (totals + 2) * totalBytes + extraBytes);
+}

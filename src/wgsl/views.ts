@@ -79,3 +79,18 @@ export function viewBindings(v: Pick<ViewSpec, 'access'>): BindingKind[] {
   const kind: BindingKind = v.access === 'read' ? 'read-only-storage' : 'storage';
   return [kind, kind];
 }
+
+/**
+ * An output written one element at a time (`<name>_store(e, x)`) from `binding` on, its binding
+ * kinds pushed onto `bindings`: one plain array, or for 2-byte types (no 4-byte multiple) a view's
+ * two bindings, whose tail starts at `tail`.
+ */
+export function scatterOutputWgsl(name: string, t: TypeInfo, tail: string, binding: number, bindings: BindingKind[]): string {
+  if (t.bytes === 2) {
+    bindings.push(...viewBindings({ access: 'read_write' }));
+    return viewWgsl({ name, type: t, access: 'read_write', tailStart: tail }, binding);
+  }
+  bindings.push('storage');
+  return `@group(0) @binding(${binding}) var<storage, read_write> ${name}_s: array<${t.wgsl}>;
+fn ${name}_store(e: u32, x: ${t.wgsl}) { ${name}_s[e] = x; }`;
+}

@@ -1,6 +1,6 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { hasForwardProgress } from '../../runtime/target.js';
-import { launchShapeProblem, subgroupProblem, workgroupMemoryProblem } from '../common.js';
+import { singlePassScanProblem, subgroupProblem } from '../common.js';
 
 /**
  * Launch config of the by-key engine (scan by key, reduce by key, run-length encode): the scan's
@@ -27,16 +27,7 @@ export const byKeySpace = {
 export const pairBytes = (valueBytes: number): number => (valueBytes > 4 ? 12 : 8);
 
 export function byKeyConfigProblem(ctx: DeviceContext, valueBytes: number, c: ByKeyConfig): string | undefined {
-  if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
-  if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
-  const shape = launchShapeProblem(ctx, c);
-  if (shape) return shape;
-  if (c.workgroupScan === 'subgroup') {
-    const sg = subgroupProblem(ctx, c.workgroupSize);
-    if (sg) return sg;
-  }
-  const totals = c.workgroupScan === 'subgroup' ? c.workgroupSize / ctx.target.subgroupMinSize : c.workgroupSize;
-  return workgroupMemoryProblem(ctx, (totals + 2) * 16 + 12);
+  return singlePassScanProblem(ctx, c, 16, 12);
 }
 
 /** 256 invocations; rocPRIM's 16 items scaled down by the key and value's width (scan_by_key_config). */

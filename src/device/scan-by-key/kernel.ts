@@ -10,7 +10,7 @@ import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, INT64_HELPERS, toWords, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
-import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
+import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { chunkScanStep, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type ByKeyConfig } from './config.js';
@@ -89,16 +89,6 @@ fn op(a: ${P}, b: ${P}) -> ${P} {
 fn identity() -> ${P} { return mk(0u, videntity()); }`;
 }
 
-/** An output of scattered elements: one plain array, or a view's two bindings for 2-byte types (no 4-byte multiple). */
-function scatterDecl(name: string, t: TypeInfo, tail: string, binding: number, bindings: BindingKind[]): string {
-  if (t.bytes === 2) {
-    bindings.push(...viewBindings({ access: 'read_write' }));
-    return viewWgsl({ name, type: t, access: 'read_write', tailStart: tail }, binding);
-  }
-  bindings.push('storage');
-  return `@group(0) @binding(${binding}) var<storage, read_write> ${name}_s: array<${t.wgsl}>;
-fn ${name}_store(e: u32, x: ${t.wgsl}) { ${name}_s[e] = x; }`;
-}
 
 /** The pair operator as the subgroup scan sees it: no native scan, so shuffles over `op`. */
 export const PAIR_OPERATOR: ResolvedOperator = { key: 'pair', combine: '', identity: '' };
@@ -134,11 +124,11 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
       decls.push(viewWgsl({ name: 'out', type: v, access: 'read_write', tailStart: 'P.out_tail' }, bindings.length));
       bindings.push(...viewBindings({ access: 'read_write' }));
     } else if (o.output === 'reduce') {
-      decls.push(scatterDecl('uniq', k, 'P.aux_tail', bindings.length, bindings));
-      decls.push(scatterDecl('aggs', v, 'P.out_tail', bindings.length, bindings));
+      decls.push(scatterOutputWgsl('uniq', k, 'P.aux_tail', bindings.length, bindings));
+      decls.push(scatterOutputWgsl('aggs', v, 'P.out_tail', bindings.length, bindings));
     } else {
-      decls.push(scatterDecl('offs', typeInfo('u32'), '0u', bindings.length, bindings));
-      decls.push(scatterDecl('lens', typeInfo('u32'), '0u', bindings.length, bindings));
+      decls.push(scatterOutputWgsl('offs', typeInfo('u32'), '0u', bindings.length, bindings));
+      decls.push(scatterOutputWgsl('lens', typeInfo('u32'), '0u', bindings.length, bindings));
     }
     if (o.output !== 'scan') {
       decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> run_count: array<u32>;`);

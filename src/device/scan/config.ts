@@ -1,7 +1,7 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { hasForwardProgress } from '../../runtime/target.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { launchShapeProblem, subgroupProblem, workgroupMemoryProblem } from '../common.js';
+import { singlePassScanProblem, subgroupProblem } from '../common.js';
 
 /** Launch config of the device-wide scans. */
 export interface ScanConfig {
@@ -27,16 +27,7 @@ export const scanSpace = {
 } as const;
 
 export function scanConfigProblem(ctx: DeviceContext, t: TypeInfo, c: ScanConfig, subgroupMinSize = ctx.target.subgroupMinSize): string | undefined {
-  if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
-  if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
-  const shape = launchShapeProblem(ctx, c);
-  if (shape) return shape;
-  if (c.workgroupScan === 'subgroup') {
-    const sg = subgroupProblem(ctx, c.workgroupSize);
-    if (sg) return sg;
-  }
-  const totals = c.workgroupScan === 'subgroup' ? c.workgroupSize / subgroupMinSize : c.workgroupSize;
-  return workgroupMemoryProblem(ctx, (totals + 2) * t.bytes + 8);
+  return singlePassScanProblem(ctx, c, t.bytes, 8, subgroupMinSize);
 }
 
 export function scanHeuristic(ctx: DeviceContext, t: TypeInfo): ScanConfig {

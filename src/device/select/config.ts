@@ -1,7 +1,7 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { hasForwardProgress } from '../../runtime/target.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { launchShapeProblem, subgroupProblem, workgroupMemoryProblem } from '../common.js';
+import { singlePassScanProblem, subgroupProblem } from '../common.js';
 
 /** Launch config of the compaction engine (select, the partitions, unique): the scan's vocabulary. */
 export interface SelectConfig {
@@ -37,17 +37,8 @@ export const selectSpace = {
  * go along).
  */
 export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number, c: SelectConfig): string | undefined {
-  if (c.lookback !== 'decoupled' && c.lookback !== 'reduce-then-scan') return `unknown lookback "${String(c.lookback)}"`;
-  if (c.workgroupScan !== 'subgroup' && c.workgroupScan !== 'shared') return `unknown workgroupScan "${String(c.workgroupScan)}"`;
   if (c.scatter !== 'direct' && c.scatter !== 'staged') return `unknown scatter "${String(c.scatter)}"`;
-  const shape = launchShapeProblem(ctx, c);
-  if (shape) return shape;
-  if (c.workgroupScan === 'subgroup') {
-    const sg = subgroupProblem(ctx, c.workgroupSize);
-    if (sg) return sg;
-  }
-  const totals = c.workgroupScan === 'subgroup' ? c.workgroupSize / ctx.target.subgroupMinSize : c.workgroupSize;
-  return workgroupMemoryProblem(ctx, (totals + 2) * counts.bytes + 12 + (c.scatter === 'staged' ? c.workgroupSize * c.itemsPerThread * stagedBytes : 0));
+  return singlePassScanProblem(ctx, c, counts.bytes, 12 + (c.scatter === 'staged' ? c.workgroupSize * c.itemsPerThread * stagedBytes : 0));
 }
 
 /** 256 invocations, 16 items (8 for 8-byte types), each writing its own elements. */

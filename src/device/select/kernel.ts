@@ -9,7 +9,7 @@ import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { INT64_HELPERS, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
-import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
+import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type SelectConfig } from './config.js';
@@ -82,16 +82,6 @@ export function defaultEquality(t: TypeInfo): string {
   return t.is64 ? 'all(a == b)' : 'a == b';
 }
 
-/** Outputs past 2 bytes bind one plain array; 2-byte ones need the view's two bindings (no 4-byte multiple). */
-function outputDecl(name: string, t: TypeInfo, tail: string, binding: number, bindings: BindingKind[]): string {
-  if (t.bytes === 2) {
-    bindings.push(...viewBindings({ access: 'read_write' }));
-    return viewWgsl({ name, type: t, access: 'read_write', tailStart: tail }, binding);
-  }
-  bindings.push('storage');
-  return `@group(0) @binding(${binding}) var<storage, read_write> ${name}_s: array<${t.wgsl}>;
-fn ${name}_store(e: u32, x: ${t.wgsl}) { ${name}_s[e] = x; }`;
-}
 
 export function compactionKernel(o: CompactionKernelOptions): Kernel {
   const { type: t, config: c, layout, source, pass } = o;
@@ -118,9 +108,9 @@ export function compactionKernel(o: CompactionKernelOptions): Kernel {
       decls.push(`@group(0) @binding(${bindings.length}) var<storage, read> vals: array<${V}>;`);
       bindings.push('read-only-storage');
     }
-    decls.push(outputDecl('out', t, 'P.out_tail', bindings.length, bindings));
-    if (layout === 'three-way') decls.push(outputDecl('second', t, 'P.second_tail', bindings.length, bindings));
-    if (layout === 'two-way' || layout === 'three-way') decls.push(outputDecl('rejected', t, 'P.rejected_tail', bindings.length, bindings));
+    decls.push(scatterOutputWgsl('out', t, 'P.out_tail', bindings.length, bindings));
+    if (layout === 'three-way') decls.push(scatterOutputWgsl('second', t, 'P.second_tail', bindings.length, bindings));
+    if (layout === 'two-way' || layout === 'three-way') decls.push(scatterOutputWgsl('rejected', t, 'P.rejected_tail', bindings.length, bindings));
     if (o.valueBytes) {
       decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> vals_out: array<${V}>;`);
       bindings.push('storage');
