@@ -87,6 +87,12 @@ export type SettingsInput = Partial<Omit<TuneSettings, 'algorithms'>> & {
 /** The representative type of each type class, as the tables are keyed (rocPRIM's fallback buckets). */
 export const REPRESENTATIVE_TYPES: readonly ElementType[] = ['u32', 'f32', 'u64', 'f16'];
 
+/**
+ * What a CPU adapter's default campaign tunes: u32 rows only (other type classes keep the
+ * heuristic there), so that `npm run main` on lavapipe tunes every algorithm in minutes.
+ */
+export const CPU_TYPES: readonly ElementType[] = ['u32'];
+
 /** CPU adapters (lavapipe, SwiftShader, WARP) get the small default space and sizes. */
 export function deviceKindOf(t: Target): DeviceKind {
   return isSoftwareAdapter(t) ? 'cpu' : 'gpu';
@@ -99,7 +105,7 @@ export type SpaceChoice = 'default' | 'full';
  * The default settings. `gpu`: every algorithm's default space (a handful of tile shapes per
  * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements
  * (or the stage's `gpuSizes`);
- * `cpu`: a small space at 2^16 and 2^20 with shorter timing, so that `wgprim tune` of every
+ * `cpu`: a small space at 2^16 and 2^20 on u32 with shorter timing, so that `wgprim tune` of every
  * algorithm finishes on lavapipe in a few minutes.
  */
 export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'): TuneSettings {
@@ -107,7 +113,7 @@ export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'
   for (const a of tunableAlgorithms()) {
     algorithms[a.name] = {
       space: space === 'full' ? a.space : kind === 'cpu' ? a.smallSpace : a.defaultSpace,
-      types: kind === 'cpu' ? a.smallTypes ?? REPRESENTATIVE_TYPES : a.gpuTypes ?? REPRESENTATIVE_TYPES,
+      types: kind === 'cpu' ? a.smallTypes ?? CPU_TYPES : a.gpuTypes ?? REPRESENTATIVE_TYPES,
       sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : a.gpuSizes ?? [2 ** 20, 2 ** 24],
       benchmarks: a.defaultBenchmarks,
     };
