@@ -52,8 +52,9 @@ function tileOf(type: RadixSortKeyType, valueBytes: 0 | 4 | 8 = 4): number {
 }
 
 describe('radix sort: every key type, both directions, sizes around tiles', () => {
-  it('random keys, values = index, ascending and descending', async () => {
-    for (const type of KEY_TYPES) {
+  // A test per key type: each compiles its own pipelines (cold, on lavapipe, most of the time).
+  for (const type of KEY_TYPES) {
+    it(`${type}: random keys, values = index, ascending and descending`, async () => {
       const tile = tileOf(type);
       // 64-bit keys reach 200003 in the next test (the CPU reference compares bigints: slow).
       const sizes = [0, 1, 2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, 7919, is64(type) ? 20011 : 65537];
@@ -62,8 +63,8 @@ describe('radix sort: every key type, both directions, sizes around tiles', () =
           await check(type, randomKeys(type, n, SEED + n), { descending }, `seed=${SEED + n}`, n < 10000);
         }
       }
-    }
-  });
+    });
+  }
 
   it('2^20 + 3 keys (u32, f32, i64)', async () => {
     const n = (1 << 20) + 3;
