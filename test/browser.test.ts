@@ -18,7 +18,7 @@ const CHROMIUM = '/usr/lib/chromium/chromium';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const PAGE_DIR = join(ROOT, 'test', 'browser');
-const TIMEOUT = 120_000;
+const TIMEOUT = 300_000;
 
 const haveChromium = existsSync(CHROMIUM);
 const inCI = !!process.env.CI;
