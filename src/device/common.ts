@@ -1,4 +1,5 @@
 import { type DeviceContext } from '../runtime/context.js';
+import { fail } from '../runtime/errors.js';
 import { type TypeInfo } from '../wgsl/types.js';
 
 /** The launch shape every algorithm's config has. */
@@ -7,6 +8,11 @@ export interface LaunchShape {
   readonly workgroupSize: number;
   /** Elements each invocation handles per tile: a multiple of 4 (one quad = one 16-byte load for 32-bit types). */
   readonly itemsPerThread: number;
+}
+
+/** A call's argument must be an object: a typed error naming the fields it takes otherwise. */
+export function checkArgs(what: string, args: unknown, fields: string): asserts args is object {
+  if (!args || typeof args !== 'object') fail('invalid-argument', `${what} needs an argument object { ${fields} }`);
 }
 
 export const isPowerOfTwo = (n: number): boolean => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;

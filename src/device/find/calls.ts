@@ -5,6 +5,7 @@ import { type ElementType } from '../../wgsl/types.js';
 import { type FindConfig } from './config.js';
 import { type FindCall } from './find.js';
 import { adjacentFindTable, findFirstOfTable, searchNTable, searchTable } from './table.js';
+import { checkArgs } from '../common.js';
 
 interface FindArgsBase {
   readonly input: GPUBuffer;
@@ -42,9 +43,6 @@ export interface SearchNArgs extends FindArgsBase {
   readonly value: number | bigint;
 }
 
-function checkArgs(what: string, args: unknown, fields: string): asserts args is object {
-  if (!args || typeof args !== 'object') fail('invalid-argument', `${what} needs an argument object { ${fields} }`);
-}
 
 const base = (what: string, a: FindArgsBase) => ({ what, input: a.input, count: a.count, type: a.type, output: a.output, equality: a.equality, config: a.config });
 

@@ -1,14 +1,14 @@
 // Reduce by key and run-length encode (both forms) on the by-key engine: checks, config
 // selection and the engine call each maps to.
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
-import { fail } from '../../runtime/errors.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { selectFromTable } from '../select.js';
 import { type ByKeyConfig } from '../scan-by-key/config.js';
-import { checkEquality, type ScanRows } from '../scan-by-key/calls.js';
+import { byKeyOperands, checkEquality, type ScanRows } from '../scan-by-key/calls.js';
 import { type ByKeyCall, checkDistinct, prepareByKey } from '../scan-by-key/engine.js';
 import { reduceByKeyTable, runLengthEncodeNonTrivialRunsTable, runLengthEncodeTable } from './table.js';
+import { checkArgs } from '../common.js';
 
 export interface ReduceByKeyArgs {
   readonly keys: GPUBuffer;
@@ -57,21 +57,12 @@ export interface NonTrivialRunsArgs {
 
 const U32 = typeInfo('u32');
 
-function checkArgs(what: string, args: unknown, fields: string): asserts args is object {
-  if (!args || typeof args !== 'object') fail('invalid-argument', `${what} needs an argument object { ${fields} }`);
-}
 
 export async function prepareReduceByKey(ctx: DeviceContext, rows: ScanRows<ByKeyConfig>, args: ReduceByKeyArgs): Promise<(encoder: GPUCommandEncoder) => void> {
   const what = 'reduceByKey';
   ctx.assertAlive();
   checkArgs(what, args, 'keys, values, uniqueKeysOut, aggregatesOut, runCount, count, keyType, valueType');
-  checkCount(args.count);
-  const k = typeInfo(args.keyType);
-  const v = typeInfo(args.valueType);
-  ctx.requireTypeFeature(k);
-  ctx.requireTypeFeature(v);
-  const op = resolveOperator(args.op ?? 'add', v);
-  checkEquality(what, args.equality);
+  const { k, v, op } = byKeyOperands(ctx, what, args);
   ctx.checkBuffer(`${what} keys`, args.keys, args.count, k);
   ctx.checkBuffer(`${what} values`, args.values, args.count, v);
   ctx.checkBuffer(`${what} uniqueKeysOut`, args.uniqueKeysOut, args.count, k);

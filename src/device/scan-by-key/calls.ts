@@ -2,8 +2,8 @@
 // from a u32 flag per element, or from offsets), each inclusive and exclusive.
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { fail } from '../../runtime/errors.js';
-import { type Operator, resolveOperator } from '../../wgsl/operators.js';
-import { type ElementType, typeInfo } from '../../wgsl/types.js';
+import { type Operator, type ResolvedOperator, resolveOperator } from '../../wgsl/operators.js';
+import { type ElementType, type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { encodeValue } from '../../wgsl/values.js';
 import { type TunedEntry } from '../../config/types.js';
 import { selectFromTable } from '../select.js';
@@ -12,6 +12,7 @@ import { scanTable } from '../scan/table.js';
 import { type ByKeyConfig } from './config.js';
 import { type ByKeyCall, checkDistinct, prepareByKey } from './engine.js';
 import { scanByKeyTable } from './table.js';
+import { checkArgs } from '../common.js';
 
 export interface ScanByKeyArgs {
   readonly keys: GPUBuffer;
@@ -50,11 +51,24 @@ export interface SegmentedScanArgs {
 
 export type ScanRows<C> = readonly (readonly TunedEntry<C>[])[];
 
-function checkArgs(what: string, args: unknown, fields: string): asserts args is object {
-  if (!args || typeof args !== 'object') fail('invalid-argument', `${what} needs an argument object { ${fields} }`);
-}
 
 /** Checks an equality expression (compiled into the kernel: a WGSL error there is reported as `invalid-operator`). */
+/**
+ * What a keys-and-values call checks first (scan by key, reduce by key): its count, both types
+ * (and their features), the operator over the values and the key equality.
+ */
+export function byKeyOperands(ctx: DeviceContext, what: string, args: { readonly count: number; readonly keyType: ElementType; readonly valueType: ElementType; readonly op?: Operator; readonly equality?: string }):
+  { k: TypeInfo; v: TypeInfo; op: ResolvedOperator } {
+  checkCount(args.count);
+  const k = typeInfo(args.keyType);
+  const v = typeInfo(args.valueType);
+  ctx.requireTypeFeature(k);
+  ctx.requireTypeFeature(v);
+  const op = resolveOperator(args.op ?? 'add', v);
+  checkEquality(what, args.equality);
+  return { k, v, op };
+}
+
 export function checkEquality(what: string, equality: unknown): void {
   if (equality !== undefined && (typeof equality !== 'string' || !equality.trim())) fail('invalid-operator', `${what}: \`equality\` must be a WGSL expression over a and b that evaluates to bool`);
 }
@@ -63,13 +77,7 @@ export async function prepareScanByKey(ctx: DeviceContext, rows: ScanRows<ByKeyC
   const what = exclusive ? 'exclusiveScanByKey' : 'inclusiveScanByKey';
   ctx.assertAlive();
   checkArgs(what, args, 'keys, values, output, count, keyType, valueType');
-  checkCount(args.count);
-  const k = typeInfo(args.keyType);
-  const v = typeInfo(args.valueType);
-  ctx.requireTypeFeature(k);
-  ctx.requireTypeFeature(v);
-  const op = resolveOperator(args.op ?? 'add', v);
-  checkEquality(what, args.equality);
+  const { k, v, op } = byKeyOperands(ctx, what, args);
   if (!exclusive && args.initialValue !== undefined) fail('invalid-argument', `${what} takes no initialValue (exclusiveScanByKey does)`);
   const init = args.initialValue === undefined ? undefined : encodeValue(v, args.initialValue, 'initialValue');
   ctx.checkBuffer(`${what} keys`, args.keys, args.count, k);

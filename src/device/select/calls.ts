@@ -7,6 +7,7 @@ import { type SelectConfig } from './config.js';
 import { checkExpression, type CompactionCall } from './compaction.js';
 import { type FlagSource } from './kernel.js';
 import * as tables from './table.js';
+import { checkArgs } from '../common.js';
 
 interface FlaggedArgs {
   readonly input: GPUBuffer;
@@ -76,9 +77,6 @@ export interface UniqueByKeyArgs {
   readonly config?: Partial<SelectConfig>;
 }
 
-function checkArgs(what: string, args: unknown, fields: string): asserts args is object {
-  if (!args || typeof args !== 'object') fail('invalid-argument', `${what} needs an argument object { ${fields} }`);
-}
 
 /** The calls that take a predicate or flags, and their tables: by flag, by predicate, by predicate over flags. */
 const FLAGGED = {

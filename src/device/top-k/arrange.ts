@@ -12,6 +12,7 @@ import { selectFromTable } from '../select.js';
 import { type TopKConfig } from './config.js';
 import { recordSelect, recordSortSelected, type SelectTables } from './top-k.js';
 import { topKTable } from './table.js';
+import { checkArgs } from '../common.js';
 
 export interface NthElementArgs {
   /** Rearranged in place. */
@@ -101,14 +102,11 @@ async function recordPartial(ctx: DeviceContext, tables: SelectTables, encoder: 
   await recordSortSelected(ctx, tables, encoder, t, false, k, sel, keys);
 }
 
-function checkArgs(name: string, args: unknown, fields: string): void {
-  if (!args || typeof args !== 'object') fail('invalid-argument', `${name} needs an argument object { keys, count, ${fields}, type }`);
-}
 
 /** Records nth element: in place, position `nth` gets the key a full sort puts there, nothing before it greater, nothing after it less. */
 export async function recordNthElement(ctx: DeviceContext, tables: SelectTables, encoder: GPUCommandEncoder, args: NthElementArgs): Promise<void> {
   ctx.assertAlive();
-  checkArgs('nthElement', args, 'nth');
+  checkArgs('nthElement', args, 'keys, count, nth, type');
   checkCount(args.count);
   if (typeof args.nth !== 'number' || !Number.isInteger(args.nth) || args.nth < 0 || args.nth >= args.count) fail('invalid-argument', `nthElement: nth must be an integer in [0, count = ${args.count}), got ${String(args.nth)}`);
   await recordPartial(ctx, tables, encoder, 'nthElement', args.keys, args.count, args.nth + 1, args.type, args.less, args.config);
@@ -117,7 +115,7 @@ export async function recordNthElement(ctx: DeviceContext, tables: SelectTables,
 /** Records partial sort: in place, the first `middle` positions get the smallest `middle` keys in order; the rest, the others. */
 export async function recordPartialSort(ctx: DeviceContext, tables: SelectTables, encoder: GPUCommandEncoder, args: PartialSortArgs): Promise<void> {
   ctx.assertAlive();
-  checkArgs('partialSort', args, 'middle');
+  checkArgs('partialSort', args, 'keys, count, middle, type');
   checkCount(args.count);
   if (typeof args.middle !== 'number' || !Number.isInteger(args.middle) || args.middle < 0 || args.middle > args.count) fail('invalid-argument', `partialSort: middle must be an integer in [0, count = ${args.count}], got ${String(args.middle)}`);
   await recordPartial(ctx, tables, encoder, 'partialSort', args.keys, args.count, args.middle, args.type, args.less, args.config);
