@@ -299,9 +299,12 @@ describe('plan', () => {
     const family = stages.filter((s) => s.family === 'partition');
     expect(family.map((s) => s.id)).toEqual(['select_flag', 'select_predicate', 'select_predicated_flag', 'select_unique', 'select_unique_by_key', 'partition_flag', 'partition_predicate', 'partition_two_way_flag', 'partition_two_way_predicate', 'partition_three_way']);
     expect(new Set(family.flatMap((s) => s.tables)).size).toBe(family.flatMap((s) => s.tables).length);
-    // Every registered stage is in the plan and available; nothing else is available.
-    const registered = [...TUNING_STAGES.map((t) => t.stage), ...TUNING_STAGES.flatMap((t) => (t.threshold ? [t.threshold.stage] : []))];
+    // Every registered stage is in the plan and available, and the reuse stages of registered
+    // algorithms; nothing else is available.
+    const registered = [...TUNING_STAGES.map((t) => t.stage), ...TUNING_STAGES.flatMap((t) => (t.threshold ? [t.threshold.stage] : [])), 'segmented_reduce', 'segmented_scan'];
     expect(stages.filter((s) => s.status === 'available').map((s) => s.id).sort()).toEqual([...registered].sort());
+    const unregistered = planStages([{ id: 'segmented_scan', kind: 'reuse', tables: [], after: [], reuses: 'scan', benchmarks: ['no_such_benchmark'], note: '' }]);
+    expect(unregistered[0]!.status).toBe('pending');
     expect(stages.find((s) => s.id === 'radix_sort_block_sort')).toMatchObject({ kind: 'tune', tables: ['radixSortBlockSort'] });
     expect(stages.find((s) => s.id === 'merge_sort_block_merge')).toMatchObject({ kind: 'tune', tables: ['mergeSortBlockMerge'], after: ['merge_sort_block_sort'] });
     expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));

@@ -1,8 +1,10 @@
 // The tuning plan: which stages exist, in which order they must run, which tables each writes,
 // and which reuse another stage's table. Algorithms that do not exist yet are listed as
-// `pending`: they get a real stage (a registered tunable algorithm) when they arrive.
+// `pending`: a tune stage is available once a tunable algorithm of its id is registered, a
+// reuse stage once one of the benchmarks it names is.
 // From rocPRIM's tuning dependencies (reference §1), past them where noted. Browser-safe.
 import { WgprimError } from '../runtime/errors.js';
+import { BENCHMARKS } from '../algorithms.js';
 import { isTuneStage } from './registry.js';
 
 export type StageKind =
@@ -23,6 +25,8 @@ export interface PlanStage {
   readonly after: readonly string[];
   /** For `reuse`: whose table it runs on. */
   readonly reuses?: string;
+  /** For `reuse`: the benchmarks of the algorithm that runs on it (it is available once one is registered). */
+  readonly benchmarks?: readonly string[];
   /** Stages that share one implementation but keep separate tables. */
   readonly family?: string;
   readonly note: string;
@@ -44,8 +48,8 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'transform', kind: 'tune', tables: ['transform'], after: [], note: 'element-wise; binary search and adjacent difference build on it but are tuned apart' },
   { id: 'reduce', kind: 'tune', tables: ['reduce'], after: [], note: 'device reduce' },
   { id: 'scan', kind: 'tune', tables: ['scan'], after: [], note: 'inclusive and exclusive scan share one table' },
-  { id: 'segmented_reduce', kind: 'reuse', tables: [], after: ['reduce'], reuses: 'reduce', note: 'runs on reduce\'s table' },
-  { id: 'segmented_scan', kind: 'reuse', tables: [], after: ['scan'], reuses: 'scan', note: 'runs on scan\'s table (the by-key engine takes the scan\'s config)' },
+  { id: 'segmented_reduce', kind: 'reuse', tables: [], after: ['reduce'], reuses: 'reduce', benchmarks: ['segmented_reduce', 'segmented_reduce_variable'], note: 'runs on reduce\'s table' },
+  { id: 'segmented_scan', kind: 'reuse', tables: [], after: ['scan'], reuses: 'scan', benchmarks: ['segmented_inclusive_scan'], note: 'runs on scan\'s table (the by-key engine takes the scan\'s config)' },
   { id: 'scan_by_key', kind: 'tune', tables: ['scanByKey'], after: ['scan'], note: 'key type full, value type by size; measured after scan so its look-back defaults are tuned' },
   { id: 'reduce_by_key', kind: 'tune', tables: ['reduceByKey'], after: [], note: 'key type by size, value type full' },
   { id: 'run_length_encode', kind: 'tune', tables: ['runLengthEncode'], after: ['reduce_by_key'], note: 'reduce by key of implicit ones, on its own table, not reduce_by_key\'s' },
@@ -85,12 +89,10 @@ export const PLAN_STAGES: readonly PlanStage[] = [
 
 /**
  * The stages in dependency order: a stage comes after every stage it names in `after`; among
- * stages free to go, the listed order is kept. A stage is `available` where `available(id)`
- * says so (default: a tunable algorithm of that id is registered, or it is one of the
- * `THRESHOLD_STAGES`; a `reuse` stage registers under its own id when its algorithm arrives). Throws on an unknown
- * dependency or a cycle.
+ * stages free to go, the listed order is kept. A stage is `available` where `available(stage)`
+ * says so (default `stageAvailable`). Throws on an unknown dependency or a cycle.
  */
-export function planStages(stages: readonly PlanStage[] = PLAN_STAGES, available: (id: string) => boolean = isTuneStage): PlannedStage[] {
+export function planStages(stages: readonly PlanStage[] = PLAN_STAGES, available: (stage: PlanStage) => boolean = stageAvailable): PlannedStage[] {
   const byId = new Map(stages.map((s) => [s.id, s]));
   for (const s of stages) {
     for (const d of s.after) if (!byId.has(d)) throw new WgprimError('invalid-argument', `plan stage "${s.id}" depends on unknown stage "${d}"`);
@@ -104,9 +106,18 @@ export function planStages(stages: readonly PlanStage[] = PLAN_STAGES, available
       throw new WgprimError('invalid-argument', `the tuning plan has a dependency cycle among ${stuck.join(', ')}`);
     }
     done.add(ready.id);
-    out.push({ ...ready, status: available(ready.id) ? 'available' : 'pending' });
+    out.push({ ...ready, status: available(ready) ? 'available' : 'pending' });
   }
   return out;
+}
+
+/**
+ * A tune or threshold stage: its algorithm or threshold is registered for tuning; a reuse stage:
+ * one of its benchmarks is registered (the algorithm exists and runs on the other's table).
+ */
+export function stageAvailable(stage: PlanStage): boolean {
+  if (stage.kind === 'reuse') return (stage.benchmarks ?? []).some((b) => BENCHMARKS.some((r) => r.name === b));
+  return isTuneStage(stage.id);
 }
 
 /** Registered algorithms in plan order (those the plan does not list come last, in the given order). */
