@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type ElementType, type Prim, type PrimTypedArray, type TopKConfig, f16Bits, WgprimError } from '../src/index.js';
 import { orderedKeys } from '../src/device/binary-search/reference.js';
 import { nthElementProblem, partialSortProblem, topKReference } from '../src/device/top-k/reference.js';
+import { type CpuLess } from '../src/device/merge-sort/reference.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
 
@@ -124,15 +125,35 @@ describe('nth element and partial sort', { timeout: 300_000 }, () => {
     }
   });
 
-  it('typed errors: out of range, custom less not supported yet', async () => {
+  it('custom less: every key sorted by the merge sort (u32 descending with ties, i64 by the high word)', async () => {
+    const cases: readonly [ElementType, string, CpuLess][] = [
+      ['u32', 'a > b', (a, b) => (a as number) > (b as number)],
+      ['i64', 'bitcast<i32>(a.y) < bitcast<i32>(b.y)', (a, b) => (a as bigint) >> 32n < (b as bigint) >> 32n],
+    ];
+    for (const [type, less, cpu] of cases) {
+      if (!typesOn(prim).includes(type)) continue;
+      for (const n of type === 'u32' ? [1, 1001] : [1001]) {
+        const data = keys(type, n, SEED + 13 + n, 9);
+        for (const at of type === 'u32' ? new Set([0, n >> 1, n - 1]) : [n >> 1]) {
+          expect(nthElementProblem(type, data, await prim.arrays.nthElement(data, at, { less }), at, cpu), `nthElement ${type} ${less} n=${n} nth=${at}`).toBeUndefined();
+          expect(partialSortProblem(type, data, await prim.arrays.partialSort(data, at + 1, { less }), at + 1, cpu), `partialSort ${type} ${less} n=${n} middle=${at + 1}`).toBeUndefined();
+        }
+      }
+    }
+    // The default order's answer is not a descending one: the check can fail.
+    const data = keys('u32', 1001, SEED + 17, 0);
+    expect(partialSortProblem('u32', data, await prim.arrays.partialSort(data, 10), 10, cases[0]![2])).toBeDefined();
+  });
+
+  it('typed errors: out of range, a less that does not compile', async () => {
     const code = async (p: Promise<unknown>): Promise<string> => p.then(() => 'ok', (e: unknown) => (e instanceof WgprimError ? e.code : String(e)));
     const data = Int32Array.of(3, 1, 2);
     expect(await code(prim.arrays.nthElement(data, 3))).toBe('invalid-argument');
     expect(await code(prim.arrays.nthElement(new Int32Array(0), 0))).toBe('invalid-argument');
     expect(await code(prim.arrays.partialSort(data, 4))).toBe('invalid-argument');
     expect(await code(prim.arrays.partialSort(data, -1))).toBe('invalid-argument');
-    expect(await code(prim.arrays.nthElement(data, 1, { less: 'a > b' }))).toBe('invalid-operator');
-    expect(await code(prim.arrays.partialSort(data, 1, { less: 'a > b' }))).toBe('invalid-operator');
+    expect(await code(prim.arrays.nthElement(data, 1, { less: 'a <<< b' }))).toBe('invalid-operator');
+    expect(await code(prim.arrays.partialSort(data, 1, { less: '' }))).toBe('invalid-operator');
     const enc = prim.device.createCommandEncoder();
     expect(await code(prim.partialSort(enc, { keys: prim.device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE }), count: 3, middle: 1, type: 'u32' }))).toBe('buffer-size');
   });

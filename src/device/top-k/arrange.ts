@@ -1,6 +1,8 @@
 // nth element and partial sort on the radix select: the smallest `k` keys are selected and sorted
 // (top-k's machinery), then the keys are rearranged in place: a selected key at or past `k`
 // trades places with an unselected one before `k`, and the first `k` places take the sorted keys.
+// A custom `less` orders keys by no bits the radix select could read: those calls sort every key
+// with the merge sort in place, which meets both contracts.
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
@@ -13,6 +15,8 @@ import { type TopKConfig } from './config.js';
 import { recordSelect, recordSortSelected, type SelectTables } from './top-k.js';
 import { topKTable } from './table.js';
 import { checkArgs } from '../common.js';
+import { checkLess } from '../merge/order.js';
+import { prepareMergeSort } from '../merge-sort/merge-sort.js';
 
 export interface NthElementArgs {
   /** Rearranged in place. */
@@ -21,7 +25,11 @@ export interface NthElementArgs {
   /** 0 to count - 1: afterwards this position holds what a full sort would put there. */
   readonly nth: number;
   readonly type: ElementType;
-  /** Not supported yet: a custom order is a typed error (`invalid-operator`). */
+  /**
+   * WGSL expression over `a` and `b` (as the merge sort's `less`): a strict weak order. Default:
+   * ascending, floats in the radix sort's total order. With it the keys are fully sorted by the
+   * merge sort (O(n log n), against the radix select's few passes).
+   */
   readonly less?: string;
   readonly config?: Partial<TopKConfig>;
 }
@@ -32,7 +40,11 @@ export interface PartialSortArgs {
   /** 0 to count: afterwards the first `middle` positions hold the smallest `middle` keys in order. */
   readonly middle: number;
   readonly type: ElementType;
-  /** Not supported yet: a custom order is a typed error (`invalid-operator`). */
+  /**
+   * WGSL expression over `a` and `b` (as the merge sort's `less`): a strict weak order. Default:
+   * ascending, floats in the radix sort's total order. With it the keys are fully sorted by the
+   * merge sort (O(n log n), against the radix select's few passes).
+   */
   readonly less?: string;
   readonly config?: Partial<TopKConfig>;
 }
@@ -82,8 +94,13 @@ async function recordPartial(ctx: DeviceContext, tables: SelectTables, encoder: 
   const t = typeInfo(type);
   ctx.checkBuffer(`${name} keys`, keys, count, t);
   if (count >= 2 ** 31) fail('limit-exceeded', `${name} takes at most 2^31 - 1 keys, got ${count}`);
-  if (less !== undefined) fail('invalid-operator', `${name}: a custom less is not supported yet (the radix select orders keys by their bits; floats in the total order -NaN < -inf < ... < +inf < NaN)`);
+  checkLess(name, less);
   const { config } = selectFromTable(ctx, topKTable, tables.rows, type, 0, override);
+  if (less !== undefined) {
+    const sort = await prepareMergeSort(ctx, tables.mergeSort, { keys, count, type, less }, false);
+    sort(encoder);
+    return;
+  }
   if (k === 0) return;
   const kb = t.bytes === 8 ? 8 : 4;
   const sel = { keys: ctx.scratch('top-k-selected-keys', k * kb), indices: ctx.scratch('top-k-selected-indices', k * 4) };

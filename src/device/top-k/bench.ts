@@ -3,10 +3,8 @@
 // target is a fifth of our own radix sort's time on the same keys (`radix_sort_keys`).
 import { typeInfo } from '../../wgsl/types.js';
 import { type BenchmarkSpec, type TuningSpec } from '../spec.js';
-import { radixSortBlockSortTable, radixSortTable } from '../radix-sort/table.js';
-import { scanTable } from '../scan/table.js';
 import { type TopKConfig } from './config.js';
-import { recordTopK } from './top-k.js';
+import { recordTopK, selectTables } from './top-k.js';
 import { topKTable } from './table.js';
 
 const KS = [100, 4096] as const;
@@ -23,9 +21,8 @@ export const topKBenchmarks: readonly BenchmarkSpec[] = KS.map((k) => ({
   prepare: async (env, c, r) => {
     const kk = Math.min(k, c.count);
     const indicesOut = r.buffer('top-k-indices', 4 * kk);
-    const tables = { rows: env.rows(topKTable), sort: env.rows(radixSortTable), blockSort: env.rows(radixSortBlockSortTable), scan: env.rows(scanTable) };
     const args = { input: c.input, count: c.count, k: kk, type: c.type, valuesOut: c.output, indicesOut, config: c.config as unknown as TopKConfig };
-    return (encoder) => recordTopK(env.context, tables, encoder, args);
+    return (encoder) => recordTopK(env.context, selectTables(env), encoder, args);
   },
 }));
 

@@ -2,6 +2,8 @@
 import { type ElementType } from '../../wgsl/types.js';
 import { type PrimTypedArray } from '../typed-arrays.js';
 import { orderedKeys } from '../binary-search/reference.js';
+import { type CpuLess, mergeSortOrder } from '../merge-sort/reference.js';
+import { type KeyArray } from '../radix-sort/reference.js';
 
 export type Key = number | bigint;
 
@@ -43,9 +45,10 @@ function sameKeys(type: ElementType, data: PrimTypedArray, got: PrimTypedArray):
 }
 
 /** What is wrong with a partial sort's result, or undefined: the first `middle` keys the smallest in order, the others the rest. */
-export function partialSortProblem(type: ElementType, data: PrimTypedArray, got: PrimTypedArray, middle: number): string | undefined {
+export function partialSortProblem(type: ElementType, data: PrimTypedArray, got: PrimTypedArray, middle: number, less?: CpuLess): string | undefined {
   const same = sameKeys(type, data, got);
   if (same) return same;
+  if (less) return orderProblem(type, data, got, middle, less, false);
   const want = topKReference(type, data, middle, false);
   const g = orderedKeys(type, got);
   const bad = want.findIndex((w, i) => g[i] !== w);
@@ -53,12 +56,34 @@ export function partialSortProblem(type: ElementType, data: PrimTypedArray, got:
 }
 
 /** What is wrong with an nth element's result, or undefined. */
-export function nthElementProblem(type: ElementType, data: PrimTypedArray, got: PrimTypedArray, nth: number): string | undefined {
+export function nthElementProblem(type: ElementType, data: PrimTypedArray, got: PrimTypedArray, nth: number, less?: CpuLess): string | undefined {
   const same = sameKeys(type, data, got);
   if (same) return same;
+  if (less) return orderProblem(type, data, got, nth, less, true);
   const want = topKReference(type, data, nth + 1, false)[nth]!;
   const g = orderedKeys(type, got);
   if (g[nth] !== want) return `position ${nth} holds ${String(g[nth])} (ordered bits), expected ${String(want)}`;
   const before = g.findIndex((x: Key, i: number) => (i < nth && x > want) || (i > nth && x < want));
   return before >= 0 ? `position ${before} holds ${String(g[before])}, on the wrong side of the nth key ${String(want)}` : undefined;
+}
+
+/**
+ * Under a custom `less` (over the array's elements, f16 as bits): `nth`, the key at `at` is
+ * equivalent to what a sort puts there and no key is on the wrong side of it; else the first
+ * `at` keys are equivalent to a sort's first `at`.
+ */
+function orderProblem(type: ElementType, data: PrimTypedArray, got: PrimTypedArray, at: number, less: CpuLess, nth: boolean): string | undefined {
+  const sorted = mergeSortOrder(type, data as KeyArray, less);
+  const want = (i: number): number | bigint => data[sorted[i]!]!;
+  const same = (x: number | bigint, y: number | bigint): boolean => !less(x, y) && !less(y, x);
+  if (!nth) {
+    for (let i = 0; i < at; i++) if (!same(got[i]!, want(i))) return `position ${i} holds ${String(got[i])}, expected ${String(want(i))}`;
+    return undefined;
+  }
+  const w = want(at);
+  if (!same(got[at]!, w)) return `position ${at} holds ${String(got[at])}, expected ${String(w)}`;
+  for (let i = 0; i < got.length; i++) {
+    if ((i < at && less(w, got[i]!)) || (i > at && less(got[i]!, w))) return `position ${i} holds ${String(got[i])}, on the wrong side of the nth key ${String(w)}`;
+  }
+  return undefined;
 }

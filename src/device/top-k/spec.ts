@@ -3,18 +3,16 @@ import { fail } from '../../runtime/errors.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { arrayOfType, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
 import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm } from '../spec.js';
-import { radixSortBlockSortTable, radixSortTable } from '../radix-sort/table.js';
-import { scanTable } from '../scan/table.js';
 import { orderedKeys } from '../binary-search/reference.js';
 import { type TopKConfig } from './config.js';
-import { recordTopK, type SelectTables, type TopKArgs } from './top-k.js';
+import { recordTopK, selectTables, type TopKArgs } from './top-k.js';
 import { topKTable } from './table.js';
 import { topKBenchmarks, topKTuning } from './bench.js';
 import { nthElementProblem, partialSortProblem, topKReference } from './reference.js';
 import { type NthElementArgs, type PartialSortArgs, recordNthElement, recordPartialSort } from './arrange.js';
 
 export interface ArrayPartialOptions {
-  /** Not supported yet: a custom order is a typed error (`invalid-operator`). */
+  /** WGSL `less` over `a` and `b` (see `NthElementArgs.less`): the keys are then fully sorted by the merge sort. */
   readonly less?: string;
   /** Needed only for f16 (Uint16Array). */
   readonly type?: ElementType;
@@ -28,10 +26,6 @@ export interface ArrayTopKOptions {
   readonly type?: ElementType;
   readonly config?: Partial<TopKConfig>;
 }
-
-export const selectTables = (env: AlgorithmEnv): SelectTables => ({
-  rows: env.rows(topKTable), sort: env.rows(radixSortTable), blockSort: env.rows(radixSortBlockSortTable), scan: env.rows(scanTable),
-});
 
 function topKCalls(env: AlgorithmEnv) {
   return {

@@ -12,6 +12,11 @@ import { type ScanConfig } from '../scan/config.js';
 import { type TopKConfig } from './config.js';
 import { chooseKernel, countKernel, emitKernel, stateWords } from './kernel.js';
 import { topKTable } from './table.js';
+import { type MergeSortTables } from '../merge-sort/merge-sort.js';
+import { mergeSortBlockMergeTable, mergeSortBlockSortTable } from '../merge-sort/table.js';
+import { radixSortBlockSortTable, radixSortTable } from '../radix-sort/table.js';
+import { scanTable } from '../scan/table.js';
+import { type AlgorithmEnv } from '../spec.js';
 
 /** The rows of the tables a select consults: its own, and the radix sort's (with scan's) for sorting the k. */
 export interface SelectTables {
@@ -19,7 +24,15 @@ export interface SelectTables {
   readonly sort: readonly (readonly TunedEntry<RadixSortConfig>[])[];
   readonly blockSort: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[];
   readonly scan: readonly (readonly TunedEntry<ScanConfig>[])[];
+  /** The merge sort's, for nth element and partial sort with a custom `less`. */
+  readonly mergeSort: MergeSortTables;
 }
+
+/** The tables of a prim's top-k calls. */
+export const selectTables = (env: AlgorithmEnv): SelectTables => ({
+  rows: env.rows(topKTable), sort: env.rows(radixSortTable), blockSort: env.rows(radixSortBlockSortTable), scan: env.rows(scanTable),
+  mergeSort: { blockSort: env.rows(mergeSortBlockSortTable), blockMerge: env.rows(mergeSortBlockMergeTable) },
+});
 
 export interface TopKArgs {
   readonly input: GPUBuffer;
