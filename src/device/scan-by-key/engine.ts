@@ -124,8 +124,11 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
       front.push(...tileFirst);
       slot += 2;
     } else {
-      front.push(flagsBinding!);
-      slot += 1;
+      // The flags' view: its tail start goes where the keys' would.
+      const fv = ctx.view(flagsBinding!.buffer, count, typeInfo('u32'), slot);
+      front.push(...fv.entries);
+      keysTail = fv.tailStart;
+      slot += 2;
     }
     let valsTail = count;
     if (!call.ones) {

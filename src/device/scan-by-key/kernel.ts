@@ -141,8 +141,9 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
 var<workgroup> head_bits: array<atomic<u32>, TILE / 32u>;`);
     bindings.push('read-only-storage', 'read-only-storage');
   } else {
-    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read> flags: array<u32>;`);
-    bindings.push('read-only-storage');
+    // A flag (or mark) per element, loaded as quads as the values are (its tail in keys_tail).
+    decls.push(viewWgsl({ name: 'flags', type: typeInfo('u32'), access: 'read', tailStart: 'P.keys_tail' }, bindings.length));
+    bindings.push(...viewBindings({ access: 'read' }));
   }
   if (!o.ones) {
     decls.push(viewWgsl({ name: 'vals', type: v, access: 'read', tailStart: 'P.vals_tail' }, bindings.length));
@@ -182,10 +183,10 @@ var<workgroup> head_bits: array<atomic<u32>, TILE / 32u>;`);
             if (j == 3u) { next = keys_at(e + 1u); }
             if (!eq(keys_items[k][j], next)) { m |= 16u << j; }
           }` : ''}`,
-    flags: 'if (e == 0u || flags[e] != 0u) { m |= 1u << j; }',
+    flags: 'if (e == 0u || flag_items[k][j] != 0u) { m |= 1u << j; }',
     offsets: `let at = e - tile * TILE;
           if (((atomicLoad(&head_bits[at >> 5u]) >> (at & 31u)) & 1u) != 0u) { m |= 1u << j; }`,
-    marks: `let mark = flags[e];
+    marks: `let mark = flag_items[k][j];
           if (e == 0u || mark != 0u) { m |= 1u << j; if ((mark & ${MARK_BEGIN}u) == 0u) { m |= 256u << j; } }`,
   }[o.heads];
   const valueOf = (kk: string, j: string): string => (o.ones ? '1u' : `vs[${kk}][${j}]`);
@@ -236,7 +237,10 @@ ${o.heads === 'offsets'
     ? quadStore('out', 'q', 'o', 'fast && q * 4u >= seg_lo && q * 4u + 4u <= seg_hi', 'seg_hi', 'seg_lo')
     : quadStore('out', 'q', 'o', 'fast')}` : ''}`)}`;
 
-  const loads = `${o.heads === 'keys' ? quadTileLoad({ view: 'keys', T: K, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${K}()` }).replace(/\bitems\b/g, 'keys_items') : ''}
+  const flagLoads = o.heads === 'flags' || o.heads === 'marks'
+    ? quadTileLoad({ view: 'flags', T: 'u32', quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: '0u' }).replace(/\bitems\b/g, 'flag_items')
+    : '';
+  const loads = `${flagLoads}${o.heads === 'keys' ? quadTileLoad({ view: 'keys', T: K, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${K}()` }).replace(/\bitems\b/g, 'keys_items') : ''}
 ${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}`;
 
   const enables = [...new Set([...typeEnables(k), ...typeEnables(v)])];
