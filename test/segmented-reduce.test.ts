@@ -67,6 +67,12 @@ describe('segmented reduce', { timeout: SLOW }, () => {
       const got = await prim.arrays.segmentedReduce(u, begins, { endOffsets: ends, initialValue: 7n, config: SUB, path });
       expectValues('u64', got, segmentedReduceReference('u64', cpuOp('u64', 'add'), u as ArrayLike<Value>, begins, ends, 7n), `u64 with ends and init 7 (${path})`);
     }
+    // A custom operator: the group's reduction by shuffles, not a native subgroup reduction.
+    const x = randomInput('u32', 'add', n, SEED + 3);
+    for (const path of ['group', 'workgroup'] as const) {
+      const got = await prim.arrays.segmentedReduce(x, offsets, { op: { wgsl: 'a + b', identity: '0u', name: 'plus' }, config: SUB, path });
+      expectValues('u32', got, segmentedReduceReference('u32', cpuOp('u32', 'add'), x, offsets, undefined, 0), `custom + (${path})`);
+    }
     // Float sums: a tolerance scaled by the sum of magnitudes.
     const f = Float32Array.from({ length: n }, (_, i) => Math.sin(i) * 1000);
     const fs = await prim.arrays.segmentedReduce(f, offsets, { config: SUB });
