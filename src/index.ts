@@ -63,6 +63,7 @@ export { type ArrayScanByKeyOptions, type ArraySegmentedScanOptions, type ArrayS
 export { type ReduceByKeyArgs, type RunLengthEncodeArgs, type NonTrivialRunsArgs } from './device/reduce-by-key/calls.js';
 export { type ArrayReduceByKeyOptions, type ArrayRunLengthOptions } from './device/reduce-by-key/spec.js';
 export { type SegmentedReduceArgs, type ArraySegmentedReduceOptions } from './device/segmented-reduce/spec.js';
+export { type SegmentedReducePath } from './device/segmented-reduce/kernel.js';
 export { type BinarySearchConfig, binarySearchSpace } from './device/binary-search/config.js';
 export { type BinarySearchArgs } from './device/binary-search/search.js';
 export { type ArraySearchOptions } from './device/binary-search/spec.js';

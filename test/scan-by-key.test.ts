@@ -109,6 +109,42 @@ describe('segmented scan: head flags and offsets', { timeout: SLOW }, () => {
       }
     }
   });
+  /**
+   * Offsets over all n elements: element 0 and the last one, length-1 segments (300 in a row: more
+   * begins in a tile than the workgroup has invocations), empty segments, segments across several
+   * tiles, random lengths.
+   */
+  const tileOffsets = (n: number, seed: number): Uint32Array => {
+    const r = rng(seed);
+    const out = [0, 1, 1, 2];
+    for (let i = 0; i < 300; i++) out.push(10 + i);
+    out.push(310, 310, 310 + 5 * TILE + 17);
+    while (out[out.length - 1]! < n) out.push(Math.min(n, out[out.length - 1]! + (r() < 0.2 ? 0 : Math.floor(r() * 3 * TILE))));
+    out.push(n, n);
+    return Uint32Array.from(out);
+  };
+  it('offsets read by the tiles: every type, both paths, inclusive and exclusive', async () => {
+    const n = 7919;
+    const offsets = tileOffsets(n, SEED);
+    const { heads } = offsetHeads(n, offsets);
+    for (const type of typesOn(prim)) {
+      const values = randomInput(type, 'add', n, SEED + 3);
+      expectValues(type, await prim.arrays.segmentedInclusiveScan(values, offsets, { type, config: PATHS[0]![1] }), addRef(type, values, heads, false), `${type} inclusive`);
+    }
+    for (const type of ['u32', 'u64'] as const) {
+      const values = randomInput(type, 'add', n, SEED + 4);
+      const init = type === 'u64' ? 3n : 3;
+      expectValues(type, await prim.arrays.segmentedExclusiveScan(values, offsets, { initialValue: init, config: PATHS[1]![1] }), addRef(type, values, heads, true, init), `${type} exclusive, init 3`);
+    }
+    const values = randomInput('i32', 'min', n, SEED + 5);
+    const want = segmentedScanReference('i32', cpuOp('i32', 'min'), values, heads, true, undefined, cpuIdentity('i32', 'min'));
+    expectValues('i32', await prim.arrays.segmentedExclusiveScan(values, offsets, { op: 'min', config: PATHS[0]![1] }), want, 'i32 min exclusive');
+    // One segment, and segments of one element each.
+    for (const o of [Uint32Array.from([0, n]), Uint32Array.from({ length: n + 1 }, (_, i) => i)]) {
+      const u = randomInput('u32', 'add', n, SEED + 6);
+      expectValues('u32', await prim.arrays.segmentedInclusiveScan(u, o, { config: PATHS[0]![1] }), addRef('u32', u, offsetHeads(n, o).heads, false), `${o.length - 1} segments`);
+    }
+  });
   it('offsets: empty segments, gaps left as they were, unsorted segments (buffer level)', async () => {
     const config = PATHS[1]![1];
     const n = 9 * TILE + 7;

@@ -30,27 +30,49 @@ function offsetsFor(n: number, seed: number): Uint32Array {
 }
 
 describe('segmented reduce', { timeout: SLOW }, () => {
-  it('every type: empty, one-element and long segments, segments not covering the input', async () => {
-    for (const type of typesOn(prim)) {
-      for (const n of [0, 1, 10, 5000]) {
-        const values = randomInput(type, 'add', n, SEED + n);
-        const offsets = n < 6 ? Uint32Array.from([0, 0, n]) : offsetsFor(n, SEED + n);
-        const got = await prim.arrays.segmentedReduce(values, offsets, { type, config: SUB });
-        expectValues(type, got, segmentedReduceReference(type, cpuOp(type, 'add'), values as ArrayLike<Value>, offsets, undefined, cpuIdentity(type, 'add')), `${type} n=${n}`);
+  // Both paths on the same segments: unaligned begins, segments past the input's vector view.
+  for (const path of ['group', 'workgroup'] as const) {
+    it(`every type: empty, one-element and long segments, segments not covering the input (${path} a segment)`, async () => {
+      for (const type of typesOn(prim)) {
+        for (const n of [0, 1, 10, 5000]) {
+          const values = randomInput(type, 'add', n, SEED + n);
+          const offsets = n < 6 ? Uint32Array.from([0, 0, n]) : offsetsFor(n, SEED + n);
+          const got = await prim.arrays.segmentedReduce(values, offsets, { type, config: SUB, path });
+          expectValues(type, got, segmentedReduceReference(type, cpuOp(type, 'add'), values as ArrayLike<Value>, offsets, undefined, cpuIdentity(type, 'add')), `${type} n=${n}`);
+        }
       }
+    });
+  }
+  it('the path from the mean segment length: short segments a group, long ones a workgroup', async () => {
+    const n = 3000;
+    const values = randomInput('u32', 'add', n, SEED + 5);
+    // Mean 3 elements (group), then 3000 / 2 (over two 64 x 4 tiles: workgroup), each element its own segment at the start.
+    for (const offsets of [Uint32Array.from({ length: 1001 }, (_, i) => Math.min(n, i * 3)), Uint32Array.from([0, 1, n])]) {
+      const got = await prim.arrays.segmentedReduce(values, offsets, { config: SUB });
+      expectValues('u32', got, segmentedReduceReference('u32', cpuOp('u32', 'add'), values, offsets, undefined, 0), `${offsets.length - 1} segments`);
     }
   });
   it('workgroup-memory reduce, min, initial values, end offsets in any order and overlapping', async () => {
     const n = 6000;
     const values = randomInput('i32', 'min', n, SEED);
     const offsets = offsetsFor(n, SEED + 1);
-    const min = await prim.arrays.segmentedReduce(values, offsets, { op: 'min', config: SHARED });
-    expectValues('i32', min, segmentedReduceReference('i32', cpuOp('i32', 'min'), values, offsets, undefined, cpuIdentity('i32', 'min')), 'min');
+    for (const path of ['group', 'workgroup'] as const) {
+      const min = await prim.arrays.segmentedReduce(values, offsets, { op: 'min', config: SHARED, path });
+      expectValues('i32', min, segmentedReduceReference('i32', cpuOp('i32', 'min'), values, offsets, undefined, cpuIdentity('i32', 'min')), `min (${path})`);
+    }
     const begins = Uint32Array.from([4000, 0, 10, 10, 5999, 7]);
     const ends = Uint32Array.from([6000, 3000, 10, 2500, 6000, 8]);
     const u = randomInput('u64', 'add', n, SEED + 2);
-    const got = await prim.arrays.segmentedReduce(u, begins, { endOffsets: ends, initialValue: 7n, config: SUB });
-    expectValues('u64', got, segmentedReduceReference('u64', cpuOp('u64', 'add'), u as ArrayLike<Value>, begins, ends, 7n), 'u64 with ends and init 7');
+    for (const path of ['group', 'workgroup'] as const) {
+      const got = await prim.arrays.segmentedReduce(u, begins, { endOffsets: ends, initialValue: 7n, config: SUB, path });
+      expectValues('u64', got, segmentedReduceReference('u64', cpuOp('u64', 'add'), u as ArrayLike<Value>, begins, ends, 7n), `u64 with ends and init 7 (${path})`);
+    }
+    // A custom operator: the group's reduction by shuffles, not a native subgroup reduction.
+    const x = randomInput('u32', 'add', n, SEED + 3);
+    for (const path of ['group', 'workgroup'] as const) {
+      const got = await prim.arrays.segmentedReduce(x, offsets, { op: { wgsl: 'a + b', identity: '0u', name: 'plus' }, config: SUB, path });
+      expectValues('u32', got, segmentedReduceReference('u32', cpuOp('u32', 'add'), x, offsets, undefined, 0), `custom + (${path})`);
+    }
     // Float sums: a tolerance scaled by the sum of magnitudes.
     const f = Float32Array.from({ length: n }, (_, i) => Math.sin(i) * 1000);
     const fs = await prim.arrays.segmentedReduce(f, offsets, { config: SUB });

@@ -68,3 +68,39 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 `;
   return { key: 'bykey-marks', label: 'wgprim.bykey.marks', code, bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'], workgroupSize: MARKS_WG };
 }
+
+export const TILE_FIRST_WG = 256;
+
+/**
+ * For non-decreasing begin offsets (segments + 1 entries): invocation t <= num_tiles writes the
+ * first begin index at or past tile t's first element (lower bound, by binary search), so tile t's
+ * begins are entries [out[t], out[t + 1]); then out[num_tiles + 1] and out[num_tiles + 2], the
+ * covered range [min(begins[0], count), min(begins[segments], count)). A pass of num_tiles + 3
+ * invocations in place of a flag per element.
+ */
+export function tileFirstKernel(tile: number): Kernel {
+  const code = `${paramsStruct(['segments', 'count', 'num_tiles'])}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> begins: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(${TILE_FIRST_WG})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let t = gid.x + gid.y * nwg.x * ${TILE_FIRST_WG}u;
+  if (t > P.num_tiles + 2u) { return; }
+  if (t > P.num_tiles) {
+    out[t] = min(begins[select(P.segments, 0u, t == P.num_tiles + 1u)], P.count);
+    return;
+  }
+  let x = select(t * ${tile}u, P.count, t == P.num_tiles);
+  var lo = 0u;
+  var hi = P.segments + 1u;
+  while (lo < hi) {
+    let mid = lo + (hi - lo) / 2u;
+    if (begins[mid] < x) { lo = mid + 1u; } else { hi = mid; }
+  }
+  out[t] = lo;
+}
+`;
+  return { key: `bykey-tile-first:${tile}`, label: 'wgprim.bykey.tile_first', code, bindings: ['uniform', 'read-only-storage', 'storage'], workgroupSize: TILE_FIRST_WG };
+}

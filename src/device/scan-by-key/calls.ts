@@ -41,7 +41,11 @@ export interface SegmentedScanArgs {
   readonly initialValue?: number | bigint;
   /** A u32 per element: non-zero starts a segment. Or give offsets: */
   readonly headFlags?: GPUBuffer;
-  /** u32 first element of each segment: `segments + 1` entries without `endOffsets`, else `segments`. */
+  /**
+   * u32 first element of each segment: `segments + 1` entries without `endOffsets`, non-decreasing
+   * (segment i is [begins[i], begins[i + 1]), read by the scan's tiles themselves), else `segments`
+   * in any order.
+   */
   readonly beginOffsets?: GPUBuffer;
   /** u32 one past each segment's last element (`segments` entries). Elements outside every segment are left as they are. */
   readonly endOffsets?: GPUBuffer;
@@ -123,7 +127,7 @@ export async function prepareSegmentedScan(ctx: DeviceContext, rows: ScanRows<Sc
   // rocPRIM's segmented scans run on the scan's tuned configs: the engine takes the scan's vocabulary.
   const { config } = selectFromTable(ctx, scanTable, rows, args.type, 0, args.config);
   const call: ByKeyCall = {
-    what, config, count: args.count, heads: byFlags ? 'flags' : 'marks', output: 'scan', value: v, ones: false, op, exclusive, init,
+    what, config, count: args.count, heads: byFlags ? 'flags' : args.endOffsets ? 'marks' : 'offsets', output: 'scan', value: v, ones: false, op, exclusive, init,
     flags: args.headFlags, offsets, values: args.input, out: args.output,
   };
   return prepareByKey(ctx, call);

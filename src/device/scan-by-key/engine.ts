@@ -1,5 +1,6 @@
 // Host side of the by-key engine: compiles a call's pipelines, then records the marks from
-// offsets (segmented scan), and the single pass (look-back) or the reduce-then-scan passes.
+// offsets or the tiles' first begins (segmented scan), and the single pass (look-back) or the
+// reduce-then-scan passes.
 import { type DeviceContext } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
@@ -8,7 +9,7 @@ import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { type ByKeyConfig } from './config.js';
 import { byKeyKernel, type EngineOutput, type EnginePass, type HeadSource, pairWords } from './kernel.js';
-import { marksKernel, MARKS_WG, pairPartialsKernel } from './aux-kernels.js';
+import { marksKernel, MARKS_WG, pairPartialsKernel, TILE_FIRST_WG, tileFirstKernel } from './aux-kernels.js';
 
 /** One call of the engine: checked by the public call that builds it. */
 export interface ByKeyCall {
@@ -28,7 +29,7 @@ export interface ByKeyCall {
   readonly keys?: GPUBuffer;
   /** Head flags (`flags`). */
   readonly flags?: GPUBuffer;
-  /** Offsets the marks come from (`marks`): `segments` begins, and ends (else begins has segments + 1). */
+  /** Offsets the heads come from (`marks`, `offsets`): `segments` begins, and ends (else begins has segments + 1). */
   readonly offsets?: { readonly begins: GPUBuffer; readonly ends?: GPUBuffer; readonly segments: number };
   readonly values?: GPUBuffer;
   /** `scan`: the scanned values; `reduce`: `first` the unique keys, `second` the aggregates; `runs`: offsets and lengths. */
@@ -70,8 +71,9 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
   }
   const gaps = call.heads === 'marks';
   const partialsKernel = decoupled ? undefined : pairPartialsKernel(call.value, call.op, gaps);
-  const marks = gaps ? marksKernel() : undefined;
-  const all = [...kernels, ...(partialsKernel ? [partialsKernel] : []), ...(marks ? [marks] : [])];
+  // The pass that turns offsets into what the kernel reads: marks, or each tile's first begin.
+  const headsKernel = gaps ? marksKernel() : call.heads === 'offsets' ? tileFirstKernel(tile) : undefined;
+  const all = [...kernels, ...(partialsKernel ? [partialsKernel] : []), ...(headsKernel ? [headsKernel] : [])];
   const pipelines = await Promise.all(all.map((k) => ctx.pipeline(k)));
 
   return (encoder) => {
@@ -85,7 +87,18 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
     if (count === 0 || (call.output === 'runs' && count < 2)) return;
 
     let flagsBinding: GPUBufferBinding | undefined = call.flags ? { buffer: call.flags, offset: 0, size: count * 4 } : undefined;
-    if (marks && call.offsets) {
+    let tileFirst: GPUBufferBinding[] = [];
+    if (call.heads === 'offsets') {
+      const { begins, segments } = call.offsets!;
+      // No segment: nothing is written.
+      if (segments === 0) return;
+      const bytes = (numTiles + 3) * 4;
+      const buf = ctx.scratch('bykey.tile-first', bytes);
+      const params = ctx.uniform(new Uint32Array([segments, count, numTiles]));
+      tileFirst = [{ buffer: begins, offset: 0, size: (segments + 1) * 4 }, { buffer: buf, offset: 0, size: bytes }];
+      dispatch(all.length - 1, [{ buffer: params }, ...tileFirst], ceilDiv(numTiles + 3, TILE_FIRST_WG));
+    }
+    if (gaps && call.offsets) {
       const bytes = count * 4;
       const buf = ctx.scratch('bykey.marks', bytes);
       encoder.clearBuffer(buf, 0, Math.ceil(bytes / 4) * 4);
@@ -107,9 +120,15 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
       front.push(...kv.entries);
       keysTail = kv.tailStart;
       slot += 2;
+    } else if (call.heads === 'offsets') {
+      front.push(...tileFirst);
+      slot += 2;
     } else {
-      front.push(flagsBinding!);
-      slot += 1;
+      // The flags' view: its tail start goes where the keys' would.
+      const fv = ctx.view(flagsBinding!.buffer, count, typeInfo('u32'), slot);
+      front.push(...fv.entries);
+      keysTail = fv.tailStart;
+      slot += 2;
     }
     let valsTail = count;
     if (!call.ones) {

@@ -28,8 +28,12 @@ import { type ByKeyConfig } from './config.js';
  * shuffles and the look-back's split words carry it as they carry any value.
  */
 
-/** Where the heads come from: neighbouring keys that differ, a u32 flag per element, or offsets' marks. */
-export type HeadSource = 'keys' | 'flags' | 'marks';
+/**
+ * Where the heads come from: neighbouring keys that differ, a u32 flag per element, offsets' marks
+ * (begin and end offsets: segments in any order, gaps between them), or non-decreasing begin
+ * offsets read by the tile itself (`offsets`, see offsetHeads).
+ */
+export type HeadSource = 'keys' | 'flags' | 'marks' | 'offsets';
 /** What is written: a scanned value per element, one (key, value) per run, or non-trivial runs' (offset, length). */
 export type EngineOutput = 'scan' | 'reduce' | 'runs';
 export type EnginePass = 'lookback' | 'partials-out' | 'partials-in';
@@ -90,6 +94,26 @@ fn identity() -> ${P} { return mk(0u, videntity()); }`;
 }
 
 
+/**
+ * Heads from non-decreasing begin offsets, with the tile's values already in flight: the begins in
+ * the tile, begins[tile_first[tile] .. tile_first[tile + 1]) (found by the tile-first pass), each
+ * set a bit of the tile's `head_bits`, the workgroup taking as many as there are; a begin at or
+ * past the covered range's end, min(begins[segments], count), starts no segment. `seg_lo` and
+ * `seg_hi` bound the elements written (those before the first begin and past the covered range are
+ * left as they were); tile_first holds them after its num_tiles + 1 entries.
+ */
+const OFFSET_HEADS = `
+    let seg_lo = tile_first[P.num_tiles + 1u];
+    let seg_hi = tile_first[P.num_tiles + 2u];
+    for (var i = lid; i < TILE / 32u; i += WG) { atomicStore(&head_bits[i], 0u); }
+    workgroupBarrier();
+    let t0 = tile * TILE;
+    for (var i = tile_first[tile] + lid; i < tile_first[tile + 1u]; i += WG) {
+      let h = begins[i];
+      if (h < seg_hi) { atomicOr(&head_bits[(h - t0) >> 5u], 1u << ((h - t0) & 31u)); }
+    }
+    workgroupBarrier();`;
+
 /** The pair operator as the subgroup scan sees it: no native scan, so shuffles over `op`. */
 export const PAIR_OPERATOR: ResolvedOperator = { key: 'pair', combine: '', identity: '' };
 
@@ -111,9 +135,15 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
   if (o.heads === 'keys') {
     decls.push(viewWgsl({ name: 'keys', type: k, access: 'read', tailStart: 'P.keys_tail' }, bindings.length));
     bindings.push(...viewBindings({ access: 'read' }));
+  } else if (o.heads === 'offsets') {
+    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read> begins: array<u32>;
+@group(0) @binding(${bindings.length + 1}) var<storage, read> tile_first: array<u32>;
+var<workgroup> head_bits: array<atomic<u32>, TILE / 32u>;`);
+    bindings.push('read-only-storage', 'read-only-storage');
   } else {
-    decls.push(`@group(0) @binding(${bindings.length}) var<storage, read> flags: array<u32>;`);
-    bindings.push('read-only-storage');
+    // A flag (or mark) per element, loaded as quads as the values are (its tail in keys_tail).
+    decls.push(viewWgsl({ name: 'flags', type: typeInfo('u32'), access: 'read', tailStart: 'P.keys_tail' }, bindings.length));
+    bindings.push(...viewBindings({ access: 'read' }));
   }
   if (!o.ones) {
     decls.push(viewWgsl({ name: 'vals', type: v, access: 'read', tailStart: 'P.vals_tail' }, bindings.length));
@@ -153,8 +183,10 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
             if (j == 3u) { next = keys_at(e + 1u); }
             if (!eq(keys_items[k][j], next)) { m |= 16u << j; }
           }` : ''}`,
-    flags: 'if (e == 0u || flags[e] != 0u) { m |= 1u << j; }',
-    marks: `let mark = flags[e];
+    flags: 'if (e == 0u || flag_items[k][j] != 0u) { m |= 1u << j; }',
+    offsets: `let at = e - tile * TILE;
+          if (((atomicLoad(&head_bits[at >> 5u]) >> (at & 31u)) & 1u) != 0u) { m |= 1u << j; }`,
+    marks: `let mark = flag_items[k][j];
           if (e == 0u || mark != 0u) { m |= 1u << j; if ((mark & ${MARK_BEGIN}u) == 0u) { m |= 256u << j; } }`,
   }[o.heads];
   const valueOf = (kk: string, j: string): string => (o.ones ? '1u' : `vs[${kk}][${j}]`);
@@ -201,9 +233,14 @@ ${unroll(Q, 'k', `
           o[j] = r;`) : ''}
         }
       }${scanStore && !gaps ? `
-${quadStore('out', 'q', 'o', 'fast')}` : ''}`)}`;
+${o.heads === 'offsets'
+    ? quadStore('out', 'q', 'o', 'fast && q * 4u >= seg_lo && q * 4u + 4u <= seg_hi', 'seg_hi', 'seg_lo')
+    : quadStore('out', 'q', 'o', 'fast')}` : ''}`)}`;
 
-  const loads = `${o.heads === 'keys' ? quadTileLoad({ view: 'keys', T: K, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${K}()` }).replace(/\bitems\b/g, 'keys_items') : ''}
+  const flagLoads = o.heads === 'flags' || o.heads === 'marks'
+    ? quadTileLoad({ view: 'flags', T: 'u32', quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: '0u' }).replace(/\bitems\b/g, 'flag_items')
+    : '';
+  const loads = `${flagLoads}${o.heads === 'keys' ? quadTileLoad({ view: 'keys', T: K, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${K}()` }).replace(/\bitems\b/g, 'keys_items') : ''}
 ${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}`;
 
   const enables = [...new Set([...typeEnables(k), ...typeEnables(v)])];
@@ -235,7 +272,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     if (tile >= P.num_tiles) { return; }` : reduceThenScanTile(pass)}
     let base = tile * (TILE / 4u) + sgid * sg_size * Q;
     let fast = (tile + 1u) * TILE <= P.fast_end;
-${loads}
+${loads}${o.heads === 'offsets' ? OFFSET_HEADS : ''}
     var pre: array<${P}, Q>;
     var masks: array<u32, Q>;
     var run = identity();

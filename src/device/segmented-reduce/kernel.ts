@@ -1,9 +1,12 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
-import { prelude } from '../../wgsl/prelude.js';
+import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
+import { subgroupReduceFn, subgroupReduceSharedFn } from '../../wgsl/subgroup/reduce.js';
+import { quadReduce } from '../../wgsl/thread/reduce.js';
+import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, type TypeInfo } from '../../wgsl/types.js';
-import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
+import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { workgroupReduce, workgroupReduceDecls } from '../../wgsl/workgroup/reduce.js';
 import { subgroupIdsOrSelf } from '../../wgsl/workgroup/scan.js';
 import { type ReduceConfig } from '../reduce/config.js';
@@ -11,23 +14,100 @@ import { type ReduceConfig } from '../reduce/config.js';
 export const SEGMENTED_REDUCE_PARAMS = ['segments', 'count', 'shift', 'in_tail', 'out_tail', 'has_init', 'init_lo', 'init_hi'] as const;
 
 /**
- * One workgroup a segment (rocPRIM's segmented reduce): its invocations fold the segment's
- * elements `itemsPerThread` at a time with a stride of the workgroup, then reduce across the
- * workgroup (src/wgsl/workgroup/reduce.ts, commutative operators as the device reduce assumes);
- * invocation 0 writes op(initial value, total), the initial value alone (or the identity) for an
- * empty segment.
- * Segment i is [begins[i], ends[i + shift]) clamped to `count` (shift 1: begins has segments + 1).
+ * Who reduces a segment: a workgroup (rocPRIM's one workgroup a segment, for long segments), or
+ * a group of invocations (a subgroup; without subgroup operations GROUP_WIDTH invocations) with
+ * several segments a workgroup, for short ones (CUB's medium policy): no workgroup barrier, and a
+ * workgroup's launch is spread over several segments.
  */
-export function segmentedReduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig): Kernel {
+export type SegmentedReducePath = 'workgroup' | 'group';
+
+/** Invocations of a group without subgroup operations (a power of two, at most reduce's smallest workgroup). */
+export const GROUP_WIDTH = 32;
+
+/** Segments a workgroup of the group path takes: one a group of the smallest subgroup size (or GROUP_WIDTH). */
+export function segmentsPerWorkgroup(c: ReduceConfig, subgroupMinSize: number): number {
+  return Math.max(1, c.workgroupSize / (c.workgroupReduce === 'subgroup' ? subgroupMinSize : Math.min(GROUP_WIDTH, c.workgroupSize)));
+}
+
+/**
+ * Statements folding segment [b, e) into `acc`, `width` invocations taking part as `lane`: the
+ * unaligned head and the rest past the last whole quad before the input's tail element by element,
+ * the quads between as 16-byte loads, Q a lane at a time, all issued before they are combined.
+ */
+function segmentFold(T: string, Q: number, lane: string, width: string): string {
+  return `
+    let ab = min(b + ((4u - (b & 3u)) & 3u), e);
+    let ae = max(ab, min(e, P.in_tail) & ~3u);
+    if (b + ${lane} < ab) { acc = op(acc, in_at(b + ${lane})); }
+    for (var q0 = ab / 4u + ${lane}; q0 < ae / 4u; q0 += ${width} * Q) {
+      var items: array<array<${T}, 4>, Q>;
+${unroll(Q, 'k', `      let q = q0 + k * ${width};
+      if (q < ae / 4u) { items[k] = in_quad(q); } else { items[k] = array<${T}, 4>(identity(), identity(), identity(), identity()); }`)}
+${unroll(Q, 'k', '      acc = op(acc, quad_reduce(items[k]));')}
+    }
+    for (var i = ae + ${lane}; i < e; i += ${width}) { acc = op(acc, in_at(i)); }`;
+}
+
+/**
+ * The segmented reduce. Segment i is [begins[i], ends[i + shift]) clamped to `count` (shift 1:
+ * begins has segments + 1 entries). Operators are assumed commutative, as the device reduce
+ * assumes. A segment's result is op(initial value, total), an empty segment's the initial value
+ * alone (or the identity).
+ * - `workgroup`: workgroup `seg` folds its segment with a stride of the workgroup, then reduces
+ *   across it (src/wgsl/workgroup/reduce.ts).
+ * - `group`: workgroup w takes segments w * SPW .. w * SPW + SPW - 1, each group of invocations
+ *   one at a time, reduced across the group (subgroup operations, or workgroup memory).
+ */
+export function segmentedReduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig, path: SegmentedReducePath, subgroupMinSize: number): Kernel {
   const sub = c.workgroupReduce === 'subgroup';
   const WG = c.workgroupSize;
   const T = t.wgsl;
   const bindings: BindingKind[] = ['uniform', ...viewBindings({ access: 'read' }), 'read-only-storage', 'read-only-storage'];
-  const out = t.bytes === 2
-    ? viewWgsl({ name: 'out', type: t, access: 'read_write', tailStart: 'P.out_tail' }, 5)
-    : `@group(0) @binding(5) var<storage, read_write> out_s: array<${T}>;
-fn out_store(e: u32, x: ${T}) { out_s[e] = x; }`;
-  bindings.push(...(t.bytes === 2 ? viewBindings({ access: 'read_write' }) : ['storage' as const]));
+  const out = scatterOutputWgsl('out', t, 'P.out_tail', 5, bindings);
+  const spw = segmentsPerWorkgroup(c, subgroupMinSize);
+  const width = Math.min(GROUP_WIDTH, WG);
+  const result = `${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}`;
+  const finish = (total: string): string => `var r = ${total};
+      if (P.has_init != 0u) { r = op(${result}, r); }
+      out_store(seg, r);`;
+  const body = path === 'workgroup'
+    ? `
+  ${subgroupIdsOrSelf(sub)}
+  let seg = wid.x + wid.y * nwg.x;
+  if (seg >= P.segments) { return; }
+  let e = min(ends[seg + P.shift], P.count);
+  let b = min(begins[seg], e);
+  var acc = identity();
+  {${segmentFold(T, c.itemsPerThread / 4, 'lid', 'WG')}
+  }
+${workgroupReduce(sub)}
+  if (lid == 0u) {
+    ${finish('sh[0]')}
+  }`
+    : `
+  ${sub ? subgroupIdsOrSelf(true) : `let sgid = lid / ${width}u; let sg_lane = lid % ${width}u; let sg_size = ${width}u;`}
+  let w = wid.x + wid.y * nwg.x;
+  // Loops of the workgroup's uniform bounds: the group reduction runs in uniform control flow.
+  for (var r0 = 0u; r0 < SPW; r0 += WG / sg_size) {
+    let seg = w * SPW + r0 + sgid;
+    let mine = r0 + sgid < SPW && seg < P.segments;
+    var e = 0u;
+    var b = 0u;
+    if (mine) {
+      e = min(ends[seg + P.shift], P.count);
+      b = min(begins[seg], e);
+    }
+    var acc = identity();
+    {${segmentFold(T, c.itemsPerThread / 4, 'sg_lane', 'sg_size')}
+    }
+    let total = ${sub ? 'sg_reduce(acc, sg_size)' : 'sgw_reduce(acc, lid)'};
+    if (mine && sg_lane == 0u) {
+      ${finish('total')}
+    }
+  }`;
+  const decls = path === 'workgroup'
+    ? `var<workgroup> sg_counter: atomic<u32>;\n${workgroupReduceDecls(t, op, sub)}`
+    : sub ? `var<workgroup> sg_counter: atomic<u32>;\n${subgroupReduceFn(t, op)}` : subgroupReduceSharedFn(t, width, WG);
   const code = `${prelude(t, op, sub)}
 ${paramsStruct(SEGMENTED_REDUCE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
@@ -35,35 +115,16 @@ ${viewWgsl({ name: 'in', type: t, access: 'read', tailStart: 'P.in_tail' }, 1)}
 @group(0) @binding(3) var<storage, read> begins: array<u32>;
 @group(0) @binding(4) var<storage, read> ends: array<u32>;
 ${out}
-const WG = ${WG}u;
-const IPT = ${c.itemsPerThread}u;
-var<workgroup> sg_counter: atomic<u32>;
-${workgroupReduceDecls(t, op, sub)}
+${quadTileConstants(WG, c.itemsPerThread)}
+const SPW = ${spw}u;
+${decls}
+${quadReduce(T)}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>${sub ? `, ${SUBGROUP_BUILTINS}` : ''}) {
-  ${subgroupIdsOrSelf(sub)}
-  let seg = wid.x + wid.y * nwg.x;
-  if (seg >= P.segments) { return; }
-  let e = min(ends[seg + P.shift], P.count);
-  let b = min(begins[seg], e);
-  var acc = identity();
-  // IPT loads in flight an invocation, consecutive invocations on consecutive elements.
-  for (var base = b; base < e; base += WG * IPT) {
-    for (var j = 0u; j < IPT; j++) {
-      let i = base + j * WG + lid;
-      if (i < e) { acc = op(acc, in_at(i)); }
-    }
-  }
-${workgroupReduce(sub)}
-  if (lid == 0u) {
-    var r = sh[0];
-    if (P.has_init != 0u) { r = op(${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}, r); }
-    out_store(seg, r);
-  }
+        @builtin(num_workgroups) nwg: vec3<u32>${sub ? `, ${SUBGROUP_BUILTINS}` : ''}) {${body}
 }
 `;
-  const key = ['segmented-reduce', t.name, op.key, WG, c.itemsPerThread, c.workgroupReduce].join(':');
-  return { key, label: `wgprim.segmented_reduce.${t.name}`, code, bindings, workgroupSize: WG, userCode: op.custom };
+  const key = ['segmented-reduce', path, t.name, op.key, WG, c.itemsPerThread, c.workgroupReduce, path === 'group' ? spw : 0].join(':');
+  return { key, label: `wgprim.segmented_reduce.${path}.${t.name}`, code, bindings, workgroupSize: WG, userCode: op.custom };
 }

@@ -15,7 +15,7 @@ import { reduceTable } from '../reduce/table.js';
 import { checkOffsets } from '../scan-by-key/spec.js';
 import { checkDistinct } from '../scan-by-key/engine.js';
 import { type ScanRows } from '../scan-by-key/calls.js';
-import { segmentedReduceKernel } from './kernel.js';
+import { type SegmentedReducePath, segmentedReduceKernel, segmentsPerWorkgroup } from './kernel.js';
 
 export interface SegmentedReduceArgs {
   readonly input: GPUBuffer;
@@ -34,6 +34,22 @@ export interface SegmentedReduceArgs {
   /** Combined into every segment's result; an empty segment's result (default the identity). */
   readonly initialValue?: number | bigint;
   readonly config?: Partial<ReduceConfig>;
+  /**
+   * Who reduces a segment. By default chosen from the mean segment length, count / segments:
+   * up to two of the config's tiles (workgroupSize x itemsPerThread elements) a group of
+   * invocations (a subgroup) a segment with several segments a workgroup (no workgroup barrier,
+   * one launch for several segments), longer a workgroup a segment.
+   */
+  readonly path?: SegmentedReducePath;
+}
+
+/** The path a call takes: its own, else a group a segment while the mean segment is at most two tiles. */
+export function segmentedReducePath(c: ReduceConfig, count: number, segments: number, path?: SegmentedReducePath): SegmentedReducePath {
+  if (path !== undefined) {
+    if (path !== 'group' && path !== 'workgroup') fail('invalid-argument', `segmentedReduce: path must be 'group' or 'workgroup', got ${String(path)}`);
+    return path;
+  }
+  return count <= 2 * c.workgroupSize * c.itemsPerThread * segments ? 'group' : 'workgroup';
 }
 
 export interface ArraySegmentedReduceOptions {
@@ -43,6 +59,8 @@ export interface ArraySegmentedReduceOptions {
   readonly endOffsets?: Uint32Array;
   readonly type?: ElementType;
   readonly config?: Partial<ReduceConfig>;
+  /** As the call's `path`. */
+  readonly path?: SegmentedReducePath;
 }
 
 export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<ReduceConfig>, args: SegmentedReduceArgs): Promise<(encoder: GPUCommandEncoder) => void> {
@@ -68,7 +86,9 @@ export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<
   checkDistinct(what, [['output', args.output], ['beginOffsets', args.beginOffsets]]);
   checkDistinct(what, [['output', args.output], ['endOffsets', args.endOffsets]]);
   const { config } = selectFromTable(ctx, reduceTable, rows, args.type, 0, args.config);
-  const kernel = segmentedReduceKernel(t, op, config);
+  const path = segmentedReducePath(config, count, segments, args.path);
+  const kernel = segmentedReduceKernel(t, op, config, path, ctx.target.subgroupMinSize);
+  const workgroups = path === 'group' ? Math.ceil(segments / segmentsPerWorkgroup(config, ctx.target.subgroupMinSize)) : segments;
   const pipeline = await ctx.pipeline(kernel);
   const initWords: readonly [number, number] = args.initialValue === undefined ? [0, 0] : init;
   return (encoder) => {
@@ -79,7 +99,7 @@ export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<
     const begins = { buffer: args.beginOffsets, offset: 0, size: (segments + shift) * 4 };
     const ends = args.endOffsets ? { buffer: args.endOffsets, offset: 0, size: segments * 4 } : begins;
     const outEntries = t.bytes === 2 ? out.entries : [{ buffer: args.output, offset: 0, size: segments * t.bytes }];
-    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...input.entries, begins, ends, ...outEntries]), segments);
+    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...input.entries, begins, ends, ...outEntries]), workgroups);
   };
 }
 
@@ -124,7 +144,7 @@ const benchmark = (name: string, segment: number): BenchmarkSpec => ({
 
 export const segmentedReduceAlgorithm = defineAlgorithm({
   name: 'segmented-reduce',
-  summary: 'segmented reduce: one result per segment given by offsets (a workgroup a segment), on reduce\'s tuned table',
+  summary: 'segmented reduce: one result per segment given by offsets (a subgroup or a workgroup a segment), on reduce\'s tuned table',
   tables: [],
   benchmarks: [benchmark('segmented_reduce', 1024), benchmark('segmented_reduce_variable', 0)],
   tuning: [],
@@ -143,7 +163,7 @@ export const segmentedReduceAlgorithm = defineAlgorithm({
       const bytes = typeInfo(type).bytes;
       const bufs = [env.upload(values.length ? values : new Uint32Array(2)), env.buffer(Math.max(4, segments * bytes)), env.upload(offsets), ...(options.endOffsets ? [env.upload(options.endOffsets)] : [])];
       try {
-        const args: SegmentedReduceArgs = { input: bufs[0]!, output: bufs[1]!, beginOffsets: bufs[2]!, endOffsets: bufs[3], segments, count: values.length, type, op: options.op, initialValue: options.initialValue, config: options.config };
+        const args: SegmentedReduceArgs = { input: bufs[0]!, output: bufs[1]!, beginOffsets: bufs[2]!, endOffsets: bufs[3], segments, count: values.length, type, op: options.op, initialValue: options.initialValue, config: options.config, path: options.path };
         const [r] = await env.runAll([[bufs[1]!, Math.ceil((segments * bytes) / 4) * 4]], async (enc) => (await prepareSegmentedReduce(env.context, env.rows(reduceTable), args))(enc));
         return arrayOfType(type, r!, segments) as A;
       } finally {

@@ -57,14 +57,17 @@ ${fast}
     }`;
 }
 
-/** Stores quad `o` (array of 4) at quad index `q` through view `view`: one 16-byte store when `fast`, else guarded elements. */
-export function quadStore(view: string, q: string, o: string, fast: string, count = 'P.count'): string {
+/**
+ * Stores quad `o` (array of 4) at quad index `q` through view `view`: one 16-byte store when `fast`,
+ * else guarded elements, those in [from, count).
+ */
+export function quadStore(view: string, q: string, o: string, fast: string, count = 'P.count', from?: string): string {
   return `      if (${fast}) {
         ${view}_store_quad(${q}, ${o});
       } else {
         for (var j = 0u; j < 4u; j++) {
           let e = ${q} * 4u + j;
-          if (e < ${count}) { ${view}_store(e, ${o}[j]); }
+          if (${from ? `e >= ${from} && ` : ''}e < ${count}) { ${view}_store(e, ${o}[j]); }
         }
       }`;
 }
