@@ -8,17 +8,18 @@ export interface BinarySearchConfig {
   /** Needles each invocation searches at once, interleaved so their dependent loads overlap. */
   readonly needlesPerThread: number;
   /**
-   * Levels of the haystack's implicit search tree (its first 2^levels - 1 pivots) each workgroup
-   * copies into workgroup memory before searching: the first steps of every needle then read no
-   * global memory. 0: none.
+   * Levels of the splitter tree (the 2^levels - 1 haystack keys at j * n / 2^levels) each
+   * workgroup copies into workgroup memory before searching: the first steps of every needle then
+   * read no global memory. 0: none. The copy costs a workgroup 2^levels loads, which its
+   * workgroupSize * needlesPerThread needles amortise.
    */
   readonly cacheLevels: number;
 }
 
 export const binarySearchSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
-  needlesPerThread: [1, 2, 4, 8],
-  cacheLevels: [0, 6, 8, 10, 12],
+  needlesPerThread: [1, 2, 4, 8, 16],
+  cacheLevels: [0, 6, 8, 10, 11, 12],
 } as const;
 
 /** Bytes of one cached pivot: its ordered bits (a word, or two for 8-byte keys), or the key itself under a custom order. */
@@ -33,11 +34,15 @@ export function binarySearchConfigProblem(ctx: DeviceContext, t: TypeInfo, c: Bi
 }
 
 /**
- * 256 invocations of 4 needles: a quarter of the invocations for the same needles, each with four
- * loads in flight. The top 8 levels (255 pivots) cached: every needle reads them, so they cost
- * a workgroup a quarter of a load per needle and save each needle 8 dependent reads.
+ * 256 invocations of 8 needles, each with eight independent loads in flight: 2^20 needles fill a
+ * large GPU in one wave. 10 levels cached (1023 splitters, 4 KiB of 32-bit keys): half a load per
+ * needle to fill, 10 dependent global reads saved per needle. Fewer levels where workgroup memory
+ * is short.
  */
 export function binarySearchHeuristic(ctx: DeviceContext, t: TypeInfo): BinarySearchConfig {
-  const base = { workgroupSize: 256, needlesPerThread: 4, cacheLevels: 8 };
-  return binarySearchConfigProblem(ctx, t, base) ? { ...base, workgroupSize: 64, cacheLevels: 0 } : base;
+  for (const cacheLevels of [10, 8, 6]) {
+    const c = { workgroupSize: 256, needlesPerThread: 8, cacheLevels };
+    if (!binarySearchConfigProblem(ctx, t, c)) return c;
+  }
+  return { workgroupSize: 64, needlesPerThread: 4, cacheLevels: 0 };
 }

@@ -2,11 +2,15 @@ import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/ke
 import { INT64_HELPERS, type TypeInfo, typeEnables } from '../../wgsl/types.js';
 import { keyFunctions, keyLess, rawType } from '../../wgsl/thread/radix-key.js';
 import { rawKeyArrayWgsl } from '../../wgsl/device/raw-keys.js';
+import { indent, unroll } from '../../wgsl/thread/unroll.js';
 import { type BinarySearchConfig } from './config.js';
 
 export type SearchKind = 'lower-bound' | 'upper-bound' | 'binary-search';
 
-/** `steps`: the search's trip count for this haystack; `cached`: how many of them read the cached tree. */
+/**
+ * `cached`: levels of the splitter tree this haystack uses (2^cached <= hay_count); `steps`: the
+ * search's trip count in global memory, over the range the tree leaves (ceil(n / 2^cached) keys).
+ */
 export const SEARCH_PARAMS = ['hay_count', 'needle_count', 'steps', 'cached', 'num_tiles'] as const;
 
 export interface SearchKernelOptions {
@@ -24,12 +28,19 @@ export function searchSteps(n: number): number {
   return steps;
 }
 
+/** Levels of a `cacheLevels` tree a haystack of `n` keys uses: no more splitters than keys. */
+export const cachedLevels = (n: number, cacheLevels: number): number => (n < 2 ? 0 : Math.min(cacheLevels, 31 - Math.clz32(n)));
+
+/** The search's trip count in global memory once `cached` levels have narrowed the range. */
+export const globalSteps = (n: number, cached: number): number => searchSteps(Math.ceil(n / 2 ** cached));
+
 /**
- * One needle per (invocation, slot): a branchless lower / upper bound with a trip count fixed by
- * the haystack's size, so that step s of every needle probes one of 2^s positions. The first
- * `cached` steps read those positions (the top of the implicit search tree) from workgroup
- * memory, filled once per workgroup; the rest read the haystack. Each invocation walks
- * `needlesPerThread` needles in lockstep, so their loads are in flight together.
+ * Each invocation searches `needlesPerThread` needles in lockstep (unrolled, so their state
+ * stays in registers and their loads are in flight together). First through a splitter tree in
+ * workgroup memory: the 2^cached - 1 keys at j * n / 2^cached, in breadth-first order (level s
+ * reads 2^s neighbouring nodes: few bank conflicts), loaded once per workgroup at positions in
+ * closed form. Its leaf leaves a range of at most ceil(n / 2^cached) keys, which a branchless
+ * search with a fixed trip count finishes in global memory.
  */
 export function searchKernel(o: SearchKernelOptions): Kernel {
   const { type: t, config: c } = o;
@@ -47,7 +58,8 @@ export function searchKernel(o: SearchKernelOptions): Kernel {
   // Whether the answer lies past `pivot`: lower bound past keys less than the needle, upper
   // bound past keys not greater.
   const goes = o.kind === 'upper-bound' ? '!less(x, pivot)' : 'less(pivot, x)';
-  const nodes = 1 << c.cacheLevels;
+  const tree = c.cacheLevels > 0;
+  const each = (body: string): string => indent(unroll(NPT, 'k', body), '  ');
   const code = `${custom ? typeEnables(t).join('\n') : ''}
 ${t.is64 ? INT64_HELPERS : ''}
 ${paramsStruct(SEARCH_PARAMS)}
@@ -62,59 +74,53 @@ fn hay_key(i: u32) -> ${C} { return key_of(hay_raw(i)); }
 fn goes(pivot: ${C}, x: ${C}) -> bool { return ${goes}; }
 const WG = ${WG}u;
 const NPT = ${NPT}u;
-${c.cacheLevels > 0 ? `var<workgroup> tree: array<${C}, ${nodes}>;` : ''}
+${tree ? `var<workgroup> tree: array<${C}, ${1 << c.cacheLevels}>;
+// Position of splitter j (0 to 2^cached): floor(j * n / 2^cached), without overflowing 32 bits.
+fn splitter(j: u32) -> u32 {
+  let n = P.hay_count;
+  return j * (n >> P.cached) + ((j * (n & ((1u << P.cached) - 1u))) >> P.cached);
+}` : ''}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let tile = ${LINEAR_WORKGROUP_ID};
   if (tile >= P.num_tiles) { return; }
-${c.cacheLevels > 0 ? `  // Node i (root 1) at level s = firstLeadingBit(i): the bits below its leading one are the
-  // decisions that reach it, which fix the position it probes.
+${tree ? `  // Node i at level s = firstLeadingBit(i) is splitter (2 (i - 2^s) + 1) 2^(cached - 1 - s).
   for (var i = lid + 1u; i < (1u << P.cached); i += WG) {
     let s = firstLeadingBit(i);
-    var len = P.hay_count;
-    var base = 0u;
-    for (var j = 0u; j < s; j++) {
-      let half = len >> 1u;
-      if (((i >> (s - 1u - j)) & 1u) == 1u) { base += half; }
-      len -= half;
-    }
-    tree[i] = hay_key(base + (len >> 1u));
+    tree[i] = hay_key(splitter((2u * (i - (1u << s)) + 1u) << (P.cached - 1u - s)));
   }
   workgroupBarrier();` : ''}
   var x: array<${C}, NPT>;
   var base: array<u32, NPT>;
-  var node: array<u32, NPT>;
-  for (var k = 0u; k < NPT; k++) {
-    let e = tile * (WG * NPT) + k * WG + lid;
-    x[k] = key_of(needles_raw(min(e, P.needle_count - 1u)));
-    base[k] = 0u;
-    node[k] = 1u;
+  var len: array<u32, NPT>;
+${tree ? '  var node: array<u32, NPT>;\n' : ''}${each(`  x[k] = key_of(needles_raw(min(tile * (WG * NPT) + k * WG + lid, P.needle_count - 1u)));
+${tree ? '  node[k] = 1u;' : '  base[k] = 0u;\n  len[k] = P.hay_count;'}`)}
+${tree ? `  for (var s = 0u; s < P.cached; s++) {
+${indent(each(`  let go = goes(tree[node[k]], x[k]);
+  node[k] = 2u * node[k] + u32(go);`), '  ')}
   }
-  var len = P.hay_count;
-${c.cacheLevels > 0 ? `  for (var s = 0u; s < P.cached; s++) {
-    let half = len >> 1u;
-    for (var k = 0u; k < NPT; k++) {
-      let go = goes(tree[node[k]], x[k]);
-      node[k] = 2u * node[k] + u32(go);
-      base[k] += select(0u, half, go);
-    }
-    len -= half;
-  }` : ''}
-  for (var s = ${c.cacheLevels > 0 ? 'P.cached' : '0u'}; s < P.steps; s++) {
-    let half = len >> 1u;
-    for (var k = 0u; k < NPT; k++) {
-      if (goes(hay_key(base[k] + half), x[k])) { base[k] += half; }
-    }
-    len -= half;
+  // The leaf: c splitters go, so the answer lies in [splitter(c) + 1, splitter(c + 1)] (from 0 for c = 0).
+${each(`  let c = node[k] - (1u << P.cached);
+  base[k] = select(splitter(c) + 1u, 0u, c == 0u);
+  len[k] = splitter(c + 1u) - base[k];`)}` : ''}
+  // The answer lies in [base, base + len]; a probe at base + len / 2 halves it. An empty range
+  // may start at the haystack's end: its probes are clamped and change nothing.
+  let last = max(P.hay_count, 1u) - 1u;
+  for (var s = 0u; s < P.steps; s++) {
+${indent(each(`  let half = len[k] >> 1u;
+  base[k] += select(0u, half, goes(hay_key(min(base[k] + half, last)), x[k]));
+  len[k] -= half;`), '  ')}
   }
-  for (var k = 0u; k < NPT; k++) {
-    let e = tile * (WG * NPT) + k * WG + lid;
-    if (e >= P.needle_count) { continue; }
-    var r = base[k];
-    if (P.hay_count > 0u && goes(hay_key(r), x[k])) { r += 1u; }
-${o.kind === 'binary-search' ? '    r = u32(r < P.hay_count && !less(x[k], hay_key(min(r, P.hay_count - 1u))));\n' : ''}    out[e] = r;
+  if (P.hay_count > 0u) {
+${indent(each(`  // len is 0 or 1: one key left to compare.
+  base[k] += len[k] & u32(goes(hay_key(min(base[k], last)), x[k]));`), '  ')}
   }
+${each(`  let e = tile * (WG * NPT) + k * WG + lid;
+  if (e < P.needle_count) {
+    let r = base[k];
+    ${o.kind === 'binary-search' ? 'out[e] = u32(r < P.hay_count && !less(x[k], hay_key(min(r, last))));' : 'out[e] = r;'}
+  }`)}
 }
 `;
   const key = ['search', o.kind, t.name, WG, NPT, c.cacheLevels, o.less ?? '-'].join(':');

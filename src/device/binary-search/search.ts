@@ -7,7 +7,7 @@ import { type TunedEntry } from '../../config/types.js';
 import { type ConfigTable } from '../spec.js';
 import { selectFromTable } from '../select.js';
 import { type BinarySearchConfig } from './config.js';
-import { type SearchKind, searchKernel, searchSteps } from './kernel.js';
+import { cachedLevels, globalSteps, type SearchKind, searchKernel } from './kernel.js';
 import { binarySearchTable, lowerBoundTable, upperBoundTable } from './table.js';
 
 export interface BinarySearchArgs {
@@ -59,9 +59,9 @@ export async function prepareSearch(ctx: DeviceContext, tables: readonly (readon
   const kernel = searchKernel({ kind, type: t, less: args.less, config });
   const pipeline = await ctx.pipeline(kernel);
   if (args.needlesCount === 0) return () => {};
-  const steps = searchSteps(args.haystackCount);
+  const cached = cachedLevels(args.haystackCount, config.cacheLevels);
   const numTiles = ceilDiv(args.needlesCount, config.workgroupSize * config.needlesPerThread);
-  const params = ctx.uniform(new Uint32Array([args.haystackCount, args.needlesCount, steps, Math.min(steps, config.cacheLevels), numTiles]));
+  const params = ctx.uniform(new Uint32Array([args.haystackCount, args.needlesCount, globalSteps(args.haystackCount, cached), cached, numTiles]));
   const hay = args.haystackCount > 0
     ? { buffer: args.haystack, offset: 0, size: rawKeyBytes(t, args.haystackCount) }
     : { buffer: ctx.scratch('search-empty-haystack', 16), offset: 0, size: 16 };

@@ -129,10 +129,10 @@ export function checkHistogramCall(ctx: DeviceContext, call: HistogramCall): Pla
 }
 
 /** The kernel's path: privatized copies reduced, then abandoned for global atomics, where workgroup memory is short. */
-export function histogramPath(ctx: DeviceContext, plan: Pick<Plan, 'active' | 'bins' | 'binning'>, c: HistogramConfig, forcedShared: boolean): Omit<HistogramKernelOptions, 'sample' | 'channels'> {
+export function histogramPath(ctx: DeviceContext, plan: Pick<Plan, 's' | 'active' | 'bins' | 'binning'>, c: HistogramConfig, forcedShared: boolean): Omit<HistogramKernelOptions, 'sample' | 'channels'> {
   const limit = ctx.limits.maxComputeWorkgroupStorageSize;
   const hasLevels = plan.binning === 'even-int' || plan.binning === 'range';
-  const base = { binning: plan.binning, activeChannels: plan.active, capacity: binCapacity(plan.bins), hasLevels, workgroupSize: c.workgroupSize, itemsPerThread: c.itemsPerThread };
+  const base = { binning: plan.binning, activeChannels: plan.active, capacity: binCapacity(plan.bins), hasLevels, byValue: plan.s.name === 'u8', workgroupSize: c.workgroupSize, itemsPerThread: c.itemsPerThread };
   let privatization = c.privatization;
   let copies = c.copies;
   const bytes = (p: 'shared' | 'global', n: number, at: 'workgroup' | 'global'): number => histogramWorkgroupBytes({ ...base, privatization: p, copies: n, levelsIn: at });

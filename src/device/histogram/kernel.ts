@@ -1,8 +1,10 @@
 // The histogram kernels: one sweep over the samples as 32-bit words (16-byte loads in full
 // tiles), binning each sample by its u32 key, counted into privatized workgroup histograms
-// (flushed once per workgroup) or straight onto the output; and the clear pass.
+// (flushed once per workgroup) or straight onto the output; and the clear pass. Privatized u8
+// samples are counted by value and binned once per workgroup at the flush, as CUB does.
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { quadTileConstants } from '../../wgsl/prelude.js';
+import { indent, unroll } from '../../wgsl/thread/unroll.js';
 import { typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { histogramClear, histogramFlush, type SharedHistogram } from '../../wgsl/workgroup/histogram.js';
@@ -32,6 +34,12 @@ export interface HistogramKernelOptions {
   /** The path the call takes (a shared config whose bins do not fit runs `global`). */
   readonly privatization: 'shared' | 'global';
   readonly copies: number;
+  /**
+   * u8 samples on the shared path: 256 counters a channel indexed by the sample itself (no
+   * binning per sample, no range check), binned at the flush into a second workgroup array of
+   * the output's bins, which is then added to the output.
+   */
+  readonly byValue: boolean;
   readonly workgroupSize: number;
   readonly itemsPerThread: number;
 }
@@ -44,10 +52,15 @@ export const binCapacity = (bins: number): number => (bins <= 256 ? Math.max(16,
 /** Bins a channel takes in workgroup memory: powers of two past 16 padded by one against bank conflicts (as rocPRIM). */
 export const paddedBins = (bins: number): number => (bins >= 32 && (bins & (bins - 1)) === 0 ? bins + 1 : bins);
 
+/** Counters a channel of a privatized histogram takes: 256 sample values of u8 counted by value, else the bins. */
+const privatizedBins = (o: Pick<HistogramKernelOptions, 'capacity' | 'byValue'>): number => paddedBins(o.byValue ? 256 : o.capacity);
+
 /** Bytes of workgroup memory a kernel takes. */
-export function histogramWorkgroupBytes(o: Pick<HistogramKernelOptions, 'activeChannels' | 'capacity' | 'hasLevels' | 'levelsIn' | 'privatization' | 'copies'>): number {
-  const counters = o.privatization === 'shared' ? o.copies * o.activeChannels * paddedBins(o.capacity) : 0;
-  return 4 * (counters + (o.hasLevels && o.levelsIn === 'workgroup' ? o.capacity + 1 : 0));
+export function histogramWorkgroupBytes(o: Pick<HistogramKernelOptions, 'activeChannels' | 'capacity' | 'hasLevels' | 'levelsIn' | 'privatization' | 'copies' | 'byValue'>): number {
+  const shared = o.privatization === 'shared';
+  const counters = shared ? o.copies * o.activeChannels * privatizedBins(o) : 0;
+  const fold = shared && o.byValue ? o.activeChannels * o.capacity : 0;
+  return 4 * (counters + fold + (o.hasLevels && o.levelsIn === 'workgroup' ? o.capacity + 1 : 0));
 }
 
 /** The sample `j` of word `w` as its u32 key. */
@@ -102,14 +115,33 @@ function binFunction(o: HistogramKernelOptions): string {
 export function histogramKernel(o: HistogramKernelOptions): Kernel {
   const s = o.sample;
   const WG = o.workgroupSize;
+  const Q = o.itemsPerThread / 4;
   const SPW = 4 / s.bytes;
   const CH = o.channels;
   const shared = o.privatization === 'shared';
-  const pad = paddedBins(o.capacity);
+  const byValue = shared && o.byValue;
+  const pad = privatizedBins({ capacity: o.capacity, byValue });
   const stride = o.activeChannels * pad;
   const bindings: BindingKind[] = ['uniform', ...viewBindings({ access: 'read' }), 'read-only-storage', 'storage'];
   const h: SharedHistogram = { array: 'sh', bins: 'COUNTERS', index: 'lid', stride: 'WG' };
+  const fold: SharedHistogram = { array: 'fold', bins: 'ACTIVE * P.bins', index: 'lid', stride: 'WG' };
   const add = shared ? 'atomicAdd(&sh[copy_base + c * BINS_PAD + b], 1u);' : 'atomicAdd(&hist[c * P.bins + b], 1u);';
+  const count = byValue
+    ? 'fn count(c: u32, k: u32, copy_base: u32) { atomicAdd(&sh[copy_base + c * BINS_PAD + k], 1u); }'
+    : `fn count(c: u32, k: u32, copy_base: u32) {
+  let b = bin_of(k);
+  if (b < P.bins) { ${add} }
+}`;
+  /** Flush of privatized counter d: its copies summed into `total`, then `then` with channel c and bin (or value) b. */
+  const flushEach = (then: string) => (d: string, n: string): string => `var total = ${n};${Array.from({ length: o.copies - 1 }, (_, i) => ` total += atomicLoad(&sh[${d} + ${i + 1}u * STRIDE]);`).join('')}
+    let c = ${d} / BINS_PAD;
+    let b = ${d} - c * BINS_PAD;
+    ${then}`;
+  const flush = byValue
+    ? `${histogramFlush({ ...h, bins: 'STRIDE' }, flushEach('if (total > 0u && b < 256u) { let bin = bin_of(b); if (bin < P.bins) { atomicAdd(&fold[c * P.bins + bin], total); } }'), 'd', '  ')}
+  workgroupBarrier();
+${histogramFlush(fold, (d, n) => `if (${n} > 0u) { atomicAdd(&hist[${d}], ${n}); }`, 'd', '  ')}`
+    : histogramFlush({ ...h, bins: 'STRIDE' }, flushEach('if (total > 0u && b < P.bins) { atomicAdd(&hist[c * P.bins + b], total); }'), 'd', '  ');
   // Range levels arrive as the caller's values; the even edge table is keys already.
   const rawKey = o.binning === 'range' ? { u32: 'x', i32: 'x ^ 0x80000000u', f32: 'fkey(x)' }[s.levelType] : 'x';
   const wgLevels = o.hasLevels && o.levelsIn === 'workgroup';
@@ -147,6 +179,7 @@ const STRIDE = ${stride}u;
 const COUNTERS = ${o.copies * stride}u;
 const LV_CAP = ${o.capacity + 1}u;
 ${shared ? 'var<workgroup> sh: array<atomic<u32>, COUNTERS>;' : ''}
+${byValue ? `var<workgroup> fold: array<atomic<u32>, ${o.activeChannels * o.capacity}>;` : ''}
 ${wgLevels ? 'var<workgroup> lv: array<u32, LV_CAP>;' : ''}
 
 // Order-preserving key of f32 bits, -0 as +0.
@@ -157,24 +190,20 @@ fn fkey(x: u32) -> u32 {
 fn level_key(x: u32) -> u32 { return ${rawKey}; }
 fn level(i: u32) -> u32 { return ${wgLevels ? 'lv[i]' : 'level_key(levels_g[i])'}; }
 ${binFunction(o)}
-fn count(c: u32, k: u32, copy_base: u32) {
-  let b = bin_of(k);
-  if (b < P.bins) { ${add} }
-}
+${count}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-${shared ? `  ${histogramClear(h)}\n` : ''}${wgLevels ? '  for (var i = lid; i < P.levels; i += WG) { lv[i] = level_key(levels_g[i]); }\n' : ''}  workgroupBarrier();
+${shared ? `  ${histogramClear(h)}\n` : ''}${byValue ? `  ${histogramClear(fold)}\n` : ''}${wgLevels ? '  for (var i = lid; i < P.levels; i += WG) { lv[i] = level_key(levels_g[i]); }\n' : ''}  workgroupBarrier();
   let copy_base = ${shared && o.copies > 1 ? '(lid % ' + o.copies + 'u) * STRIDE' : '0u'};
   for (var tile = ${LINEAR_WORKGROUP_ID}; tile < P.num_tiles; tile += P.grid) {
     let q0 = tile * (TILE / 4u) + lid;
     if (tile < P.full_tiles) {
+      // Unrolled: the Q loads in flight together, and the words in registers.
       var v: array<vec4<u32>, Q>;
-      for (var k = 0u; k < Q; k++) { v[k] = s_v[q0 + k * WG]; }
-      for (var k = 0u; k < Q; k++) {
-        let x = v[k];
-${constChannels ? '' : `        let cbase = ((q0 + k * WG) * ${perVector}u) % CH;\n`}        ${fastBody.filter(Boolean).join('\n        ')}
-      }
+${indent(unroll(Q, 'k', 'v[k] = s_v[q0 + k * WG];'), '      ')}
+${indent(unroll(Q, 'k', `let x = v[k];
+${constChannels ? '' : `let cbase = ((q0 + k * WG) * ${perVector}u) % CH;\n`}${fastBody.filter(Boolean).join('\n')}`), '      ')}
     } else {
       for (var k = 0u; k < Q; k++) {
         for (var i = 0u; i < 4u; i++) {
@@ -188,13 +217,10 @@ ${constChannels ? '' : `        let cbase = ((q0 + k * WG) * ${perVector}u) % CH
     }
   }
 ${shared ? `  workgroupBarrier();
-${histogramFlush({ ...h, bins: 'STRIDE' }, (d, n) => `var total = ${n};${Array.from({ length: o.copies - 1 }, (_, i) => ` total += atomicLoad(&sh[${d} + ${i + 1}u * STRIDE]);`).join('')}
-    let c = ${d} / BINS_PAD;
-    let b = ${d} - c * BINS_PAD;
-    if (total > 0u && b < P.bins) { atomicAdd(&hist[c * P.bins + b], total); }`, 'd', '  ')}` : ''}
+${flush}` : ''}
 }
 `;
-  const key = ['histogram', s.name, o.binning, CH, o.activeChannels, o.capacity, o.hasLevels, o.levelsIn, o.privatization, o.copies, WG, o.itemsPerThread].join(':');
+  const key = ['histogram', s.name, o.binning, CH, o.activeChannels, o.capacity, o.hasLevels, o.levelsIn, o.privatization, o.copies, byValue, WG, o.itemsPerThread].join(':');
   return { key, label: `wgprim.histogram.${o.binning}.${s.name}`, code, bindings, workgroupSize: WG };
 }
 
