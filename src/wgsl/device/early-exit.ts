@@ -48,10 +48,8 @@ export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
   const tileOf = order === 'first' ? 'ee_ticket' : `${numTiles} - 1u - ee_ticket`;
   // A match before this tile (first) or past its end (last) wins over anything the tile holds.
   const beaten = order === 'first' ? `b != 0u && ~b < t * ${tileSize}` : `b != 0u && b - 1u >= (t + 1u) * ${tileSize}`;
-  const take = `if (lid == 0u) {
-      ee_ticket = ${tileTicket(state, o.ticket)};
-      ee_best = atomicLoad(&${state}[${o.best}]);
-    }`;
+  const fetch = `ee_ticket = ${tileTicket(state, o.ticket)};
+      ee_best = atomicLoad(&${state}[${o.best}]);`;
   // Invocation 0 alone decides (from the fetched ticket and best, and the tile's matches, which
   // the barrier before made visible); the uniform load hands the decision to the workgroup.
   const decide = `if (lid == 0u) {
@@ -69,13 +67,17 @@ export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
   return `
   var ee_ticket = 0u;
   var ee_best = 0u;
-  if (lid == 0u) { atomicStore(&sh_best, 0u); }
-  ${take}
+  if (lid == 0u) {
+      atomicStore(&sh_best, 0u);
+      ${fetch}
+  }
   ${decide}
   var tile = workgroupUniformLoad(&sh_tile);
   loop {
     if (tile == 0xffffffffu) { break; }
-    ${take}
+    if (lid == 0u) {
+      ${fetch}
+    }
 ${body}
     workgroupBarrier();
     ${decide}
