@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ElementType, type FindConfig, type Prim, type PrimTypedArray, f16Bits, f16Value, WgprimError } from '../src/index.js';
+import { typeInfo } from '../src/wgsl/types.js';
+import { wordElements } from '../src/wgsl/views.js';
 import { adjacentFindReference, type Elem, type Equal, findEndReference, findFirstOfReference, searchNReference, searchReference } from '../src/device/find/reference.js';
 import { matchPosition } from '../src/device/find/bench.js';
 import { benchmarkName, configFromName } from '../src/bench/run.js';
@@ -14,15 +16,18 @@ beforeAll(async () => {
 });
 
 // Small tiles so that tile boundaries and many tiles come at sizes lavapipe runs quickly: one
-// persistent workgroup walking every tile in order, and many workgroups racing for tiles.
-const PATHS: readonly (readonly [string, FindConfig])[] = [
-  ['one workgroup, 32 x 4 tiles', { workgroupSize: 32, itemsPerThread: 4, grid: 1 }],
-  ['64 workgroups, 64 x 8 tiles', { workgroupSize: 64, itemsPerThread: 8, grid: 64 }],
+// persistent workgroup walking every tile in order, and many workgroups racing for tiles. An
+// invocation's items are whole 16-byte words (4 elements; 8 of f16, 2 of 64-bit types).
+const PATHS: readonly (readonly [string, (type: ElementType) => FindConfig])[] = [
+  ['one workgroup, 32 x 4 tiles (32 x 8 for f16)', (type) => ({ workgroupSize: 32, itemsPerThread: type === 'f16' ? 8 : 4, grid: 1 })],
+  ['64 workgroups, 64 x 8 tiles', () => ({ workgroupSize: 64, itemsPerThread: 8, grid: 64 })],
   // The sweep adds a third shape: fewer workgroups than tiles, each taking several in turn.
-  ...(SWEEP ? [['3 workgroups, 32 x 16 tiles', { workgroupSize: 32, itemsPerThread: 16, grid: 3 }] as const] : []),
+  ...(SWEEP ? [['3 workgroups, 32 x 16 tiles', () => ({ workgroupSize: 32, itemsPerThread: 16, grid: 3 })] as const] : []),
 ];
+const small = (type: ElementType): FindConfig => PATHS[0]![1](type);
+/** The small path's tile of a 4-byte type. */
 const TILE = 128;
-const SIZES = [0, 1, 2, 3, 5, TILE - 1, TILE, TILE + 1, 2 * TILE + 3, 1031, 20 * TILE + 3];
+const sizes = (tile: number): number[] => [0, 1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 1031, 20 * tile + 3];
 const M = 5;
 
 /** Random data of a type: values drawn widely enough that chance matches are rare (the reference decides anyway). */
@@ -101,35 +106,77 @@ async function both(algo: Algo, type: ElementType, d: PrimTypedArray, config: Fi
   }
 }
 
-/** Where matches go at size n: none, at 0, at the last place one fits, across the first tile boundary, two (first / last wins). */
-function scenarios(algo: Algo, n: number): number[][] {
+/**
+ * Where matches go at size n: none, at 0, at the last place one fits, across the first tile
+ * boundary, two (first / last wins), across a 16-byte word (its last element: the neighbour is
+ * the next invocation's) and across an invocation's words (the last of its first round).
+ */
+function scenarios(algo: Algo, type: ElementType, n: number, tile: number): number[][] {
   const len = algo === 'adjacentFind' ? 2 : algo === 'findFirstOf' ? 1 : M;
   const last = n - len;
+  const word = wordElements(typeInfo(type));
   const s: number[][] = [[]];
   if (last >= 0) s.push([0], [last]);
-  if (n > TILE + M) s.push([TILE - 2], [TILE - 1, last]);
-  if (n > 3 * TILE) s.push([3 * TILE - 3, 3 * TILE + 40]);
+  if (n > tile + M) s.push([tile - 2], [tile - 1, last], [3 * word - 1], [tile / 2 - 1]);
+  if (n > 3 * tile) s.push([3 * tile - 3, 3 * tile + 40]);
   return s;
 }
 
 describe('every call, every type, both paths, awkward sizes, matches at 0, at the end, none, across tiles, several', () => {
-  for (const [path, config] of PATHS) {
+  for (const [path, configOf] of PATHS) {
     it(path, async () => {
       // The second path on two types: it differs in the launch, not in what a type compiles to.
-      const types = config.grid === 1 || SWEEP ? typesOn(prim) : (['u32', 'f32'] as const).filter((t) => typesOn(prim).includes(t));
+      const types = configOf('u32').grid === 1 || SWEEP ? typesOn(prim) : (['u32', 'f32'] as const).filter((t) => typesOn(prim).includes(t));
       for (const type of types) {
-        for (const n of SIZES) {
+        const config = configOf(type);
+        const tile = config.workgroupSize * config.itemsPerThread;
+        for (const n of sizes(tile)) {
           const base = data(type, n, SEED + n);
           for (const algo of ALGOS) {
-            for (const at of scenarios(algo, n)) {
+            for (const at of scenarios(algo, type, n, tile)) {
               const [got, want] = await both(algo, type, planted(algo, type, base, at), config);
               expect(got, `${algo} ${type} n=${n} planted at [${at.join(', ')}] (${path}, seed ${SEED + n})`).toBe(want);
             }
           }
         }
       }
-    }, sweepTimeout ?? 120_000);
+    }, sweepTimeout);
   }
+});
+
+describe('findFirstOf with many targets', () => {
+  it('from 33 targets sorted and binary-searched: every type, duplicates, -0 and NaN, matches at word and tile ends', async () => {
+    for (const type of typesOn(prim)) {
+      const config = small(type);
+      const tile = config.workgroupSize * config.itemsPerThread;
+      const word = wordElements(typeInfo(type));
+      const n = 3 * tile + 7;
+      const base = data(type, n, SEED + 11) as unknown as Elem[];
+      const float = type === 'f32' || type === 'f16';
+      const zero = (negative: boolean): Elem => (type === 'f16' ? f16Bits(negative ? -0 : 0) : negative ? -0 : 0);
+      // Markers repeated out of order, a value the data holds late (keys spread over the data's),
+      // and for floats -0 (equal to the data's +0) and NaN (equal to nothing).
+      const ts: Elem[] = [...Array.from({ length: 36 }, (_, k) => marker(type, (k * 7) % 13)), base[3 * tile]!, ...(float ? [zero(true), type === 'f16' ? 0x7e00 : NaN] : [])];
+      // Every target value alone (a sort that lost one misses it), then the boundaries.
+      const single = Array.from({ length: 13 }, (_, k) => [[5 + 17 * k], k] as const);
+      const bounds = [[], [0], [tile - 1], [3 * word - 1], [n - 1], [tile + 1, 2 * tile]].map((at, k) => [at, 3 * k] as const);
+      for (const [at, k] of [...single, ...bounds]) {
+        const d = base.slice();
+        for (const [j, p] of at.entries()) d[p] = marker(type, (k + 5 * j) % 13);
+        if (float) { d[1] = type === 'f16' ? 0x7e00 : NaN; d[2 * tile + 3] = zero(false); }
+        const got = await prim.arrays.findFirstOf(typed(type, d), typed(type, ts), { type, config });
+        expect(got, `${type} planted at [${at.join(', ')}]`).toBe(findFirstOfReference(d, ts, equalOf(type)));
+      }
+    }
+  });
+
+  it('past the workgroup-memory cache (256): compared one by one, the rest read from the buffer', async () => {
+    const d = Uint32Array.from({ length: 1031 }, (_, i) => i);
+    const ts = Uint32Array.from({ length: 300 }, (_, k) => 5000 + k);
+    ts[280] = 700;
+    expect(await prim.arrays.findFirstOf(d, ts, { config: small('u32') })).toBe(700);
+    expect(await prim.arrays.findFirstOf(d, ts.subarray(0, 280), { config: small('u32') })).toBe(1031);
+  });
 });
 
 describe("the C++ standard library's edge cases", () => {
@@ -153,7 +200,7 @@ describe("the C++ standard library's edge cases", () => {
   });
 
   it('search_n: runs one short, a run across tiles, overlapping runs', async () => {
-    const config = PATHS[0]![1];
+    const config = small('u32');
     const n = 6 * TILE;
     const d = Uint32Array.from({ length: n }, (_, i) => i);
     for (let k = 0; k < M - 1; k++) d[40 + k] = 5000; // one short
@@ -176,7 +223,7 @@ describe('floats: NaN equals nothing, -0 equals +0; custom equality', () => {
       const enc = (xs: number[]): PrimTypedArray => (type === 'f32' ? Float32Array.from(xs) : Uint16Array.from(xs, f16Bits));
       // The small tiles' pipelines (compiled above for the default equality): lavapipe compiles
       // large f16 kernels slowly.
-      const o = { type, config: PATHS[0]![1] };
+      const o = { type, config: small(type) };
       expect(await prim.arrays.adjacentFind(enc([1, NaN, NaN, 2, -0, 0, 3]), o)).toBe(4);
       expect(await prim.arrays.searchN(enc([NaN, NaN, NaN]), 2, NaN, o)).toBe(3);
       expect(await prim.arrays.searchN(enc([1, -0, 0, 0]), 3, 0, o)).toBe(1);
@@ -192,7 +239,7 @@ describe('floats: NaN equals nothing, -0 equals +0; custom equality', () => {
 
   it('custom equality on integers: by the low byte, and a comparison that is not symmetric', async () => {
     const d = Uint32Array.of(0x101, 0x202, 0x302, 0x403);
-    const config = PATHS[0]![1];
+    const config = small('u32');
     const low = '(a & 0xffu) == (b & 0xffu)';
     expect(await prim.arrays.adjacentFind(d, { equality: low, config })).toBe(1);
     expect(await prim.arrays.findFirstOf(d, Uint32Array.of(0x903), { equality: low, config })).toBe(3);
@@ -229,30 +276,32 @@ describe('buffer level: the call initialises its output; early exit', () => {
     const out2 = buffer(4);
     prim.device.queue.writeBuffer(out1, 0, Uint32Array.of(12345));
     prim.device.queue.writeBuffer(out2, 0, Uint32Array.of(0));
-    const config = PATHS[0]![1];
+    const config = small('u32');
     const enc = prim.device.createCommandEncoder();
     await prim.search(enc, { input, count: n, pattern: input, patternCount: 0, type: 'u32', output: out2, config });
     await prim.adjacentFind(enc, { input, count: n, type: 'u32', output: out1, config });
     prim.device.queue.submit([enc.finish()]);
     expect((await read(out1, 1))[0]).toBe(2 * TILE + 5);
     expect((await read(out2, 1))[0]).toBe(0);
-    // One workgroup takes tiles 0, 1, 2 and stops on the match in tile 2: three tickets of ten.
+    // One workgroup takes tiles 0, 1, 2 and stops on the match in tile 2: three tickets of ten,
+    // and the one fetched while tile 2 was read.
     const state = await read(prim.context.scratch('find.state', 8), 2);
-    expect(state[0]).toBe(3);
+    expect(state[0]).toBe(4);
     const none = buffer(4);
     const enc2 = prim.device.createCommandEncoder();
     await prim.searchN(enc2, { input, count: n, n: 2, value: 7, type: 'u32', output: none, config });
     prim.device.queue.submit([enc2.finish()]);
     expect((await read(none, 1))[0]).toBe(n);
     expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(11); // every tile, then the ticket that ends the loop
-    // find_end takes tiles from the end: a match in the last tile stops it after one ticket.
+    // find_end takes tiles from the end: a match in the last tile stops it after one ticket (and
+    // the one fetched while it was read).
     const pat = buffer(4);
     prim.device.queue.writeBuffer(pat, 0, Uint32Array.of(9 * TILE + 3));
     const enc3 = prim.device.createCommandEncoder();
     await prim.findEnd(enc3, { input, count: n, pattern: pat, patternCount: 1, type: 'u32', output: none, config });
     prim.device.queue.submit([enc3.finish()]);
     expect((await read(none, 1))[0]).toBe(9 * TILE + 3);
-    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(1);
+    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(2);
     pat.destroy();
     for (const b of [input, out1, out2, none]) b.destroy();
   });
@@ -271,6 +320,8 @@ describe('buffer level: the call initialises its output; early exit', () => {
     expect(await code(prim.adjacentFind(enc(), { ...base, equality: '' }))).toBe('invalid-operator');
     expect(await code(prim.adjacentFind(enc(), { ...base, config: { workgroupSize: 48 } }))).toBe('invalid-config');
     expect(await code(prim.adjacentFind(enc(), { ...base, config: { grid: 0 } }))).toBe('invalid-config');
+    // An invocation's items are whole 16-byte words: 8 of f16.
+    if (typesOn(prim).includes('f16')) expect(await code(prim.arrays.adjacentFind(new Uint16Array(8), { type: 'f16', config: { itemsPerThread: 4 } }))).toBe('invalid-config');
     expect(await code(prim.findFirstOf(enc(), { ...base, targets: buffer(4), targetCount: 2 }))).toBe('buffer-size');
     expect(await code(prim.findFirstOf(enc(), { ...base, targets: output, targetCount: 1 }))).toBe('overlap');
     expect(await code(prim.search(enc(), { ...base, pattern: input, patternCount: -1 }))).toBe('invalid-argument');

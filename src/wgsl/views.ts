@@ -13,6 +13,44 @@ export interface ViewSpec {
   readonly access: 'read' | 'read_write';
   /** WGSL expression of the first element index that lives in the scalar view. */
   readonly tailStart: string;
+  /**
+   * A read-only view whose vector binding is 16-byte words (`vec4<u32>`) whatever the type:
+   * `<name>_word(w)` gives word w's `wordElements(type)` elements (8 of a 2-byte type, 2 of an
+   * 8-byte one), so every type streams as 16-byte loads; no quad accessors.
+   */
+  readonly words?: boolean;
+}
+
+/** Elements of `t` in one 16-byte word of a `words` view. */
+export const wordElements = (t: TypeInfo): number => 16 / t.bytes;
+
+/** Accessors of a `words` view (`<name>_v: array<vec4<u32>>`). */
+function wordAccessors(name: string, t: TypeInfo, tailStart: string): string[] {
+  const T = t.wgsl;
+  const E = wordElements(t);
+  const word = t.bytes === 8
+    ? `let v = ${name}_v[w];
+  return array<${T}, 2>(v.xy, v.zw);`
+    : t.bytes === 2
+      ? `let v = ${name}_v[w];
+  let a = bitcast<vec2<${T}>>(v.x); let b = bitcast<vec2<${T}>>(v.y);
+  let c = bitcast<vec2<${T}>>(v.z); let d = bitcast<vec2<${T}>>(v.w);
+  return array<${T}, 8>(a.x, a.y, b.x, b.y, c.x, c.y, d.x, d.y);`
+      : `let c = bitcast<vec4<${T}>>(${name}_v[w]);
+  return array<${T}, 4>(c.x, c.y, c.z, c.w);`;
+  const at = t.bytes === 8
+    ? `let w = ${name}_v[e >> 1u];
+  return select(w.zw, w.xy, (e & 1u) == 0u);`
+    : t.bytes === 2
+      ? `return bitcast<vec2<${T}>>(${name}_v[e >> 3u][(e >> 1u) & 3u])[e & 1u];`
+      : `return bitcast<${T}>(${name}_v[e >> 2u][e & 3u]);`;
+  return [`fn ${name}_word(w: u32) -> array<${T}, ${E}> {
+  ${word}
+}`, `fn ${name}_at(e: u32) -> ${T} {
+  let ts = ${tailStart};
+  if (e >= ts) { return ${name}_t[e - ts]; }
+  ${at}
+}`];
 }
 
 export type BindingKind = 'read-only-storage' | 'storage' | 'uniform';
@@ -22,9 +60,13 @@ export function viewWgsl(v: ViewSpec, firstBinding: number): string {
   const { name, type: t, access, tailStart } = v;
   const T = t.wgsl;
   const lines = [
-    `@group(0) @binding(${firstBinding}) var<storage, ${access}> ${name}_v: array<${t.vecWgsl}>;`,
+    `@group(0) @binding(${firstBinding}) var<storage, ${access}> ${name}_v: array<${v.words ? 'vec4<u32>' : t.vecWgsl}>;`,
     `@group(0) @binding(${firstBinding + 1}) var<storage, ${access}> ${name}_t: array<${T}>;`,
   ];
+  if (v.words) {
+    if (access !== 'read') throw new Error('a words view is read-only');
+    return [...lines, ...wordAccessors(name, t, tailStart)].join('\n');
+  }
   const wide = t.vecsPerQuad === 2;
   // Quad accessors: only for quads that end at or before the tail start.
   lines.push(wide

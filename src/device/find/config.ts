@@ -1,6 +1,7 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { isSoftwareAdapter } from '../../runtime/target.js';
 import { type TypeInfo } from '../../wgsl/types.js';
+import { wordElements } from '../../wgsl/views.js';
 import { launchShapeProblem } from '../common.js';
 
 /**
@@ -9,7 +10,10 @@ import { launchShapeProblem } from '../common.js';
  */
 export interface FindConfig {
   readonly workgroupSize: number;
-  /** Candidate positions per invocation per tile; a multiple of 4 (quads move as 16-byte loads). */
+  /**
+   * Candidate positions per invocation per tile, all loaded at once as 16-byte words: a multiple
+   * of the elements a word holds (4; 8 of a 2-byte type, 2 of an 8-byte one).
+   */
   readonly itemsPerThread: number;
   /**
    * Workgroups launched (at most one per tile): each takes tiles in order from a ticket until
@@ -20,13 +24,14 @@ export interface FindConfig {
 
 export const findSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
-  itemsPerThread: [4, 8, 16, 32],
+  itemsPerThread: [4, 8, 16, 32, 64],
   grid: [16, 64, 128, 256, 512, 1024, 2048, 4096],
 } as const;
 
-export function findConfigProblem(ctx: DeviceContext, c: FindConfig): string | undefined {
+export function findConfigProblem(ctx: DeviceContext, t: TypeInfo, c: FindConfig): string | undefined {
   const shape = launchShapeProblem(ctx, c);
   if (shape) return shape;
+  if (c.itemsPerThread % wordElements(t) !== 0) return `itemsPerThread ${c.itemsPerThread} is not a multiple of ${wordElements(t)} (the ${t.name} elements of a 16-byte load)`;
   if (!Number.isInteger(c.grid) || c.grid < 1 || c.grid > ctx.limits.maxComputeWorkgroupsPerDimension) {
     return `grid ${String(c.grid)} is not an integer in [1, ${ctx.limits.maxComputeWorkgroupsPerDimension}]`;
   }
@@ -34,12 +39,13 @@ export function findConfigProblem(ctx: DeviceContext, c: FindConfig): string | u
 }
 
 /**
- * 256 invocations, 16 items (8 for 8-byte types); 512 workgroups on a GPU, about 4 of 256 per SM
- * of the H200 (132 SMs): some 8 MB of loads in flight, enough for its bandwidth, while every tile
- * in flight when the match is found is read for nothing (a larger grid reads more past an early
- * match); few on a CPU adapter, whose workgroups run a few at a time. Not measured yet: `grid`
- * is tuned with the match at the end and a hundredth in.
+ * 256 invocations with four 16-byte loads each in flight (16 items; 32 of a 2-byte type, 8 of an
+ * 8-byte one): 16 KB tiles; 512 workgroups on a GPU, about 4 of 256 per SM of the H200 (132 SMs),
+ * 64 KB of loads in flight an SM, several times what its share of the bandwidth needs, while
+ * every tile in flight when the match is found is read for nothing (a larger grid reads more
+ * past an early match); few on a CPU adapter, whose workgroups run a few at a time. Not
+ * measured yet: tuned with the match at the end and a hundredth in.
  */
 export function findHeuristic(ctx: DeviceContext, t: TypeInfo): FindConfig {
-  return { workgroupSize: 256, itemsPerThread: t.bytes > 4 ? 8 : 16, grid: isSoftwareAdapter(ctx.target) ? 64 : 512 };
+  return { workgroupSize: 256, itemsPerThread: 4 * wordElements(t), grid: isSoftwareAdapter(ctx.target) ? 64 : 512 };
 }

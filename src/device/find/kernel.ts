@@ -1,8 +1,7 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { decodeMatch, EARLY_EXIT_DECLS, earlyExitPublish, earlyExitRecord, earlyExitTake, type SearchOrder } from '../../wgsl/device/early-exit.js';
-import { quadTileConstants } from '../../wgsl/prelude.js';
+import { decodeMatch, EARLY_EXIT_DECLS, earlyExitLoop, earlyExitRecord, type SearchOrder } from '../../wgsl/device/early-exit.js';
 import { fromWords, INT64_HELPERS, type TypeInfo, typeEnables } from '../../wgsl/types.js';
-import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
+import { type BindingKind, viewBindings, viewWgsl, wordElements } from '../../wgsl/views.js';
 import { type FindConfig } from './config.js';
 
 /**
@@ -13,7 +12,10 @@ import { type FindConfig } from './config.js';
  *   each candidate, as rocPRIM's, stopping at the first mismatch);
  * - run: `eq(in[p + k], value)` for k < n, tested only where a run of such elements starts (the
  *   first run of n copies begins at a run's head, so each run is walked once, by its head).
- * Tiles go in order through the early-exit loop (src/wgsl/device/early-exit.ts).
+ * Tiles go in order through the early-exit loop (src/wgsl/device/early-exit.ts). On a tile
+ * inside the input's vector part an invocation issues all its 16-byte loads at once (word k at
+ * `w0 + k * WG`, coalesced), plus for adjacent one element past each word (in the next
+ * invocation's word, so a cache hit); the last tile goes element by element.
  */
 export type FindKind = 'adjacent' | 'first-of' | 'search' | 'run';
 
@@ -21,6 +23,18 @@ export const FIND_PARAMS = ['num_cand', 'num_tiles', 'in_tail', 'fast_end', 'aux
 
 /** Targets or pattern elements a workgroup keeps in workgroup memory (the rest are read from the buffer). */
 export const AUX_CACHED = 256;
+
+/**
+ * Target counts from which findFirstOf sorts its targets (once a workgroup, in workgroup memory)
+ * and binary-searches each element: log2(targets) workgroup-memory reads an element instead of
+ * a compare a target. Below it the compares win: a target is read once per invocation per tile
+ * and compared with all of its elements in registers (one compare-and-or each).
+ */
+export const SORTED_TARGETS_FROM = 33;
+
+/** Whether findFirstOf with `targets` targets takes the sorted lookup (default equality only). */
+export const sortsTargets = (targets: number, customEquality: boolean): boolean =>
+  !customEquality && targets >= SORTED_TARGETS_FROM && targets <= AUX_CACHED;
 
 export interface FindKernelOptions {
   readonly kind: FindKind;
@@ -30,6 +44,8 @@ export interface FindKernelOptions {
   readonly equality: string;
   /** The equality is the caller's: its compile errors are the caller's (`invalid-operator`). */
   readonly custom: boolean;
+  /** first-of: sort the targets and binary-search them (`sortsTargets`: needs the default equality). */
+  readonly sorted?: boolean;
   readonly config: FindConfig;
 }
 
@@ -38,12 +54,36 @@ export function defaultFindEquality(t: TypeInfo): string {
   return t.is64 ? 'all(a == b)' : 'a == b';
 }
 
+/**
+ * `lookup_key(x)`: bits equal exactly where the default equality can hold (floats' -0 as +0; a
+ * NaN's bits are a key like any other, its `==` then fails), and `key_less`, a total order on them.
+ */
+function lookupKey(t: TypeInfo): string {
+  if (t.is64) {
+    return `fn lookup_key(x: vec2<u32>) -> vec2<u32> { return x; }
+fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool { return a.y < b.y || (a.y == b.y && a.x < b.x); }
+fn key_same(a: vec2<u32>, b: vec2<u32>) -> bool { return all(a == b); }`;
+  }
+  const bits = t.name === 'f16' ? 'bitcast<u32>(vec2<f16>(x, 0.0h))' : `bitcast<u32>(x)`;
+  const sign = t.name === 'f16' ? '0x8000u' : '0x80000000u';
+  const body = t.isFloat ? `let b = ${bits};
+  return select(b, 0u, b == ${sign});` : `return ${bits};`;
+  return `fn lookup_key(x: ${t.wgsl}) -> u32 {
+  ${body}
+}
+fn key_less(a: u32, b: u32) -> bool { return a < b; }
+fn key_same(a: u32, b: u32) -> bool { return a == b; }`;
+}
+
 export function findKernel(o: FindKernelOptions): Kernel {
   const { type: t, config: c, kind, order } = o;
   const T = t.wgsl;
   const WG = c.workgroupSize;
+  const E = wordElements(t);
+  const V = c.itemsPerThread / E;
+  const sorted = kind === 'first-of' && o.sorted === true;
   const bindings: BindingKind[] = ['uniform'];
-  const decls: string[] = [viewWgsl({ name: 'in', type: t, access: 'read', tailStart: 'P.in_tail' }, bindings.length)];
+  const decls: string[] = [viewWgsl({ name: 'in', type: t, access: 'read', tailStart: 'P.in_tail', words: true }, bindings.length)];
   bindings.push(...viewBindings({ access: 'read' }));
   if (kind === 'first-of' || kind === 'search') {
     decls.push(viewWgsl({ name: 'aux', type: t, access: 'read', tailStart: 'P.aux_tail' }, bindings.length));
@@ -60,17 +100,61 @@ fn aux_get(k: u32) -> ${T} {
   if (k < AUX_CACHED) { return sh_aux[k]; }
   return aux_at(k);
 }` : '';
+  // Sorting: each invocation ranks a few targets against all (ties by index, so the ranks are a
+  // permutation), then writes them to their ranks; AUX_CACHED^2 / WG compares, once a workgroup.
+  const R = Math.ceil(AUX_CACHED / WG);
+  const sortStage = sorted ? `
+  var ranked: array<${T}, ${R}>;
+  var ranks: array<u32, ${R}>;
+  for (var r = 0u; r < ${R}u; r++) {
+    let i = r * WG + lid;
+    if (i < P.aux_count) {
+      let x = sh_aux[i];
+      let kx = lookup_key(x);
+      var rank = 0u;
+      for (var j = 0u; j < P.aux_count; j++) {
+        let kj = lookup_key(sh_aux[j]);
+        rank += select(0u, 1u, key_less(kj, kx) | ((j < i) & key_same(kj, kx)));
+      }
+      ranked[r] = x;
+      ranks[r] = rank;
+    }
+  }
+  workgroupBarrier();
+  for (var r = 0u; r < ${R}u; r++) {
+    let i = r * WG + lid;
+    if (i < P.aux_count) { sh_aux[ranks[r]] = ranked[r]; }
+  }
+  workgroupBarrier();` : '';
   const loadStage = staged ? `
   for (var i = lid; i < min(P.aux_count, AUX_CACHED); i += WG) { sh_aux[i] = aux_at(i); }
-  workgroupBarrier();` : '';
-  const matchFn: Record<FindKind, string> = {
-    adjacent: `fn is_match(p: u32, x: ${T}) -> bool { return eq(x, in_at(p + 1u)); }`,
-    'first-of': `fn is_match(p: u32, x: ${T}) -> bool {
+  workgroupBarrier();${sortStage}${kind === 'search' ? `
+  aux_first = sh_aux[0];` : ''}` : '';
+
+  const firstOf = sorted
+    ? `// The last sorted target whose key is at most x's (branchless: the steps depend on the count only).
+fn is_target(x: ${T}) -> bool {
+  let kx = lookup_key(x);
+  var lo = 0u;
+  var n = P.aux_count;
+  while (n > 1u) {
+    let half = n >> 1u;
+    lo = select(lo + half, lo, key_less(kx, lookup_key(sh_aux[lo + half])));
+    n -= half;
+  }
+  return eq(x, sh_aux[lo]);
+}`
+    : `fn is_target(x: ${T}) -> bool {
   for (var k = 0u; k < P.aux_count; k++) { if (eq(x, aux_get(k))) { return true; } }
   return false;
-}`,
-    search: `fn is_match(p: u32, x: ${T}) -> bool {
-  if (!eq(x, aux_get(0u))) { return false; }
+}`;
+  const matchFn: Record<FindKind, string> = {
+    adjacent: `fn is_match(p: u32, x: ${T}) -> bool { return eq(x, in_at(p + 1u)); }`,
+    'first-of': `${firstOf}
+fn is_match(p: u32, x: ${T}) -> bool { return is_target(x); }`,
+    search: `var<private> aux_first: ${T};
+fn is_match(p: u32, x: ${T}) -> bool {
+  if (!eq(x, aux_first)) { return false; }
   for (var k = 1u; k < P.aux_count; k++) { if (!eq(in_at(p + k), aux_get(k))) { return false; } }
   return true;
 }`,
@@ -82,47 +166,65 @@ fn aux_get(k: u32) -> ${T} {
 }`,
   };
 
+  // The fast path, generated item by item so that the words stay in registers.
+  const pos = (k: number, i: number): string => `(w0 + ${k}u * WG) * E + ${i}u`;
+  const record = (k: number, i: number): string => earlyExitRecord(order, pos(k, i));
+  const items = (f: (k: number, i: number) => string): string =>
+    Array.from({ length: V }, (_, k) => Array.from({ length: E }, (_, i) => `        ${f(k, i)}`).join('\n')).join('\n');
+  const loads = `        var xs: array<array<${T}, E>, V>;${kind === 'adjacent' ? `
+        var nx: array<${T}, V>;` : ''}
+${Array.from({ length: V }, (_, k) => `        xs[${k}] = in_word(w0 + ${k}u * WG);${kind === 'adjacent' ? ` nx[${k}] = in_at((w0 + ${k}u * WG + 1u) * E);` : ''}`).join('\n')}`;
+  let test: string;
+  if (kind === 'adjacent') {
+    test = items((k, i) => `if (eq(xs[${k}][${i}], ${i + 1 < E ? `xs[${k}][${i + 1}]` : `nx[${k}]`})) { ${record(k, i)} }`);
+  } else if (kind === 'first-of' && !sorted) {
+    // Each target is read once and compared with every element held (`|`: no short circuit).
+    test = `        var hit: array<array<bool, E>, V>;
+        for (var j = 0u; j < P.aux_count; j++) {
+          let a = aux_get(j);
+${items((k, i) => `  hit[${k}][${i}] = hit[${k}][${i}] | eq(xs[${k}][${i}], a);`)}
+        }
+${items((k, i) => `if (hit[${k}][${i}]) { ${record(k, i)} }`)}`;
+  } else {
+    test = items((k, i) => `if (is_match(${pos(k, i)}, xs[${k}][${i}])) { ${record(k, i)} }`);
+  }
+
+  const body = `    // This invocation's first word in the tile; its k-th is w0 + k * WG.
+    let w0 = tile * (TILE / E) + lid;
+    if ((tile + 1u) * TILE <= P.fast_end) {
+${loads}
+${test}
+    } else {
+      for (var k = 0u; k < V; k++) {
+        for (var i = 0u; i < E; i++) {
+          let p = (w0 + k * WG) * E + i;
+          if (p < P.num_cand && is_match(p, in_at(p))) { ${earlyExitRecord(order, 'p')} }
+        }
+      }
+    }`;
+
   const code = `${typeEnables(t).join('\n')}
 ${t.is64 ? INT64_HELPERS : ''}
 ${paramsStruct(FIND_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${decls.join('\n')}
-${quadTileConstants(WG, c.itemsPerThread)}
+const WG = ${WG}u;
+const E = ${E}u;
+const V = ${V}u;
+const TILE = ${WG * c.itemsPerThread}u;
 ${EARLY_EXIT_DECLS}
 const AUX_CACHED = ${AUX_CACHED}u;
 ${stage}
 fn eq(a: ${T}, b: ${T}) -> bool { return ${o.equality}; }
+${sorted ? lookupKey(t) : ''}
 ${matchFn[kind]}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32) {${loadStage}
-  loop {${earlyExitTake(order, 'state', '0u', '1u', 'P.num_tiles', 'TILE')}
-    let base = tile * (TILE / 4u) + lid;
-    if ((tile + 1u) * TILE <= P.fast_end) {
-      for (var k = 0u; k < Q; k++) {
-        let q = base + k * WG;
-        let xs = in_quad(q);${kind === 'adjacent' ? `
-        // The neighbours come from the quad; only the next quad's first is read apart.
-        let after = in_at(q * 4u + 4u);` : ''}
-        for (var j = 0u; j < 4u; j++) {
-          let p = q * 4u + j;
-          if (${kind === 'adjacent' ? 'eq(xs[j], select(after, xs[min(j + 1u, 3u)], j < 3u))' : 'is_match(p, xs[j])'}) { ${earlyExitRecord(order, 'p')} }
-        }
-      }
-    } else {
-      for (var k = 0u; k < Q; k++) {
-        for (var j = 0u; j < 4u; j++) {
-          let p = (base + k * WG) * 4u + j;
-          if (p < P.num_cand) {
-            if (is_match(p, in_at(p))) { ${earlyExitRecord(order, 'p')} }
-          }
-        }
-      }
-    }${earlyExitPublish('state', '1u')}
-  }
+${earlyExitLoop({ order, state: 'state', ticket: '0u', best: '1u', numTiles: 'P.num_tiles', tileSize: 'TILE' }, body)}
 }
 `;
-  const key = ['find', kind, order, t.name, WG, c.itemsPerThread, o.equality].join(':');
+  const key = ['find', kind, order, t.name, WG, c.itemsPerThread, sorted ? 'sorted' : 'linear', o.equality].join(':');
   return { key, label: `wgprim.find.${kind}.${order}.${t.name}`, code, bindings, workgroupSize: WG, userCode: o.custom };
 }
 

@@ -21,7 +21,7 @@ function findTable<N extends string>(name: N, fileName: string, builtin: readonl
     nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', grid: 'grid' },
     builtin,
     keyInfo: typeInfo,
-    problem: (ctx, _t, _vb, c) => findConfigProblem(ctx, c),
+    problem: (ctx, t, _vb, c) => findConfigProblem(ctx, t, c),
     heuristic: (ctx, t) => findHeuristic(ctx, t),
   });
 }

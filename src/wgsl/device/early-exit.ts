@@ -9,60 +9,84 @@ import { tileTicket } from './tile-counter.js';
  * - `first`: the smallest position p, stored as `~p` (positions stay below 2^32 - 1);
  * - `last`: the largest, stored as `p + 1`; its tiles are taken from the end.
  * `state[ticket]` is the tile counter, `state[best]` the best match; both zero before the launch.
- * A tile's matches meet in a workgroup atomic first, so one global atomic a tile at most.
+ * A tile's matches meet in a workgroup atomic first, so one global atomic a workgroup at most.
+ *
+ * The next tile's ticket and the best match so far are fetched when a tile starts, so their round
+ * trips overlap the tile's loads instead of preceding them; a tile costs one barrier and one
+ * uniform broadcast. The price: the decision to take a tile uses the best as it was one tile
+ * earlier (at most one more tile a workgroup read past a match), and a workgroup that stops
+ * leaves one ticket it took unused (past the match or past the end).
  */
 export type SearchOrder = 'first' | 'last';
 
 /** Workgroup variables of the loop. */
 export const EARLY_EXIT_DECLS = `var<workgroup> sh_tile: u32;
-var<workgroup> sh_hit: u32;
 var<workgroup> sh_best: atomic<u32>;`;
 
 /** The encoded form of match position `p` (WGSL u32 expression). */
 export const encodeMatch = (order: SearchOrder, p: string): string => (order === 'first' ? `~(${p})` : `(${p}) + 1u`);
 
+export interface EarlyExitLoop {
+  readonly order: SearchOrder;
+  /** The `array<atomic<u32>>` holding the ticket and the best match, and their indices (WGSL u32). */
+  readonly state: string;
+  readonly ticket: string;
+  readonly best: string;
+  /** WGSL u32 expressions. */
+  readonly numTiles: string;
+  readonly tileSize: string;
+}
+
 /**
- * Statements opening one turn of the loop (inside `loop { ... }`, `lid` the local index): `tile`
- * (uniform) is the next tile, or the loop breaks when the tiles ran out or a match makes the
- * rest useless. `numTiles` and `tileSize` are WGSL u32 expressions.
+ * The loop (inside the entry point, `lid` the local index): `body` (statements) runs once a tile
+ * with `tile` (uniform) its index and records its matches with `earlyExitRecord`. The loop ends
+ * when the tiles run out, a match makes the rest useless, or the workgroup's tile held a match
+ * (every later tile lies past it in the search order); that match is then published.
  */
-export function earlyExitTake(order: SearchOrder, state: string, ticket: string, best: string, numTiles: string, tileSize: string): string {
-  const tileOf = order === 'first' ? 't' : `${numTiles} - 1u - t`;
+export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
+  const { order, state, numTiles, tileSize } = o;
+  const tileOf = order === 'first' ? 'ee_ticket' : `${numTiles} - 1u - ee_ticket`;
   // A match before this tile (first) or past its end (last) wins over anything the tile holds.
-  const beaten = order === 'first' ? `b != 0u && ~b < tile * ${tileSize}` : `b != 0u && b - 1u >= (tile + 1u) * ${tileSize}`;
-  return `
-    if (lid == 0u) {
-      let t = ${tileTicket(state, ticket)};
+  const beaten = order === 'first' ? `b != 0u && ~b < t * ${tileSize}` : `b != 0u && b - 1u >= (t + 1u) * ${tileSize}`;
+  const fetch = `ee_ticket = ${tileTicket(state, o.ticket)};
+      ee_best = atomicLoad(&${state}[${o.best}]);`;
+  // Invocation 0 alone decides (from the fetched ticket and best, and the tile's matches, which
+  // the barrier before made visible); the uniform load hands the decision to the workgroup.
+  const decide = `if (lid == 0u) {
+      let m = atomicLoad(&sh_best);
       var next = 0xffffffffu;
-      if (t < ${numTiles}) {
-        let tile = ${tileOf};
-        let b = atomicLoad(&${state}[${best}]);
-        if (!(${beaten})) { next = tile; }
+      if (m != 0u) {
+        atomicMax(&${state}[${o.best}], m);
+      } else if (ee_ticket < ${numTiles}) {
+        let t = ${tileOf};
+        let b = ee_best;
+        if (!(${beaten})) { next = t; }
       }
       sh_tile = next;
+    }`;
+  return `
+  var ee_ticket = 0u;
+  var ee_best = 0u;
+  if (lid == 0u) {
       atomicStore(&sh_best, 0u);
+      ${fetch}
+  }
+  ${decide}
+  var tile = workgroupUniformLoad(&sh_tile);
+  loop {
+    if (tile == 0xffffffffu) { break; }
+    if (lid == 0u) {
+      ${fetch}
     }
-    let tile = workgroupUniformLoad(&sh_tile);
-    if (tile == 0xffffffffu) { break; }`;
+${body}
+    workgroupBarrier();
+    ${decide}
+    tile = workgroupUniformLoad(&sh_tile);
+  }`;
 }
 
 /** Statement recording a match at position `p` (WGSL u32) in this tile. */
 export const earlyExitRecord = (order: SearchOrder, p: string): string => `atomicMax(&sh_best, ${encodeMatch(order, p)});`;
-
-/**
- * Statements closing a turn: the tile's best match goes to `state[best]`, and a tile that had one
- * ends the loop (every later tile lies past it in the search order).
- */
-export function earlyExitPublish(state: string, best: string): string {
-  return `
-    workgroupBarrier();
-    if (lid == 0u) {
-      let m = atomicLoad(&sh_best);
-      if (m != 0u) { atomicMax(&${state}[${best}], m); }
-      sh_hit = m;
-    }
-    if (workgroupUniformLoad(&sh_hit) != 0u) { break; }`;
-}
 
 /** WGSL u32 expression: the position an encoded best `e` holds, or `none` when it holds none. */
 export function decodeMatch(order: SearchOrder, e: string, none: string): string {
