@@ -9,7 +9,7 @@ const MODULES = {
   sgId: 'wgsl/subgroup/id.js', sgScan: 'wgsl/subgroup/scan.js', sgReduce: 'wgsl/subgroup/reduce.js', ballot: 'wgsl/subgroup/ballot.js',
   wgScan: 'wgsl/workgroup/scan.js', wgReduce: 'wgsl/workgroup/reduce.js', tile: 'wgsl/workgroup/tile.js', exchange: 'wgsl/workgroup/exchange.js',
   discontinuity: 'wgsl/workgroup/discontinuity.js', rank: 'wgsl/workgroup/radix-rank.js', split: 'wgsl/workgroup/radix-split.js',
-  mergePath: 'wgsl/workgroup/merge-path.js', histogram: 'wgsl/workgroup/histogram.js',
+  mergePath: 'wgsl/workgroup/merge-path.js', histogram: 'wgsl/workgroup/histogram.js', twoPhase: 'wgsl/workgroup/two-phase-scatter.js',
   lookback: 'wgsl/device/lookback.js', tileCounter: 'wgsl/device/tile-counter.js', rts: 'wgsl/device/reduce-then-scan.js',
   strategy: 'tune/strategy.js', ref: 'device/reference.js', scanRef: 'device/scan/reference.js', sortRef: 'device/radix-sort/reference.js',
 };
@@ -670,6 +670,80 @@ ${lib.histogram.histogramFlush(h, (d, n) => `out[${d}] = ${n};`)}
   return [];
 }
 
+/**
+ * Two-phase scatter: each tile partitions its items, the selected in order then the rejected
+ * reversed, through the staging array when it selects more than WG items, else directly; tiles
+ * select 0, 1, WG - 1, WG, WG + 1, TILE - 1 and TILE items (the last tile is partial), and which
+ * way each tile went is checked too.
+ */
+async function twoPhaseScatterCase(lib, device) {
+  const WG = 64; const IPT = 4; const TILE = WG * IPT;
+  const per = [0, 1, WG - 1, WG, WG + 1, TILE - 1, TILE];
+  const N = per.length * TILE + 5;
+  const tiles = Math.ceil(N / TILE);
+  // Item i of tile t is selected (odd) when (37 i) mod TILE < per[t]: per[t] of a full tile, spread.
+  const xs = Array.from({ length: N }, (_, i) => 2 * i + Number((37 * i) % TILE < per[Math.floor(i / TILE) % per.length]));
+  const tp = lib.twoPhase;
+  const code = `${IO_BINDINGS}
+const WG = ${WG}u;
+const IPT = ${IPT}u;
+const TILE = ${TILE}u;
+const N = ${N}u;
+var<workgroup> sh_cnt: array<u32, WG>;
+var<workgroup> sh_total: u32;
+${tp.stagingDecl('sh_stage', 'u32', 'TILE')}
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let base = wid.x * TILE;
+  let valid = min(TILE, N - base);
+  var xs: array<u32, IPT>;
+  var c = 0u;
+  for (var j = 0u; j < IPT; j++) {
+    let p = lid * IPT + j;
+    if (p < valid) { xs[j] = in0[base + p]; c += xs[j] & 1u; }
+  }
+  sh_cnt[lid] = c;
+  workgroupBarrier();
+  if (lid == 0u) {
+    var acc = 0u;
+    for (var i = 0u; i < WG; i++) { let x = sh_cnt[i]; sh_cnt[i] = acc; acc += x; }
+    sh_total = acc;
+  }
+  workgroupBarrier();
+  let agg = sh_total;
+  var s = sh_cnt[lid];
+  ${tp.twoPhaseRule('agg')}
+  for (var j = 0u; j < IPT; j++) {
+    let p = lid * IPT + j;
+    if (p < valid) {
+      let x = xs[j];
+      if ((x & 1u) == 1u) {
+        ${tp.stageOrStore('sh_stage[s] = x;', 'out[base + s] = x;')}
+        s += 1u;
+      } else {
+        let r = agg + p - s;
+        ${tp.stageOrStore('sh_stage[r] = x;', 'out[base + valid - 1u - (r - agg)] = x;')}
+      }
+    }
+  }
+${tp.stagedCopyOut([
+    { from: '0u', to: 'agg', store: (i) => `out[base + ${i}] = sh_stage[${i}];` },
+    { from: 'agg', to: 'valid', store: (i) => `out[base + valid - 1u - (${i} - agg)] = sh_stage[${i}];` },
+  ])}
+  if (lid == 0u) { out[N + wid.x] = select(0u, 1u, two_phase); }
+}`;
+  const [w] = await dispatch(device, code, [{ words: N + tiles }, { data: Uint32Array.from(xs) }], tiles);
+  for (let t = 0; t < tiles; t++) {
+    const tile = xs.slice(t * TILE, Math.min(N, (t + 1) * TILE));
+    const sel = tile.filter((x) => x & 1);
+    const want = [...sel, ...tile.filter((x) => !(x & 1)).reverse()];
+    const bad = want.findIndex((x, i) => w[t * TILE + i] !== x);
+    if (bad >= 0) return [`two-phase scatter: tile ${t} (${sel.length} selected) position ${bad} got ${w[t * TILE + bad]}, want ${want[bad]}`];
+    if (w[N + t] !== Number(sel.length > WG)) return [`two-phase scatter: tile ${t} (${sel.length} selected) two_phase ${w[N + t]}`];
+  }
+  return [];
+}
+
 // ------------------------------------------------------------------ thread
 
 /** Radix key bits: to_ordered against the CPU's ordered bits, from_ordered its inverse, digit_at. */
@@ -851,6 +925,7 @@ export const BLOCK_CASES = [
   { scope: 'workgroup', name: 'radix split by bits', run: radixSplitCase },
   { scope: 'workgroup', name: 'merge path', run: mergePathCase },
   { scope: 'workgroup', name: 'shared histogram', run: histogramCase },
+  { scope: 'workgroup', name: 'two-phase scatter: staged or direct per tile', run: twoPhaseScatterCase },
   { scope: 'device', name: 'look-back u32 add, one invocation', run: (l, d) => lookbackCase(l, d, 'u32', 'add', 'serial') },
   { scope: 'device', name: 'look-back u64 add, a subgroup', run: (l, d) => lookbackCase(l, d, 'u64', 'add', 'subgroup') },
   { scope: 'device', name: 'look-back i64 max, one invocation', run: (l, d) => lookbackCase(l, d, 'i64', 'max', 'serial') },
