@@ -6,7 +6,7 @@
 const MODULES = {
   types: 'wgsl/types.js', operators: 'wgsl/operators.js', prelude: 'wgsl/prelude.js', values: 'wgsl/values.js', views: 'wgsl/views.js',
   unroll: 'wgsl/thread/unroll.js', radixKey: 'wgsl/thread/radix-key.js',
-  sgId: 'wgsl/subgroup/id.js', sgScan: 'wgsl/subgroup/scan.js', sgReduce: 'wgsl/subgroup/reduce.js', ballot: 'wgsl/subgroup/ballot.js',
+  sgId: 'wgsl/subgroup/id.js', sgScan: 'wgsl/subgroup/scan.js', sgReduce: 'wgsl/subgroup/reduce.js', ballot: 'wgsl/subgroup/ballot.js', quadNeighbours: 'wgsl/subgroup/quad-neighbours.js',
   wgScan: 'wgsl/workgroup/scan.js', wgReduce: 'wgsl/workgroup/reduce.js', tile: 'wgsl/workgroup/tile.js', exchange: 'wgsl/workgroup/exchange.js',
   discontinuity: 'wgsl/workgroup/discontinuity.js', rank: 'wgsl/workgroup/radix-rank.js', split: 'wgsl/workgroup/radix-split.js',
   mergePath: 'wgsl/workgroup/merge-path.js', histogram: 'wgsl/workgroup/histogram.js', twoPhase: 'wgsl/workgroup/two-phase-scatter.js',
@@ -167,6 +167,50 @@ function expectValues(lib, t, w, at, want, what, fails) {
       return;
     }
   }
+}
+
+/**
+ * Quad neighbours: in the striped quad layout of the tile kernels (two quads a lane, two tiles,
+ * the last partial), the element before each quad's first and after its last, from shuffles
+ * (`sub`) or the lane's own quads, against the input.
+ */
+async function quadNeighboursCase(lib, device, sub) {
+  const WG = 64; const Q = 2; const TILE = WG * Q * 4; const N = 2 * TILE - 3;
+  const xs = values('u32', 'add', N, 41).map((x) => (x | 1) >>> 0);
+  const code = `${sub ? 'enable subgroups;' : ''}
+${IO_BINDINGS}
+const N = ${N}u;
+const Q = ${Q}u;
+const TILE = ${TILE}u;
+${sub ? 'var<workgroup> sg_counter: atomic<u32>;' : ''}
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${sub ? `, ${lib.sgId.SUBGROUP_BUILTINS}` : ''}) {
+  ${sub ? sgId(lib) : 'let sgid = lid; let sg_lane = 0u; let sg_size = 1u;'}
+  let base = wid.x * (TILE / 4u) + sgid * sg_size * Q;
+  var items: array<array<u32, 4>, Q>;
+  for (var k = 0u; k < Q; k++) {
+    for (var j = 0u; j < 4u; j++) {
+      let e = (base + k * sg_size + sg_lane) * 4u + j;
+      if (e < N) { items[k][j] = in0[e]; }
+    }
+  }
+${lib.quadNeighbours.quadNeighbours({ name: 'nb', T: 'u32', quads: Q, items: 'items', sub, load: (e) => `in0[${e}]`, count: 'N', after: true })}
+  for (var k = 0u; k < Q; k++) {
+    let e = (base + k * sg_size + sg_lane) * 4u;
+    if (e < N) { out[e] = nb_before[k]; }
+    if (e + 3u < N) { out[N + e + 3u] = nb_after[k]; }
+  }
+}`;
+  const [w] = await dispatch(device, code, [{ words: 2 * N }, { data: Uint32Array.from(xs) }], 2);
+  for (let e = 0; e < N; e += 4) {
+    const before = e > 0 ? xs[e - 1] : 0;
+    if (w[e] !== before) return [`quad neighbours (${sub ? 'subgroup' : 'no subgroups'}): before element ${e} got ${w[e]}, want ${before}`];
+    if (e + 3 < N) {
+      const after = e + 4 < N ? xs[e + 4] : 0;
+      if (w[N + e + 3] !== after) return [`quad neighbours (${sub ? 'subgroup' : 'no subgroups'}): after element ${e + 3} got ${w[N + e + 3]}, want ${after}`];
+    }
+  }
+  return [];
 }
 
 /** A built-in operator on the CPU, or the non-commutative affine composition on u64 (low word a, high word b: x -> a x + b). */
@@ -899,6 +943,8 @@ export const BLOCK_CASES = [
   { scope: 'thread', name: 'radix key bits f32', run: (l, d) => radixKeyCase(l, d, 'f32') },
   { scope: 'thread', name: 'radix key bits i64', run: (l, d) => radixKeyCase(l, d, 'i64') },
   { scope: 'thread', name: 'radix key bits f16', f16: true, run: (l, d) => radixKeyCase(l, d, 'f16') },
+  { scope: 'subgroup', name: 'quad neighbours by shuffles', run: (l, d) => quadNeighboursCase(l, d, true) },
+  { scope: 'subgroup', name: 'quad neighbours without subgroups', run: (l, d) => quadNeighboursCase(l, d, false) },
   { scope: 'subgroup', name: 'scan and reduce u32 add (native)', run: (l, d) => subgroupScanCase(l, d, 'u32', 'add') },
   { scope: 'subgroup', name: 'scan and reduce i64 max (shuffles)', run: (l, d) => subgroupScanCase(l, d, 'i64', 'max') },
   { scope: 'subgroup', name: 'scan u64 affine maps (not commutative)', run: (l, d) => subgroupScanCase(l, d, 'u64', 'affine') },
