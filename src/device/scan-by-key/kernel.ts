@@ -178,7 +178,8 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
   // the segment it ends. Staged (src/wgsl/workgroup/two-phase-scatter.ts), a tile's heads fill
   // `sh_heads` [0, its head count h) and its tails `sh_tails` [0, h]: slot 0 for a segment open
   // from an earlier tile that ends here, slot h for the tile's last segment if it ends here
-  // (`sh_ends` says which of the two were written).
+  // (`sh_end_first`, `sh_end_last` say whether they were written: separate words, written by
+  // different invocations).
   const staged = o.staged === true && o.output !== 'scan';
   const [headOut, tailOut] = o.output === 'reduce' ? ['uniq', 'aggs'] : ['offs', 'lens'];
   const twoRuns = (isHead: string, isTail: string, headValue: string, tailValue: string): string => !staged
@@ -190,8 +191,8 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
           if (${isTail}) {
             ${stageOrStore(`let l = cnt(incl) - heads_before;
               sh_tails[l] = ${tailValue};
-              if (l == 0u) { sh_ends.x = 1u; }
-              if (l == tile_heads) { sh_ends.y = 1u; }`, `${tailOut}_store(cnt(incl) - 1u, ${tailValue});`)}
+              if (l == 0u) { sh_end_first = 1u; }
+              if (l == tile_heads) { sh_end_last = 1u; }`, `${tailOut}_store(cnt(incl) - 1u, ${tailValue});`)}
           }`;
   const emit: Record<EngineOutput, string> = {
     scan: o.exclusive
@@ -207,7 +208,7 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
   const copyOut = !staged ? '' : `
 ${stagedCopyOut([
     { from: '0u', to: 'tile_heads', store: (i) => `${headOut}_store(heads_before + ${i}, sh_heads[${i}]);` },
-    { from: 'select(1u, 0u, sh_ends.x != 0u)', to: 'tile_heads + sh_ends.y', store: (i) => `${tailOut}_store(heads_before + ${i} - 1u, sh_tails[${i}]);` },
+    { from: 'select(1u, 0u, sh_end_first != 0u)', to: 'tile_heads + sh_end_last', store: (i) => `${tailOut}_store(heads_before + ${i} - 1u, sh_tails[${i}]);` },
   ])}`;
   const scanStore = o.output === 'scan';
   const output = !writes ? '' : `
@@ -234,8 +235,8 @@ ${unroll(Q, 'k', `
 ${quadStore('out', 'q', 'o', 'fast')}` : ''}`)}${copyOut}`;
 
   const loads = `${o.heads === 'keys' ? quadTileLoad({ view: 'keys', T: K, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${K}()` }).replace(/\bitems\b/g, 'keys_items') : ''}
-${o.heads === 'keys' ? quadNeighbours({ name: 'key', T: K, quads: Q, items: 'keys_items', sub, load: (e) => `keys_at(${e})`, after: tails }) : ''}
-${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}`;
+${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}
+${o.heads === 'keys' ? quadNeighbours({ name: 'key', T: K, quads: Q, items: 'keys_items', sub, load: (e) => `keys_at(${e})`, after: tails }) : ''}`;
 
   const enables = [...new Set([...typeEnables(k), ...typeEnables(v)])];
   const code = `${enables.join('\n')}
@@ -255,7 +256,8 @@ var<workgroup> sh_prefix: ${P};
 var<workgroup> sg_counter: atomic<u32>;${staged && writes ? `
 ${stagingDecl('sh_heads', o.output === 'reduce' ? K : 'u32', 'TILE')}
 ${stagingDecl('sh_tails', o.output === 'reduce' ? V : 'u32', 'TILE + 1u')}
-var<workgroup> sh_ends: vec2<u32>;` : ''}
+var<workgroup> sh_end_first: u32;
+var<workgroup> sh_end_last: u32;` : ''}
 ${sub ? subgroupInclusiveFn({ ...typeInfo('u64'), wgsl: P }, PAIR_OPERATOR) : ''}
 ${pass === 'lookback' ? `${tileStateFns(vectorPayload(pairWords(v)))}\n${sub ? FIRST_LANE_FN : ''}` : ''}
 
@@ -270,7 +272,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let base = tile * (TILE / 4u) + sgid * sg_size * Q;
     let fast = (tile + 1u) * TILE <= P.fast_end;${staged && writes ? `
     // Cleared before the scan's barriers, set while staging.
-    if (lid == 0u) { sh_ends = vec2<u32>(0u, 0u); }` : ''}
+    if (lid == 0u) { sh_end_first = 0u; sh_end_last = 0u; }` : ''}
 ${loads}
     var pre: array<${P}, Q>;
     var masks: array<u32, Q>;
