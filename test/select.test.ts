@@ -74,18 +74,33 @@ describe('select by predicate: every type, both paths, every awkward size', () =
 });
 
 describe('selection rates and stretches', () => {
-  it('0%, 100%, and long selected and rejected stretches', async () => {
-    const n = 20 * TILE + 3;
-    const d = Uint32Array.from({ length: n }, (_, i) => Math.floor(i / 700) % 2);
-    const config = PATHS[0]![1];
-    expect(Array.from(await prim.arrays.select(d, { predicate: 'false', config }))).toEqual([]);
-    expectSame('u32', await prim.arrays.select(d, { predicate: 'true', config }), d, 'all selected');
-    expectSame('u32', await prim.arrays.select(d, { predicate: 'a == 1u', config }), selectReference(d, (x) => x === 1), 'stretches');
-    const p = await prim.arrays.partition(d, { predicate: 'a == 1u', config });
-    const want = partitionReference(d, (x) => x === 1);
-    expect(p.selectedCount).toBe(want.selectedCount);
-    expectSame('u32', p.output, want.output, 'partition stretches');
-  });
+  for (const [path, config] of PATHS) {
+    it(`0%, 100%, long stretches, and tiles selecting about a workgroup's worth: ${path}`, async () => {
+      const n = 20 * TILE + 3;
+      const d = Uint32Array.from({ length: n }, (_, i) => Math.floor(i / 700) % 2);
+      expect(Array.from(await prim.arrays.select(d, { predicate: 'false', config }))).toEqual([]);
+      expectSame('u32', await prim.arrays.select(d, { predicate: 'true', config }), d, 'all selected');
+      expectSame('u32', await prim.arrays.select(d, { predicate: 'a == 1u', config }), selectReference(d, (x) => x === 1), 'stretches');
+      const p = await prim.arrays.partition(d, { predicate: 'a == 1u', config });
+      const want = partitionReference(d, (x) => x === 1);
+      expect(p.selectedCount).toBe(want.selectedCount);
+      expectSame('u32', p.output, want.output, 'partition stretches');
+      // The staged scatter writes a tile directly when it selects no more than its invocations:
+      // tiles (of this path's size) selecting 0, 1, and WG - 1 to WG + 1 of their elements.
+      const tile = config.workgroupSize! * config.itemsPerThread!;
+      const wg = config.workgroupSize!;
+      const per = [0, 1, wg - 1, wg, wg + 1, tile - 1, tile];
+      const m = per.length * tile + 5;
+      const v = Uint32Array.from({ length: m }, (_, i) => (i % tile < per[Math.floor(i / tile) % per.length]! ? 2 * i + 1 : 2 * i));
+      expectSame('u32', await prim.arrays.select(v, { predicate: '(a & 1u) == 1u', config }), selectReference(v, (x) => (x & 1) === 1), 'about a workgroup selected');
+      const vals = Int32Array.from({ length: m }, (_, i) => -i);
+      const runs = Uint32Array.from(v, (x, i) => ((x & 1) === 1 ? i : i - (i % 64)));
+      const kv = await prim.arrays.uniqueByKey(runs, vals, { config });
+      const idx = uniqueIndices(runs, (a, b) => a === b);
+      expectSame('u32', kv.keys, idx.map((i) => runs[i]!), 'unique by key, about a workgroup unique');
+      expect(Array.from(kv.values)).toEqual(idx.map((i) => vals[i]!));
+    });
+  }
 });
 
 describe('flags, partitions, three-way, unique and unique by key', () => {

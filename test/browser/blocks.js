@@ -6,10 +6,10 @@
 const MODULES = {
   types: 'wgsl/types.js', operators: 'wgsl/operators.js', prelude: 'wgsl/prelude.js', values: 'wgsl/values.js', views: 'wgsl/views.js',
   unroll: 'wgsl/thread/unroll.js', radixKey: 'wgsl/thread/radix-key.js',
-  sgId: 'wgsl/subgroup/id.js', sgScan: 'wgsl/subgroup/scan.js', sgReduce: 'wgsl/subgroup/reduce.js', ballot: 'wgsl/subgroup/ballot.js',
+  sgId: 'wgsl/subgroup/id.js', sgScan: 'wgsl/subgroup/scan.js', sgReduce: 'wgsl/subgroup/reduce.js', ballot: 'wgsl/subgroup/ballot.js', quadNeighbours: 'wgsl/subgroup/quad-neighbours.js',
   wgScan: 'wgsl/workgroup/scan.js', wgReduce: 'wgsl/workgroup/reduce.js', tile: 'wgsl/workgroup/tile.js', exchange: 'wgsl/workgroup/exchange.js',
   discontinuity: 'wgsl/workgroup/discontinuity.js', rank: 'wgsl/workgroup/radix-rank.js', split: 'wgsl/workgroup/radix-split.js',
-  mergePath: 'wgsl/workgroup/merge-path.js', histogram: 'wgsl/workgroup/histogram.js',
+  mergePath: 'wgsl/workgroup/merge-path.js', histogram: 'wgsl/workgroup/histogram.js', twoPhase: 'wgsl/workgroup/two-phase-scatter.js',
   lookback: 'wgsl/device/lookback.js', tileCounter: 'wgsl/device/tile-counter.js', rts: 'wgsl/device/reduce-then-scan.js',
   strategy: 'tune/strategy.js', ref: 'device/reference.js', scanRef: 'device/scan/reference.js', sortRef: 'device/radix-sort/reference.js',
 };
@@ -167,6 +167,50 @@ function expectValues(lib, t, w, at, want, what, fails) {
       return;
     }
   }
+}
+
+/**
+ * Quad neighbours: in the striped quad layout of the tile kernels (two quads a lane, two tiles,
+ * the last partial), the element before each quad's first and after its last, from shuffles
+ * (`sub`) or the lane's own quads, against the input.
+ */
+async function quadNeighboursCase(lib, device, sub) {
+  const WG = 64; const Q = 2; const TILE = WG * Q * 4; const N = 2 * TILE - 3;
+  const xs = values('u32', 'add', N, 41).map((x) => (x | 1) >>> 0);
+  const code = `${sub ? 'enable subgroups;' : ''}
+${IO_BINDINGS}
+const N = ${N}u;
+const Q = ${Q}u;
+const TILE = ${TILE}u;
+${sub ? 'var<workgroup> sg_counter: atomic<u32>;' : ''}
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>${sub ? `, ${lib.sgId.SUBGROUP_BUILTINS}` : ''}) {
+  ${sub ? sgId(lib) : 'let sgid = lid; let sg_lane = 0u; let sg_size = 1u;'}
+  let base = wid.x * (TILE / 4u) + sgid * sg_size * Q;
+  var items: array<array<u32, 4>, Q>;
+  for (var k = 0u; k < Q; k++) {
+    for (var j = 0u; j < 4u; j++) {
+      let e = (base + k * sg_size + sg_lane) * 4u + j;
+      if (e < N) { items[k][j] = in0[e]; }
+    }
+  }
+${lib.quadNeighbours.quadNeighbours({ name: 'nb', T: 'u32', quads: Q, items: 'items', sub, load: (e) => `in0[${e}]`, count: 'N', after: true })}
+  for (var k = 0u; k < Q; k++) {
+    let e = (base + k * sg_size + sg_lane) * 4u;
+    if (e < N) { out[e] = nb_before[k]; }
+    if (e + 3u < N) { out[N + e + 3u] = nb_after[k]; }
+  }
+}`;
+  const [w] = await dispatch(device, code, [{ words: 2 * N }, { data: Uint32Array.from(xs) }], 2);
+  for (let e = 0; e < N; e += 4) {
+    const before = e > 0 ? xs[e - 1] : 0;
+    if (w[e] !== before) return [`quad neighbours (${sub ? 'subgroup' : 'no subgroups'}): before element ${e} got ${w[e]}, want ${before}`];
+    if (e + 3 < N) {
+      const after = e + 4 < N ? xs[e + 4] : 0;
+      if (w[N + e + 3] !== after) return [`quad neighbours (${sub ? 'subgroup' : 'no subgroups'}): after element ${e + 3} got ${w[N + e + 3]}, want ${after}`];
+    }
+  }
+  return [];
 }
 
 /** A built-in operator on the CPU, or the non-commutative affine composition on u64 (low word a, high word b: x -> a x + b). */
@@ -670,6 +714,80 @@ ${lib.histogram.histogramFlush(h, (d, n) => `out[${d}] = ${n};`)}
   return [];
 }
 
+/**
+ * Two-phase scatter: each tile partitions its items, the selected in order then the rejected
+ * reversed, through the staging array when it selects more than WG items, else directly; tiles
+ * select 0, 1, WG - 1, WG, WG + 1, TILE - 1 and TILE items (the last tile is partial), and which
+ * way each tile went is checked too.
+ */
+async function twoPhaseScatterCase(lib, device) {
+  const WG = 64; const IPT = 4; const TILE = WG * IPT;
+  const per = [0, 1, WG - 1, WG, WG + 1, TILE - 1, TILE];
+  const N = per.length * TILE + 5;
+  const tiles = Math.ceil(N / TILE);
+  // Item i of tile t is selected (odd) when (37 i) mod TILE < per[t]: per[t] of a full tile, spread.
+  const xs = Array.from({ length: N }, (_, i) => 2 * i + Number((37 * i) % TILE < per[Math.floor(i / TILE) % per.length]));
+  const tp = lib.twoPhase;
+  const code = `${IO_BINDINGS}
+const WG = ${WG}u;
+const IPT = ${IPT}u;
+const TILE = ${TILE}u;
+const N = ${N}u;
+var<workgroup> sh_cnt: array<u32, WG>;
+var<workgroup> sh_total: u32;
+${tp.stagingDecl('sh_stage', 'u32', 'TILE')}
+@compute @workgroup_size(${WG})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
+  let base = wid.x * TILE;
+  let valid = min(TILE, N - base);
+  var xs: array<u32, IPT>;
+  var c = 0u;
+  for (var j = 0u; j < IPT; j++) {
+    let p = lid * IPT + j;
+    if (p < valid) { xs[j] = in0[base + p]; c += xs[j] & 1u; }
+  }
+  sh_cnt[lid] = c;
+  workgroupBarrier();
+  if (lid == 0u) {
+    var acc = 0u;
+    for (var i = 0u; i < WG; i++) { let x = sh_cnt[i]; sh_cnt[i] = acc; acc += x; }
+    sh_total = acc;
+  }
+  workgroupBarrier();
+  let agg = sh_total;
+  var s = sh_cnt[lid];
+  ${tp.twoPhaseRule('agg')}
+  for (var j = 0u; j < IPT; j++) {
+    let p = lid * IPT + j;
+    if (p < valid) {
+      let x = xs[j];
+      if ((x & 1u) == 1u) {
+        ${tp.stageOrStore('sh_stage[s] = x;', 'out[base + s] = x;')}
+        s += 1u;
+      } else {
+        let r = agg + p - s;
+        ${tp.stageOrStore('sh_stage[r] = x;', 'out[base + valid - 1u - (r - agg)] = x;')}
+      }
+    }
+  }
+${tp.stagedCopyOut([
+    { from: '0u', to: 'agg', store: (i) => `out[base + ${i}] = sh_stage[${i}];` },
+    { from: 'agg', to: 'valid', store: (i) => `out[base + valid - 1u - (${i} - agg)] = sh_stage[${i}];` },
+  ])}
+  if (lid == 0u) { out[N + wid.x] = select(0u, 1u, two_phase); }
+}`;
+  const [w] = await dispatch(device, code, [{ words: N + tiles }, { data: Uint32Array.from(xs) }], tiles);
+  for (let t = 0; t < tiles; t++) {
+    const tile = xs.slice(t * TILE, Math.min(N, (t + 1) * TILE));
+    const sel = tile.filter((x) => x & 1);
+    const want = [...sel, ...tile.filter((x) => !(x & 1)).reverse()];
+    const bad = want.findIndex((x, i) => w[t * TILE + i] !== x);
+    if (bad >= 0) return [`two-phase scatter: tile ${t} (${sel.length} selected) position ${bad} got ${w[t * TILE + bad]}, want ${want[bad]}`];
+    if (w[N + t] !== Number(sel.length > WG)) return [`two-phase scatter: tile ${t} (${sel.length} selected) two_phase ${w[N + t]}`];
+  }
+  return [];
+}
+
 // ------------------------------------------------------------------ thread
 
 /** Radix key bits: to_ordered against the CPU's ordered bits, from_ordered its inverse, digit_at. */
@@ -825,6 +943,8 @@ export const BLOCK_CASES = [
   { scope: 'thread', name: 'radix key bits f32', run: (l, d) => radixKeyCase(l, d, 'f32') },
   { scope: 'thread', name: 'radix key bits i64', run: (l, d) => radixKeyCase(l, d, 'i64') },
   { scope: 'thread', name: 'radix key bits f16', f16: true, run: (l, d) => radixKeyCase(l, d, 'f16') },
+  { scope: 'subgroup', name: 'quad neighbours by shuffles', run: (l, d) => quadNeighboursCase(l, d, true) },
+  { scope: 'subgroup', name: 'quad neighbours without subgroups', run: (l, d) => quadNeighboursCase(l, d, false) },
   { scope: 'subgroup', name: 'scan and reduce u32 add (native)', run: (l, d) => subgroupScanCase(l, d, 'u32', 'add') },
   { scope: 'subgroup', name: 'scan and reduce i64 max (shuffles)', run: (l, d) => subgroupScanCase(l, d, 'i64', 'max') },
   { scope: 'subgroup', name: 'scan u64 affine maps (not commutative)', run: (l, d) => subgroupScanCase(l, d, 'u64', 'affine') },
@@ -851,6 +971,7 @@ export const BLOCK_CASES = [
   { scope: 'workgroup', name: 'radix split by bits', run: radixSplitCase },
   { scope: 'workgroup', name: 'merge path', run: mergePathCase },
   { scope: 'workgroup', name: 'shared histogram', run: histogramCase },
+  { scope: 'workgroup', name: 'two-phase scatter: staged or direct per tile', run: twoPhaseScatterCase },
   { scope: 'device', name: 'look-back u32 add, one invocation', run: (l, d) => lookbackCase(l, d, 'u32', 'add', 'serial') },
   { scope: 'device', name: 'look-back u64 add, a subgroup', run: (l, d) => lookbackCase(l, d, 'u64', 'add', 'subgroup') },
   { scope: 'device', name: 'look-back i64 max, one invocation', run: (l, d) => lookbackCase(l, d, 'i64', 'max', 'serial') },

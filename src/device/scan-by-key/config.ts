@@ -26,9 +26,16 @@ export const byKeySpace = {
 /** Bytes of the scanned pair: a head count and the value (4 or 8 bytes). */
 export const pairBytes = (valueBytes: number): number => (valueBytes > 4 ? 12 : 8);
 
-export function byKeyConfigProblem(ctx: DeviceContext, valueBytes: number, c: ByKeyConfig): string | undefined {
-  return singlePassScanProblem(ctx, c, 16, 12);
+export function byKeyConfigProblem(ctx: DeviceContext, valueBytes: number, c: ByKeyConfig, stagedBytes = 0): string | undefined {
+  return singlePassScanProblem(ctx, c, 16, 12 + stagedBytes);
 }
+
+/**
+ * Workgroup memory of a reduction's (runs') two-phase scatter: a tile of heads' keys (offsets)
+ * and one more than a tile of tails' aggregates (lengths), and the two end marks.
+ */
+export const byKeyStagedBytes = (c: ByKeyConfig, headBytes: number, tailBytes: number): number =>
+  c.workgroupSize * c.itemsPerThread * (headBytes + tailBytes) + tailBytes + 8;
 
 /** 256 invocations; rocPRIM's 16 items scaled down by the key and value's width (scan_by_key_config). */
 export function byKeyHeuristic(ctx: DeviceContext, keyBytes: number, valueBytes: number): ByKeyConfig {

@@ -7,7 +7,7 @@ import { fail } from '../../runtime/errors.js';
 import { lookbackStateWords } from '../../wgsl/device/lookback.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { type TypeInfo, typeInfo } from '../../wgsl/types.js';
-import { type ByKeyConfig } from './config.js';
+import { byKeyConfigProblem, type ByKeyConfig, byKeyStagedBytes } from './config.js';
 import { byKeyKernel, type EngineOutput, type EnginePass, type HeadSource, pairWords } from './kernel.js';
 import { marksKernel, MARKS_WG, pairPartialsKernel, TILE_FIRST_WG, tileFirstKernel } from './aux-kernels.js';
 
@@ -60,9 +60,12 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
   // One tile waits on nobody, so its single pass is safe on any GPU.
   const decoupled = config.lookback === 'decoupled' || numTiles === 1;
   const passes: EnginePass[] = decoupled ? ['lookback'] : ['partials-out', 'partials-in'];
+  // Reductions and runs stage their outputs (two-phase scatter) where the workgroup memory allows.
+  const [headBytes, tailBytes] = call.output === 'reduce' ? [call.key!.bytes, call.value.bytes] : [4, 4];
+  const staged = call.output !== 'scan' && byKeyConfigProblem(ctx, call.value.bytes, config, byKeyStagedBytes(config, headBytes, tailBytes)) === undefined;
   const base = {
     heads: call.heads, output: call.output, key: call.key, value: call.value, ones: call.ones, op: call.op, equality: call.equality,
-    exclusive: call.exclusive, config, subgroupMinSize: ctx.target.subgroupMinSize,
+    exclusive: call.exclusive, config, subgroupMinSize: ctx.target.subgroupMinSize, staged,
   };
   const kernels = passes.map((pass) => byKeyKernel({ ...base, pass }));
   const storage = kernels[kernels.length - 1]!.bindings.filter((b) => b !== 'uniform').length;

@@ -7,11 +7,13 @@ import { FLOAT_LIMIT_BITS, type ResolvedOperator } from '../../wgsl/operators.js
 import { subgroupEnables } from '../../wgsl/prelude.js';
 import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
+import { quadNeighbours } from '../../wgsl/subgroup/quad-neighbours.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, INT64_HELPERS, toWords, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
+import { stagedCopyOut, stageOrStore, stagingDecl, twoPhaseRule } from '../../wgsl/workgroup/two-phase-scatter.js';
 import { chunkScanStep, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type ByKeyConfig } from './config.js';
 
@@ -52,6 +54,8 @@ export interface ByKeyKernelOptions {
   readonly pass: EnginePass;
   readonly config: ByKeyConfig;
   readonly subgroupMinSize: number;
+  /** Reductions and runs: their two outputs through a two-phase scatter (`byKeyStagedBytes` of workgroup memory). */
+  readonly staged?: boolean;
 }
 
 export const BYKEY_PARAMS = ['count', 'num_tiles', 'keys_tail', 'vals_tail', 'out_tail', 'aux_tail', 'fast_end', 'has_init', 'init_lo', 'init_hi'] as const;
@@ -176,11 +180,11 @@ var<workgroup> head_bits: array<atomic<u32>, TILE / 32u>;`);
   // Per element e of quad slot j: bit j its head, bit 4 + j its tail, bit 8 + j a gap's head.
   const flagOf = {
     keys: `var prev = keys_items[k][max(j, 1u) - 1u];
-          if (j == 0u && e > 0u) { prev = keys_at(e - 1u); }
+          if (j == 0u) { prev = key_before[k]; }
           if (e == 0u || !eq(prev, keys_items[k][j])) { m |= 1u << j; }${tails ? `
           if (e + 1u == P.count) { m |= 16u << j; } else {
             var next = keys_items[k][min(j + 1u, 3u)];
-            if (j == 3u) { next = keys_at(e + 1u); }
+            if (j == 3u) { next = key_after[k]; }
             if (!eq(keys_items[k][j], next)) { m |= 16u << j; }
           }` : ''}`,
     flags: 'if (e == 0u || flag_items[k][j] != 0u) { m |= 1u << j; }',
@@ -201,23 +205,50 @@ var<workgroup> head_bits: array<atomic<u32>, TILE / 32u>;`);
 
   const init = fromWords(v, 'vec2<u32>(P.init_lo, P.init_hi)');
   // What element e (quad slot j, flags m) writes from `ex` and `incl`, its exclusive and inclusive pairs.
+  // Reductions and runs write two runs of outputs: at each head (a unique key, a run's offset)
+  // the place `cnt(incl) - 1`, and at each tail (an aggregate, a run's length) the same place for
+  // the segment it ends. Staged (src/wgsl/workgroup/two-phase-scatter.ts), a tile's heads fill
+  // `sh_heads` [0, its head count h) and its tails `sh_tails` [0, h]: slot 0 for a segment open
+  // from an earlier tile that ends here, slot h for the tile's last segment if it ends here
+  // (`sh_end_first`, `sh_end_last` say whether they were written: separate words, written by
+  // different invocations).
+  const staged = o.staged === true && o.output !== 'scan';
+  const [headOut, tailOut] = o.output === 'reduce' ? ['uniq', 'aggs'] : ['offs', 'lens'];
+  const twoRuns = (isHead: string, isTail: string, headValue: string, tailValue: string): string => !staged
+    ? `if (${isHead}) { ${headOut}_store(cnt(incl) - 1u, ${headValue}); }
+          if (${isTail}) { ${tailOut}_store(cnt(incl) - 1u, ${tailValue}); }`
+    : `if (${isHead}) {
+            ${stageOrStore(`sh_heads[cnt(incl) - 1u - heads_before] = ${headValue};`, `${headOut}_store(cnt(incl) - 1u, ${headValue});`)}
+          }
+          if (${isTail}) {
+            ${stageOrStore(`let l = cnt(incl) - heads_before;
+              sh_tails[l] = ${tailValue};
+              if (l == 0u) { sh_end_first = 1u; }
+              if (l == tile_heads) { sh_end_last = 1u; }`, `${tailOut}_store(cnt(incl) - 1u, ${tailValue});`)}
+          }`;
   const emit: Record<EngineOutput, string> = {
     scan: o.exclusive
       ? `var r = init;
           if (((m >> j) & 1u) == 0u) { r = select(pval(ex), vop(init, pval(ex)), P.has_init != 0u); }`
       : 'var r = select(pval(incl), vop(init, pval(incl)), P.has_init != 0u);',
-    reduce: `if (((m >> j) & 1u) != 0u) { uniq_store(cnt(incl) - 1u, keys_items[k][j]); }
-          if (((m >> j) & 16u) != 0u) { aggs_store(cnt(incl) - 1u, pval(incl)); }
+    reduce: `${twoRuns('((m >> j) & 1u) != 0u', '((m >> j) & 16u) != 0u', 'keys_items[k][j]', 'pval(incl)')}
           if (e + 1u == P.count) { run_count[0] = cnt(incl); }`,
     runs: `let hf = (m >> j) & 17u;
-          if (hf == 1u) { offs_store(cnt(incl) - 1u, e); }
-          if (hf == 16u) { lens_store(cnt(incl) - 1u, pval(incl)); }
+          ${twoRuns('hf == 1u', 'hf == 16u', 'e', 'pval(incl)')}
           if (e + 1u == P.count) { run_count[0] = cnt(incl); }`,
   };
+  const copyOut = !staged ? '' : `
+${stagedCopyOut([
+    { from: '0u', to: 'tile_heads', store: (i) => `${headOut}_store(heads_before + ${i}, sh_heads[${i}]);` },
+    { from: 'select(1u, 0u, sh_end_first != 0u)', to: 'tile_heads + sh_end_last', store: (i) => `${tailOut}_store(heads_before + ${i} - 1u, sh_tails[${i}]);` },
+  ])}`;
   const scanStore = o.output === 'scan';
   const output = !writes ? '' : `
     let head = op(tile_prefix, sg_prefix);${scanStore ? `
-    let init = select(videntity(), ${init}, P.has_init != 0u);` : ''}
+    let init = select(videntity(), ${init}, P.has_init != 0u);` : ''}${staged ? `
+    let heads_before = cnt(tile_prefix);
+    let tile_heads = cnt(tile_agg);
+    ${twoPhaseRule('tile_heads')}` : ''}
 ${unroll(Q, 'k', `
       var x = op(head, pre[k]);
       let m = masks[k];
@@ -235,13 +266,14 @@ ${unroll(Q, 'k', `
       }${scanStore && !gaps ? `
 ${o.heads === 'offsets'
     ? quadStore('out', 'q', 'o', 'fast && q * 4u >= seg_lo && q * 4u + 4u <= seg_hi', 'seg_hi', 'seg_lo')
-    : quadStore('out', 'q', 'o', 'fast')}` : ''}`)}`;
+    : quadStore('out', 'q', 'o', 'fast')}` : ''}`)}${copyOut}`;
 
   const flagLoads = o.heads === 'flags' || o.heads === 'marks'
     ? quadTileLoad({ view: 'flags', T: 'u32', quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: '0u' }).replace(/\bitems\b/g, 'flag_items')
     : '';
   const loads = `${flagLoads}${o.heads === 'keys' ? quadTileLoad({ view: 'keys', T: K, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${K}()` }).replace(/\bitems\b/g, 'keys_items') : ''}
-${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}`;
+${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}
+${o.heads === 'keys' ? quadNeighbours({ name: 'key', T: K, quads: Q, items: 'keys_items', sub, load: (e) => `keys_at(${e})`, after: tails }) : ''}`;
 
   const enables = [...new Set([...typeEnables(k), ...typeEnables(v)])];
   const code = `${enables.join('\n')}
@@ -258,7 +290,11 @@ const TILE = ${WG * c.itemsPerThread}u;
 ${workgroupScanDecls(P, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
 var<workgroup> sh_tile: u32;
 var<workgroup> sh_prefix: ${P};
-var<workgroup> sg_counter: atomic<u32>;
+var<workgroup> sg_counter: atomic<u32>;${staged && writes ? `
+${stagingDecl('sh_heads', o.output === 'reduce' ? K : 'u32', 'TILE')}
+${stagingDecl('sh_tails', o.output === 'reduce' ? V : 'u32', 'TILE + 1u')}
+var<workgroup> sh_end_first: u32;
+var<workgroup> sh_end_last: u32;` : ''}
 ${sub ? subgroupInclusiveFn({ ...typeInfo('u64'), wgsl: P }, PAIR_OPERATOR) : ''}
 ${pass === 'lookback' ? `${tileStateFns(vectorPayload(pairWords(v)))}\n${sub ? FIRST_LANE_FN : ''}` : ''}
 
@@ -271,7 +307,9 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     ${pass === 'lookback' ? `${takeTile('state', '0')}
     if (tile >= P.num_tiles) { return; }` : reduceThenScanTile(pass)}
     let base = tile * (TILE / 4u) + sgid * sg_size * Q;
-    let fast = (tile + 1u) * TILE <= P.fast_end;
+    let fast = (tile + 1u) * TILE <= P.fast_end;${staged && writes ? `
+    // Cleared before the scan's barriers, set while staging.
+    if (lid == 0u) { sh_end_first = 0u; sh_end_last = 0u; }` : ''}
 ${loads}${o.heads === 'offsets' ? OFFSET_HEADS : ''}
     var pre: array<${P}, Q>;
     var masks: array<u32, Q>;
@@ -289,12 +327,12 @@ ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
       masks[k] = m;${chunkScanStep(sub)}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
-    ${tilePrefixBlock(pass, sub)}
+    ${tilePrefixBlock(pass, sub, staged && writes)}
     ${output}
   }
 }
 `;
   const key = ['bykey', pass, o.heads, o.output, k.name, v.name, o.ones ? 'ones' : 'vals', o.op.key, o.equality ?? '', o.exclusive ? 'ex' : 'in',
-    WG, c.itemsPerThread, c.workgroupScan, sub ? o.subgroupMinSize : 0].join(':');
+    WG, c.itemsPerThread, c.workgroupScan, sub ? o.subgroupMinSize : 0, staged ? 'staged' : 'direct'].join(':');
   return { key, label: `wgprim.bykey.${o.output}.${o.heads}.${pass}.${k.name}.${v.name}`, code, bindings, workgroupSize: WG, userCode: o.op.custom || o.equality !== undefined };
 }

@@ -18,7 +18,8 @@ export interface SelectConfig {
   /**
    * How elements reach their outputs: `direct`, each invocation writes its own to their places;
    * `staged`, through the tile's runs in workgroup memory, copied out by consecutive invocations
-   * (CUB's two-phase scatter: coalesced writes, for a barrier and the staging's memory).
+   * (CUB's two-phase scatter: coalesced writes, for a barrier and the staging's memory), in each
+   * tile that writes more elements than it has invocations (a sparser one writes directly).
    */
   readonly scatter: 'direct' | 'staged';
 }

@@ -6,11 +6,13 @@ import { type ResolvedOperator, resolveOperator } from '../../wgsl/operators.js'
 import { prelude } from '../../wgsl/prelude.js';
 import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
+import { quadNeighbours } from '../../wgsl/subgroup/quad-neighbours.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { INT64_HELPERS, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
+import { stagedCopyOut, type StagedRun, stageOrStore, stagingDecl, twoPhaseRule } from '../../wgsl/workgroup/two-phase-scatter.js';
 import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type SelectConfig } from './config.js';
 
@@ -177,9 +179,9 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
     if (lid == 0u) {${writeCounts('tile_prefix')}
     }`;
 
-  // Staged (two-phase) scatter, CUB's and rocPRIM's: each element goes first to its place in the
-  // tile's run of workgroup memory (the selected, then the second or rejected), then the runs are
-  // copied out by consecutive invocations, so the global writes are coalesced.
+  // Direct: each element goes from its invocation to its place. Staged: CUB's two-phase scatter
+  // (src/wgsl/workgroup/two-phase-scatter.ts) through the tile's runs in workgroup memory (the
+  // selected, then the second or rejected), copied out by consecutive invocations.
   const direct: Record<OutputLayout, string> = {
     select: `if (f != 0u) { out_store(s, x);${o.valueBytes ? ' vals_out[s] = vals[e];' : ''} }`,
     partition: 'if (f != 0u) { out_store(s, x); } else { out_store(P.count - 1u - (e - s), x); }',
@@ -189,38 +191,36 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
   const staged = c.scatter === 'staged';
   const stage: Record<OutputLayout, string> = {
     select: `if (f != 0u) { sh_items[s - tile_prefix] = x;${o.valueBytes ? ' sh_index[s - tile_prefix] = e;' : ''} }`,
-    partition: 'let ls = s - tile_prefix;\n          if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
-    'two-way': 'let ls = s - tile_prefix;\n          if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
+    partition: 'let ls = s - tile_prefix; if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
+    'two-way': 'let ls = s - tile_prefix; if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
     'three-way': `let ls = s - tile_prefix;
-          if (f.x != 0u) { sh_items[ls.x] = x; } else if (f.y != 0u) { sh_items[tile_agg.x + ls.y] = x; } else { sh_items[tile_agg.x + tile_agg.y + (e - tile_start) - ls.x - ls.y] = x; }`,
+            if (f.x != 0u) { sh_items[ls.x] = x; } else if (f.y != 0u) { sh_items[tile_agg.x + ls.y] = x; } else { sh_items[tile_agg.x + tile_agg.y + (e - tile_start) - ls.x - ls.y] = x; }`,
   };
-  const copyOut: Record<OutputLayout, string> = {
-    select: `
-    for (var i = lid; i < tile_agg; i += WG) {
-      out_store(tile_prefix + i, sh_items[i]);${o.valueBytes ? '\n      vals_out[tile_prefix + i] = vals[sh_index[i]];' : ''}
-    }`,
-    partition: `
-    for (var i = lid; i < tile_valid; i += WG) {
-      if (i < tile_agg) { out_store(tile_prefix + i, sh_items[i]); } else { out_store(P.count - 1u - (tile_start - tile_prefix + i - tile_agg), sh_items[i]); }
-    }`,
-    'two-way': `
-    for (var i = lid; i < tile_valid; i += WG) {
-      if (i < tile_agg) { out_store(tile_prefix + i, sh_items[i]); } else { rejected_store(tile_start - tile_prefix + i - tile_agg, sh_items[i]); }
-    }`,
-    'three-way': `
-    let firsts = tile_agg.x;
-    let seconds = tile_agg.x + tile_agg.y;
-    for (var i = lid; i < tile_valid; i += WG) {
-      let x = sh_items[i];
-      if (i < firsts) { out_store(tile_prefix.x + i, x); }
-      else if (i < seconds) { second_store(tile_prefix.y + i - firsts, x); }
-      else { rejected_store(tile_start - tile_prefix.x - tile_prefix.y + i - seconds, x); }
-    }`,
+  // One run a layout: [0, selected) for select, else the whole tile with the outputs in turn
+  // (one loop, so only the subgroup that straddles a boundary diverges).
+  const copyOut: Record<OutputLayout, StagedRun> = {
+    select: { from: '0u', to: 'tile_agg', store: (i) => `out_store(tile_prefix + ${i}, sh_items[${i}]);${o.valueBytes ? ` vals_out[tile_prefix + ${i}] = vals[sh_index[${i}]];` : ''}` },
+    partition: {
+      from: '0u', to: 'tile_valid',
+      store: (i) => `if (${i} < tile_agg) { out_store(tile_prefix + ${i}, sh_items[${i}]); } else { out_store(P.count - 1u - (tile_start - tile_prefix + ${i} - tile_agg), sh_items[${i}]); }`,
+    },
+    'two-way': {
+      from: '0u', to: 'tile_valid',
+      store: (i) => `if (${i} < tile_agg) { out_store(tile_prefix + ${i}, sh_items[${i}]); } else { rejected_store(tile_start - tile_prefix + ${i} - tile_agg, sh_items[${i}]); }`,
+    },
+    'three-way': {
+      from: '0u', to: 'tile_valid',
+      store: (i) => `let x = sh_items[${i}];
+      if (${i} < tile_agg.x) { out_store(tile_prefix.x + ${i}, x); }
+      else if (${i} < tile_agg.x + tile_agg.y) { second_store(tile_prefix.y + ${i} - tile_agg.x, x); }
+      else { rejected_store(tile_start - tile_prefix.x - tile_prefix.y + ${i} - tile_agg.x - tile_agg.y, x); }`,
+    },
   };
   const scatter = !scatters ? '' : `
     let head = op(tile_prefix, sg_prefix);
     let tile_start = tile * TILE;
-    let tile_valid = min(TILE, P.count - tile_start);
+    let tile_valid = min(TILE, P.count - tile_start);${staged ? `
+    ${twoPhaseRule(layout === 'select' ? 'tile_agg' : 'tile_valid')}` : ''}
 ${unroll(Q, 'k', `
       var s = op(head, pre[k]);
       let q = base + k * sg_size + sg_lane;
@@ -229,11 +229,11 @@ ${unroll(Q, 'k', `
         if (e < P.count) {
           let x = items[k][j];
           let f = unpack_flag(masks[k], j);
-          ${staged ? stage[layout] : direct[layout]}
+          ${staged ? stageOrStore(stage[layout], direct[layout]) : direct[layout]}
           s = op(s, f);
         }
       }`)}${staged ? `
-    workgroupBarrier();${copyOut[layout]}` : ''}`;
+${stagedCopyOut([copyOut[layout]])}` : ''}`;
 
   // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
   const countPrelude = prelude(C, countOperator(layout), sub);
@@ -250,7 +250,7 @@ ${workgroupScanDecls(C.wgsl, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
 var<workgroup> sh_tile: u32;
 var<workgroup> sh_prefix: ${C.wgsl};
 var<workgroup> sg_counter: atomic<u32>;
-${scatters && staged ? `var<workgroup> sh_items: array<${T}, TILE>;${o.valueBytes ? '\nvar<workgroup> sh_index: array<u32, TILE>;' : ''}` : ''}
+${scatters && staged ? `${stagingDecl('sh_items', T, 'TILE')}${o.valueBytes ? `\n${stagingDecl('sh_index', 'u32', 'TILE')}` : ''}` : ''}
 ${flagFns[source]}
 // Flags kept two bits an element between the count and the scatter, not evaluated twice.
 ${pair ? `fn pack_flag(f: vec2<u32>) -> u32 { return f.x | (f.y << 1u); }
@@ -271,6 +271,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let base = tile * (TILE / 4u) + sgid * sg_size * Q;
     let fast = (tile + 1u) * TILE <= P.fast_end;
 ${quadTileLoad({ view: 'in', T, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${T}()` })}
+${source === 'unique' ? quadNeighbours({ name: 'in', T, quads: Q, items: 'items', sub, load: (e) => `in_at(${e})` }) : ''}
     var pre: array<${C.wgsl}, Q>;
     var masks: array<u32, Q>;
     var run = identity();
@@ -280,9 +281,9 @@ ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
       for (var j = 0u; j < 4u; j++) {
         let e = q * 4u + j;
         if (e < P.count) {${source === 'unique' ? `
-          // The element before: in this quad, or (its first) the quad before's last, loaded.
+          // The element before: in this quad, or (its first) the quad before's last.
           var prev = items[k][max(j, 1u) - 1u];
-          if (j == 0u && e > 0u) { prev = in_at(e - 1u); }` : `
+          if (j == 0u) { prev = in_before[k]; }` : `
           let prev = items[k][j];`}
           let f = flag_of(items[k][j], e, prev);
           t = op(t, f);

@@ -12,19 +12,19 @@ export type TilePrefixMode = 'lookback' | ReduceThenScanPass;
  * (the tile's aggregate) where the caller sees it. With subgroup operations and look-back the
  * first subgroup goes on from the totals' scan to the look-back, saving a barrier. Needs what
  * the look-back (src/wgsl/device/lookback.ts) or the reduce-then-scan pass needs, and
- * `sh_prefix`.
+ * `sh_prefix`. `aggregate`: also declares `tile_agg`, the tile's aggregate, in every invocation.
  */
-export function tilePrefixBlock(mode: TilePrefixMode, sub: boolean): string {
+export function tilePrefixBlock(mode: TilePrefixMode, sub: boolean, aggregate = false): string {
   const fused = sub && mode === 'lookback';
   const acrossSubgroups = fused ? '' : subgroupTotalsPrefix(sub);
   const tilePrefix = mode !== 'lookback' ? reduceThenScanPrefix(mode) : sub ? `
     if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
       var prefix = identity();${SUBGROUP_LOOKBACK}
-      if (sg_lane == 0u) { sh_prefix = prefix; }
+      if (sg_lane == 0u) { sh_prefix = prefix;${aggregate ? ' sh_agg = agg;' : ''} }
     }
     workgroupBarrier();
     let tile_prefix = sh_prefix;
-    let sg_prefix = sh_sg[sgid];` : SERIAL_LOOKBACK;
+    let sg_prefix = sh_sg[sgid];${aggregate ? '\n    let tile_agg = sh_agg;' : ''}` : SERIAL_LOOKBACK;
   return `${acrossSubgroups}
-    ${tilePrefix}`;
+    ${tilePrefix}${aggregate && !fused ? '\n    let tile_agg = agg;' : ''}`;
 }
