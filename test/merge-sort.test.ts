@@ -79,6 +79,23 @@ describe('merge sort keys: every type (floats in the total order), both paths, a
     const [m, r] = [await prim.arrays.mergeSortKeys(keys, PATHS[0]![1]), await prim.arrays.radixSortKeys(keys)];
     expectBits(m, Array.from(bits(r) as ArrayLike<Elem>), 'merge sort vs radix sort');
   });
+  it('sorted, reversed and constant inputs: every merge tile\'s bounds at its runs\' ends', async () => {
+    // Sorted: each pair's B follows all of A; reversed: B precedes A; constant: ties, A first.
+    // 7919 u32 keys (a prime: the last pair short, no count a multiple of a tile) and an odd
+    // count of f16 keys (a half word at the end).
+    for (const [path, config] of PATHS) {
+      for (const [type, n] of ([['u32', 7919], ['f16', 2 * TILE + 3]] as const).filter(([t]) => typesOn(prim).includes(t))) {
+        const keys = keysOf(type, n, SEED + 11);
+        const b = Array.from(bits(keys) as ArrayLike<Elem>);
+        const sorted = gatherBits(keys, mergeSortOrder(type, keys));
+        const make = (raw: Elem[]): KeyArray => (type === 'f16' ? Uint16Array.from(raw as number[]) : Uint32Array.from(raw as number[]));
+        for (const [what, input] of [['sorted', make(sorted)], ['reversed', make([...sorted].reverse())], ['constant', make(b.map(() => b[0]!))]] as const) {
+          const got = await prim.arrays.mergeSortKeys(input as PrimTypedArray, { ...config, type });
+          expectBits(got as KeyArray, gatherBits(input, mergeSortOrder(type, input)), `${type} ${what} n=${n} (${path})`);
+        }
+      }
+    }
+  });
   it('the heuristic configs (3 tiles of 4096 at most, 2 merge passes)', async () => {
     const keys = keysOf('u32', 9001, SEED);
     expectBits(await prim.arrays.mergeSortKeys(keys), gatherBits(keys, mergeSortOrder('u32', keys)), 'heuristic');
@@ -233,6 +250,24 @@ describe('merge', () => {
         const got = await prim.arrays.merge(a as PrimTypedArray, b as PrimTypedArray, { type, config });
         const order = mergeOrder(type, a, b);
         expectBits(got as KeyArray, Array.from(order, (s) => (s < na ? (bits(a) as ArrayLike<Elem>)[s]! : (bits(b) as ArrayLike<Elem>)[s - na]!)), `${type} ${na}+${nb}`);
+      }
+    }
+  });
+  it('inputs that do not interleave: every tile\'s bounds at the end of a or b', async () => {
+    // All of a before b, all of b before a, and all keys equal (a first), over several merge
+    // tiles of 160 (a tile of a exactly 480, its last key on a tile boundary) and of 256 (64 x 4).
+    for (const config of [{ workgroupSize: 32, itemsPerThread: 5 }, { workgroupSize: 64, itemsPerThread: 4 }]) {
+      for (const type of (['u32', 'f16'] as const).filter((t) => typesOn(prim).includes(t))) {
+        for (const [na, nb] of [[1009, 997], [480, 161], [7, 800]] as const) {
+          const low = sorted(type, na + nb, SEED + na);
+          const u = low as Uint32Array;
+          const same = u.slice().fill(u[0]!);
+          for (const [what, a, b] of [['a below b', u.slice(0, na), u.slice(na)], ['b below a', u.slice(nb), u.slice(0, nb)], ['equal', same.slice(0, na), same.slice(na)]] as const) {
+            const got = await prim.arrays.merge(a as PrimTypedArray, b as PrimTypedArray, { type, config });
+            const order = mergeOrder(type, a, b);
+            expectBits(got as KeyArray, Array.from(order, (s) => (s < a.length ? (bits(a) as ArrayLike<Elem>)[s]! : (bits(b) as ArrayLike<Elem>)[s - a.length]!)), `${type} ${what} ${na}+${nb} (${config.workgroupSize} x ${config.itemsPerThread})`);
+          }
+        }
       }
     }
   });

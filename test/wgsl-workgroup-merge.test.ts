@@ -1,13 +1,12 @@
 // The workgroup block mergeSharedRuns against a CPU merge: runs of every length split (one
-// empty, one longer, ties across them), each invocation's share at its diagonal.
+// empty, one longer, ties across them), each invocation's share at its diagonal, in the plain
+// and the swizzled workgroup layout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDevice } from '../src/node/index.js';
-import { mergeSharedRuns } from '../src/wgsl/workgroup/merge-path.js';
+import { blockedIndex, mergeSharedRuns } from '../src/wgsl/workgroup/merge-path.js';
 import { rng, SEED } from './support/data.js';
 
 const WG = 32;
-const IPT = 3;
-const N = WG * IPT;
 
 let device: GPUDevice;
 beforeAll(async () => {
@@ -17,7 +16,11 @@ afterAll(() => device?.destroy());
 
 // keys[0 .. N) hold run A [0, na) then run B [na, N); values are their input positions. The
 // order compares the top bits only (key >> 2), so ties take A first and keep run order.
-const code = `
+// Workgroup positions through `blockedIndex` (4 items: swizzled; 3: plain).
+function shader(IPT: number): string {
+  const N = WG * IPT;
+  const at = blockedIndex(IPT, N);
+  return `
 @group(0) @binding(0) var<storage, read> input: array<u32>;
 @group(0) @binding(1) var<storage, read_write> output: array<u32>;
 var<workgroup> s_keys: array<u32, ${N}>;
@@ -28,17 +31,18 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   let nb = ${N}u - na;
   for (var k = 0u; k < ${IPT}u; k++) {
     let i = k * ${WG}u + lid;
-    s_keys[i] = input[i];
-    s_vals[i] = i;
+    s_keys[${at('i')}] = input[i];
+    s_vals[${at('i')}] = i;
   }
   workgroupBarrier();
   let diag = lid * ${IPT}u;
   let n = min(${IPT}u, ${N}u - diag);
-${mergeSharedRuns({ keys: 's_keys', vals: 's_vals', aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'diag', n: 'n', items: IPT, K: 'u32', V: 'u32', less: (x, y) => `(${x} >> 2u) < (${y} >> 2u)` })}
+${mergeSharedRuns({ keys: 's_keys', vals: 's_vals', aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'diag', n: 'n', items: IPT, K: 'u32', V: 'u32', less: (x, y) => `(${x} >> 2u) < (${y} >> 2u)`, at })}
   for (var k = 0u; k < ${IPT}u; k++) {
     if (k < n) { output[diag + k] = ov[k]; }
   }
 }`;
+}
 
 function cpuMerge(keys: Uint32Array, na: number): number[] {
   const out: number[] = [];
@@ -52,8 +56,10 @@ function cpuMerge(keys: Uint32Array, na: number): number[] {
 }
 
 describe('WGSL workgroup block mergeSharedRuns', () => {
-  it('merges two runs stably at every split', async () => {
-    const module = device.createShaderModule({ code });
+  it.each([3, 4])('merges two runs stably at every split (%i items each)', async (IPT) => {
+    const N = WG * IPT;
+    expect(blockedIndex(IPT, N)('i'), 'the layout under test').toBe(IPT === 4 ? '((i) ^ (((i) >> 5u) & 31u))' : 'i');
+    const module = device.createShaderModule({ code: shader(IPT) });
     const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
     const r = rng(SEED);
     for (const na of [0, 1, 17, N / 2, N - 1, N]) {

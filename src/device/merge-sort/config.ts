@@ -1,6 +1,6 @@
 import { type DeviceContext } from '../../runtime/context.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { type MergeConfig, MERGE_EXTRA_BYTES, mergeSpace, tileHeuristic, tileShapeProblem } from '../merge/config.js';
+import { type MergeConfig, mergeConfigProblem, mergeSpace, tileHeuristic, tileShapeProblem } from '../merge/config.js';
 
 /**
  * The merge sort's first stage (rocPRIM's `merge_sort_block_sort`): a workgroup sorts one tile
@@ -22,12 +22,11 @@ export const mergeSortBlockMergeSpace = mergeSpace;
 
 export const mergeSortBlockSortProblem = (ctx: DeviceContext, key: TypeInfo, valueBytes: number, c: MergeSortBlockSortConfig): string | undefined =>
   tileShapeProblem(ctx, key, valueBytes, c, 0);
-export const mergeSortBlockMergeProblem = (ctx: DeviceContext, key: TypeInfo, valueBytes: number, c: MergeSortBlockMergeConfig): string | undefined =>
-  tileShapeProblem(ctx, key, valueBytes, c, MERGE_EXTRA_BYTES);
+export const mergeSortBlockMergeProblem = mergeConfigProblem;
 
 /** 256 invocations and up to 16 keys each (rocPRIM: 256 or 512 x 8; CUB 256 x 17): the largest tile that fits. */
 export const mergeSortBlockSortHeuristic = (ctx: DeviceContext, key: TypeInfo, valueBytes: number): MergeSortBlockSortConfig =>
   tileHeuristic(ctx, key, valueBytes, [16, 12, 8, 4, 2, 1], 0);
 /** 256 invocations and up to 16 items each that fit. */
 export const mergeSortBlockMergeHeuristic = (ctx: DeviceContext, key: TypeInfo, valueBytes: number): MergeSortBlockMergeConfig =>
-  tileHeuristic(ctx, key, valueBytes, [16, 12, 8, 4, 2, 1], MERGE_EXTRA_BYTES);
+  tileHeuristic(ctx, key, valueBytes, [16, 12, 8, 4, 2, 1], 0);

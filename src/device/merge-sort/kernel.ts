@@ -4,7 +4,7 @@ import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/ke
 import { rawType } from '../../wgsl/thread/radix-key.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { blockedIndex, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
 import { orderEnables, orderFunctions } from '../merge/order.js';
 import { accessors, storeTile, valueType } from '../merge/tile-io.js';
 import { type MergeSortBlockSortConfig } from './config.js';
@@ -40,7 +40,8 @@ function registerSort(items: number, pairs: boolean): string {
 
 /**
  * Sorts tile `wid` of WG * IPT elements (fewer in the last tile: `valid`), stably: loaded
- * coalesced into workgroup memory, each invocation sorts its IPT consecutive elements in
+ * coalesced into workgroup memory (in the order's form, `order_in`; positions through
+ * `blockedIndex`), each invocation sorts its IPT consecutive elements in
  * registers, then rounds of runs of IPT, 2 IPT, ... elements merged pairwise in workgroup
  * memory (`mergeSharedRuns`, each invocation making IPT outputs), then written out coalesced.
  * Nothing past `valid` is compared, so any `less` works without a sentinel key.
@@ -54,6 +55,7 @@ export function mergeBlockSortKernel(o: MergeBlockSortKernelOptions): Kernel {
   const v = (s: string): string => (pairs ? s : '');
   const io = accessors(o.key, o.valueBytes, o.keysInPlace, o.valuesInPlace);
   const inPlace = o.keysInPlace || (pairs && o.valuesInPlace);
+  const at = blockedIndex(IPT, c.workgroupSize * IPT);
   const code = `${orderEnables(o.key, o.less)}${paramsStruct(BLOCK_SORT_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
@@ -73,8 +75,8 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   for (var k = 0u; k < IPT; k++) {
     let i = k * WG + lid;
     if (i < valid) {
-      s_keys[i] = load_key(base + i);
-      ${v('s_vals[i] = load_val(base + i);')}
+      s_keys[${at('i')}] = order_in(load_key(base + i));
+      ${v(`s_vals[${at('i')}] = load_val(base + i);`)}
     }
   }
   workgroupBarrier();
@@ -84,13 +86,13 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   var ks: array<${K}, IPT>;
   ${v(`var vs: array<${V}, IPT>;`)}
 ${unroll(IPT, 'j', `  if (j < n) {
-    ks[j] = s_keys[first + j];
-    ${v('vs[j] = s_vals[first + j];')}
+    ks[j] = s_keys[${at('first + j')}];
+    ${v(`vs[j] = s_vals[${at('first + j')}];`)}
   }`)}
 ${registerSort(IPT, pairs)}
 ${unroll(IPT, 'j', `  if (j < n) {
-    s_keys[first + j] = ks[j];
-    ${v('s_vals[first + j] = vs[j];')}
+    s_keys[${at('first + j')}] = ks[j];
+    ${v(`s_vals[${at('first + j')}] = vs[j];`)}
   }`)}
   workgroupBarrier();
   // Runs of w sorted elements become runs of 2w: the invocation making positions first ..
@@ -103,16 +105,16 @@ ${unroll(IPT, 'j', `  if (j < n) {
     let nb = b1 - a1;
     let diag = min(first - p0, na + nb);
     let m = min(IPT, na + nb - diag);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', n: 'm', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})` })}
+${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', n: 'm', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
     workgroupBarrier();
 ${unroll(IPT, 'k', `    if (k < m) {
-      s_keys[first + k] = ok[k];
-      ${v('s_vals[first + k] = ov[k];')}
+      s_keys[${at('first + k')}] = ok[k];
+      ${v(`s_vals[${at('first + k')}] = ov[k];`)}
     }`)}
     workgroupBarrier();
   }
   ${inPlace ? '// In place: every read of the tile is done before any write.\n  storageBarrier();' : ''}
-${storeTile(o, 'valid', 'base', 'WG', 'IPT', false)}
+${storeTile(o, 'valid', 'base', 'WG', 'IPT', { key: (x) => `order_out(${x})`, at })}
 }
 `;
   const variant = `${o.keysInPlace ? 'k' : ''}${o.valuesInPlace ? 'v' : ''}`;

@@ -6,7 +6,7 @@ import { fail } from '../../runtime/errors.js';
 import { type ElementType, type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { type TunedEntry } from '../../config/types.js';
 import { selectFromTable } from '../select.js';
-import { mergeTileKernel } from '../merge/kernel.js';
+import { mergePartitionScratch, mergePipelines, recordMergePass, wholeKeyMask } from '../merge/pass.js';
 import { checkLess } from '../merge/order.js';
 import { type MergeSortBlockMergeConfig, type MergeSortBlockSortConfig } from './config.js';
 import { mergeBlockSortKernel } from './kernel.js';
@@ -97,18 +97,15 @@ export async function prepareMergeSort(ctx: DeviceContext, tables: MergeSortTabl
   const valuesInPlace = pairs && valDst[0] === p.values;
 
   const sortKernel = mergeBlockSortKernel({ key: t, valueBytes, config: sortConfig, less: args.less, keysInPlace, valuesInPlace });
-  const mergeKernel = runs.length ? mergeTileKernel({
-    key: t, valueBytes, workgroupSize: mergeConfig.workgroupSize, itemsPerThread: mergeConfig.itemsPerThread, source: 'runs',
-    // The default order is the radix sort's (every bit, ascending): the same kernel as its merge passes.
-    order: args.less === undefined ? 'bits' : { less: args.less }, label: 'wgprim.mergeSort.merge', keyPrefix: 'radix-merge',
-  }) : undefined;
   // Every pipeline exists (or a `less` that does not compile has failed) before anything is recorded.
-  const [sortPipeline, mergePipeline] = await Promise.all([ctx.pipeline(sortKernel), mergeKernel ? ctx.pipeline(mergeKernel) : undefined]);
+  const [sortPipeline, merge] = await Promise.all([ctx.pipeline(sortKernel), runs.length ? mergePipelines(ctx, {
+    key: t, valueBytes, workgroupSize: mergeConfig.workgroupSize, itemsPerThread: mergeConfig.itemsPerThread, source: 'runs',
+    // The default order is the radix sort's (every bit, ascending): the same kernels as its merge passes.
+    order: args.less === undefined ? 'bits' : { less: args.less }, label: 'wgprim.mergeSort.merge', keyPrefix: 'radix-merge',
+  }) : undefined]);
+  const partition = merge ? mergePartitionScratch(ctx, merge, count, runs, 'runs') : undefined;
   const bind = (buffer: GPUBuffer, bytes: number): GPUBufferBinding => ({ buffer, offset: 0, size: bytes });
   const io = (src: GPUBuffer, out: GPUBuffer, bytes: number, inPlace: boolean): GPUBufferBinding[] => (inPlace ? [bind(out, bytes)] : [bind(src, bytes), bind(out, bytes)]);
-  // The bit order's mask (every bit of the key; 16-bit keys the low half) and no flip.
-  const mask = t.bytes === 2 ? [0xffff, 0] : t.bytes === 8 ? [0xffffffff, 0xffffffff] : [0xffffffff, 0];
-  const mergeTile = mergeConfig.workgroupSize * mergeConfig.itemsPerThread;
 
   return (encoder) => {
     const sortEntries = [
@@ -119,14 +116,11 @@ export async function prepareMergeSort(ctx: DeviceContext, tables: MergeSortTabl
     ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, sortEntries), numTiles);
     runs.forEach((run, r) => {
       const i = r + 1;
-      const tilesPerPair = ceilDiv(2 * run, mergeTile);
-      const groups = ceilDiv(count, 2 * run) * tilesPerPair;
-      const entries = [
-        { buffer: ctx.uniform(new Uint32Array([count, run, tilesPerPair, mask[0]!, mask[1]!, 0])) },
+      const passIo = [
         bind(keyDst[i - 1]!, keyBytes), bind(keyDst[i]!, keyBytes),
         ...(pairs ? [bind(valDst[i - 1]!, valBytes), bind(valDst[i]!, valBytes)] : []),
       ];
-      ctx.dispatch(encoder, mergeKernel!.label, mergePipeline!, ctx.bindGroup(mergePipeline!, mergeKernel!.key, entries), groups);
+      recordMergePass(ctx, encoder, merge!, { count, run, source: 'runs', mask: wholeKeyMask(t), flip: 0, io: passIo, partition: partition! });
     });
   };
 }

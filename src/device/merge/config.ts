@@ -34,11 +34,9 @@ export function tileShapeProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: 
   return workgroupMemoryProblem(ctx, c.workgroupSize * c.itemsPerThread * tileElementBytes(key, valueBytes) + extraBytes);
 }
 
-/** Workgroup memory of the merge tile kernel beside its tile: the tile's two bounds. */
-export const MERGE_EXTRA_BYTES = 8;
-
+/** The merge tile kernel's workgroup memory is its tile alone (its bounds come from the partition pass). */
 export function mergeConfigProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: number, c: MergeConfig): string | undefined {
-  return tileShapeProblem(ctx, key, valueBytes, c, MERGE_EXTRA_BYTES);
+  return tileShapeProblem(ctx, key, valueBytes, c, 0);
 }
 
 /**
@@ -58,4 +56,4 @@ export function tileHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: num
 
 /** The merge: 256 x up to 15 items (CUB's DeviceMerge takes 512 x 15, rocPRIM 256 x 10). */
 export const mergeHeuristic = (ctx: DeviceContext, key: TypeInfo, valueBytes: number): MergeConfig =>
-  tileHeuristic(ctx, key, valueBytes, [15, 12, 10, 8, 6, 4, 2, 1], MERGE_EXTRA_BYTES);
+  tileHeuristic(ctx, key, valueBytes, [15, 12, 10, 8, 6, 4, 2, 1], 0);

@@ -1,13 +1,13 @@
-// Host side of the device merge: checks a call, selects its config, compiles its pipeline and
-// records one dispatch of the merge tile kernel over the two inputs.
+// Host side of the device merge: checks a call, selects its config, compiles its pipelines and
+// records one merge pass (partition, merge tiles) over the two inputs.
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
-import { ceilDiv, roundUp } from '../../runtime/dispatch.js';
+import { roundUp } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type ElementType, type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { type TunedEntry } from '../../config/types.js';
 import { selectFromTable } from '../select.js';
 import { type MergeConfig } from './config.js';
-import { mergeTileKernel } from './kernel.js';
+import { mergePartitionScratch, mergePipelines, recordMergePass, wholeKeyMask } from './pass.js';
 import { checkLess } from './order.js';
 import { mergeTable } from './table.js';
 
@@ -75,25 +75,21 @@ export async function prepareMerge(ctx: DeviceContext, rows: readonly (readonly 
   }
   const { config } = selectFromTable(ctx, mergeTable, rows, args.type, valueBytes, args.config);
   if (count === 0) return () => undefined;
-  const kernel = mergeTileKernel({
+  const merge = await mergePipelines(ctx, {
     key: t, valueBytes, workgroupSize: config.workgroupSize, itemsPerThread: config.itemsPerThread, source: 'two',
     order: args.less === undefined ? 'bits' : { less: args.less }, label: 'wgprim.merge', keyPrefix: 'merge',
   });
-  const pipeline = await ctx.pipeline(kernel);
-  const tile = config.workgroupSize * config.itemsPerThread;
-  const tiles = ceilDiv(count, tile);
-  const mask = t.bytes === 2 ? [0xffff, 0] : t.bytes === 8 ? [0xffffffff, 0xffffffff] : [0xffffffff, 0];
+  const partition = mergePartitionScratch(ctx, merge, count, [args.countA], 'two');
   // An empty input (never read) is bound as a word of scratch: a binding cannot be empty.
   const bind = (buffer: GPUBuffer, n: number, bytes: number): GPUBufferBinding => (n === 0
     ? { buffer: ctx.scratch('merge.empty', 8), offset: 0, size: 8 }
     : { buffer, offset: 0, size: roundUp(n * bytes, 4) });
   return (encoder) => {
-    const entries: GPUBufferBinding[] = [
-      { buffer: ctx.uniform(new Uint32Array([count, args.countA, tiles, mask[0]!, mask[1]!, 0])) },
+    const io: GPUBufferBinding[] = [
       bind(args.a, args.countA, t.bytes), bind(args.b, args.countB, t.bytes), bind(args.output, count, t.bytes),
       ...(pairs ? [bind(p.aValues, args.countA, valueBytes), bind(p.bValues, args.countB, valueBytes), bind(p.valuesOut, count, valueBytes)] : []),
     ];
-    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), tiles);
+    recordMergePass(ctx, encoder, merge, { count, run: args.countA, source: 'two', mask: wholeKeyMask(t), flip: 0, io, partition });
   };
 }
 

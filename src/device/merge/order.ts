@@ -1,6 +1,6 @@
-// The order the comparison sorts and merges use: `merge_less(x, y)` over raw key bits (a key's
-// word, two for 64-bit keys; 16-bit keys in a word's low half), from a caller's `less` or the
-// radix sort's total order, so that the merge sort and the radix sort agree.
+// The order the comparison sorts and merges use: `merge_less(x, y)` over a key's bits (a word,
+// two for 64-bit keys; 16-bit keys in a word's low half), from a caller's `less` or the radix
+// sort's total order, so that the merge sort and the radix sort agree.
 import { fail } from '../../runtime/errors.js';
 import { keyFunctions, keyLess, rawType } from '../../wgsl/thread/radix-key.js';
 import { type TypeInfo } from '../../wgsl/types.js';
@@ -26,29 +26,37 @@ function fromRaw(t: TypeInfo, x: string): string {
 export const orderEnables = (t: TypeInfo, less: string | undefined): string => (less !== undefined && t.name === 'f16' ? 'enable f16;\n' : '');
 
 /**
- * `fn merge_less(x: K, y: K) -> bool` over raw key bits. With `less`: the caller's expression
- * over a and b (the type's WGSL values: 64-bit keys as vec2<u32>, x the low word). Without:
- * the total order of the radix sort (floats: -NaN < -inf < ... < -0 < +0 < ... < +inf < NaN),
- * `uniform`: compared under the uniform's `mask_lo`/`mask_hi` and `flip` (the radix sort's
- * merge passes; main sets the privates `mask` and `flip` from them).
+ * `fn merge_less(x: K, y: K) -> bool` over the keys as the kernels hold them in workgroup
+ * memory, `order_in(raw)` making that form from a key's raw bits (once, at its load) and
+ * `order_out` the raw bits back (at the store), so that no comparison pays for the transform.
+ * With `less`: raw bits, the caller's expression over a and b (the type's WGSL values: 64-bit
+ * keys as vec2<u32>, x the low word). Without: ordered bits (`to_ordered`) in the total order
+ * of the radix sort (floats: -NaN < -inf < ... < -0 < +0 < ... < +inf < NaN); `uniform`:
+ * compared under the uniform's `mask_lo`/`mask_hi` and complemented by its `flip` (the radix
+ * sort's merge passes; main sets the privates `mask` and `flip` from them).
  */
 export function orderFunctions(t: TypeInfo, less: string | undefined, uniform = false): string {
   const K = rawType(t);
   if (less !== undefined) {
     return `fn user_less(a: ${t.wgsl}, b: ${t.wgsl}) -> bool { return ${less}; }
-fn merge_less(x: ${K}, y: ${K}) -> bool { return user_less(${fromRaw(t, 'x')}, ${fromRaw(t, 'y')}); }`;
+fn merge_less(x: ${K}, y: ${K}) -> bool { return user_less(${fromRaw(t, 'x')}, ${fromRaw(t, 'y')}); }
+fn order_in(x: ${K}) -> ${K} { return x; }
+fn order_out(y: ${K}) -> ${K} { return y; }`;
   }
+  const inOut = `fn order_in(x: ${K}) -> ${K} { return to_ordered(x); }
+fn order_out(y: ${K}) -> ${K} { return from_ordered(y); }`;
   if (!uniform) {
     return `${keyFunctions(t, false, { rawIn: true, rawOut: true, descending: false })}
 ${keyLess(t)}
-fn merge_less(x: ${K}, y: ${K}) -> bool { return key_less(to_ordered(x), to_ordered(y)); }`;
+fn merge_less(x: ${K}, y: ${K}) -> bool { return key_less(x, y); }
+${inOut}`;
   }
   return `${keyFunctions(t, false)}
 var<private> flip: u32;
 var<private> mask: ${K};
 ${keyLess(t)}
-fn mkey(x: ${K}) -> ${K} { return to_ordered(x) & mask; }
-fn merge_less(x: ${K}, y: ${K}) -> bool { return key_less(mkey(x), mkey(y)); }`;
+fn merge_less(x: ${K}, y: ${K}) -> bool { return key_less(x & mask, y & mask); }
+${inOut}`;
 }
 
 /** Main's first lines for the `uniform` order. */

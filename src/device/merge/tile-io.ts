@@ -9,6 +9,18 @@ import { sharedTileStore } from '../../wgsl/workgroup/tile.js';
 
 export const valueType = (valueBytes: 0 | 4 | 8): string => (valueBytes === 8 ? 'vec2<u32>' : 'u32');
 
+/** WGSL reading 16-bit key e of `arr`, an array of words holding two keys each (low half first). */
+export const halfKey = (arr: string, e: string): string => `(${arr}[(${e}) >> 1u] >> (((${e}) & 1u) * 16u)) & 0xffffu`;
+
+/**
+ * 16-bit keys: `store_key_pair(e, lo, hi, both)` writes keys e (even) and e + 1 (when both) to
+ * `out`; without the second (the last of an odd count), the word's high half is past the keys
+ * and stays as it was.
+ */
+export const storeKeyPair = (out: string): string => `fn store_key_pair(e: u32, lo: u32, hi: u32, both: bool) {
+  if (both) { ${out}[e >> 1u] = lo | (hi << 16u); } else { ${out}[e >> 1u] = (${out}[e >> 1u] & 0xffff0000u) | lo; }
+}`;
+
 /**
  * `load_key(e)` / `store_key(e, x)` (and `load_val` / `store_val`) with their bindings from
  * binding 1 on: separate input and output buffers, or one read-write buffer (in place).
@@ -25,12 +37,8 @@ export function accessors(key: TypeInfo, valueBytes: 0 | 4 | 8, keysInPlace: boo
       : '@group(0) @binding(1) var<storage, read> keys_in: array<u32>;\n@group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;';
     const out = keysInPlace ? 'keys_io' : 'keys_out';
     code = `${decl}
-fn load_key(e: u32) -> u32 { return (${keysInPlace ? 'keys_io' : 'keys_in'}[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu; }
-// Keys e (even) and e + 1 (when both): without the second (the last of an odd count), the
-// word's high half is past the keys and stays as it was.
-fn store_key_pair(e: u32, lo: u32, hi: u32, both: bool) {
-  if (both) { ${out}[e >> 1u] = lo | (hi << 16u); } else { ${out}[e >> 1u] = (${out}[e >> 1u] & 0xffff0000u) | lo; }
-}`;
+fn load_key(e: u32) -> u32 { return ${halfKey(keysInPlace ? 'keys_io' : 'keys_in', 'e')}; }
+${storeKeyPair(out)}`;
     bindings.push(...(keysInPlace ? ['storage' as const] : ['read-only-storage' as const, 'storage' as const]));
   } else if (!keysInPlace) {
     code = keyAccess(key, true);
@@ -62,12 +70,15 @@ fn store_val(e: u32, v: ${V}) { vals_out[e] = v; }`;
   return { code, bindings: ['uniform', ...bindings] };
 }
 
-/**
- * 16-bit keys: writes the sorted keys s_keys[0 .. n) (ordered bits when `ordered`) to
- * out_base + i, a word (two keys) per store; out_base is even.
- */
-export function storeKeyWords(n: string, outBase: string, wg: string, ordered: boolean): string {
-  const k = (i: string): string => (ordered ? `from_ordered(s_keys[${i}])` : `s_keys[${i}]`);
+/** How a tile's store reads it: `key(x)` turns s_keys' entry x into raw bits; `at(i)` is where position i lies. */
+export interface SharedTileRead {
+  readonly key: (x: string) => string;
+  readonly at?: (i: string) => string;
+}
+
+/** 16-bit keys: writes the sorted keys s_keys[0 .. n) to out_base + i, a word (two keys) per store; out_base is even. */
+export function storeKeyWords(n: string, outBase: string, wg: string, read: SharedTileRead): string {
+  const k = (i: string): string => read.key(`s_keys[${read.at ? read.at(i) : i}]`);
   return `  for (var w = lid; 2u * w < ${n}; w += ${wg}) {
     let i = 2u * w;
     store_key_pair(${outBase} + i, ${k('i')}, ${k('i + 1u')}, i + 1u < ${n});
@@ -76,12 +87,12 @@ export function storeKeyWords(n: string, outBase: string, wg: string, ordered: b
 
 /**
  * Writes s_keys (and s_vals) [0 .. n) to out_base + i, coalesced: `items` rounds of `wg`
- * invocations (16-bit keys a word at a time). `ordered`: s_keys holds ordered bits.
+ * invocations (16-bit keys a word at a time).
  */
-export function storeTile(o: { key: TypeInfo; valueBytes: 0 | 4 | 8 }, n: string, outBase: string, wg: string, items: string, ordered: boolean): string {
+export function storeTile(o: { key: TypeInfo; valueBytes: 0 | 4 | 8 }, n: string, outBase: string, wg: string, items: string, read: SharedTileRead): string {
   const half = o.key.bytes === 2;
-  return `${half ? storeKeyWords(n, outBase, wg, ordered) : ''}
-${sharedTileStore(n, wg, items, (i) => `${half ? '' : `store_key(${outBase} + ${i}, ${ordered ? `from_ordered(s_keys[${i}])` : `s_keys[${i}]`});`}
-      ${o.valueBytes !== 0 ? `store_val(${outBase} + ${i}, s_vals[${i}]);` : ''}`)}`;
+  const at = read.at ?? ((i: string): string => i);
+  return `${half ? storeKeyWords(n, outBase, wg, read) : ''}
+${sharedTileStore(n, wg, items, (i) => `${half ? '' : `store_key(${outBase} + ${i}, ${read.key(`s_keys[${at(i)}]`)});`}
+      ${o.valueBytes !== 0 ? `store_val(${outBase} + ${i}, s_vals[${at(i)}]);` : ''}`)}`;
 }
-

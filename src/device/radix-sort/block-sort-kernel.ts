@@ -8,7 +8,7 @@ import { stripedFromShared } from '../../wgsl/workgroup/exchange.js';
 import { radixRankDecls, radixRankKey, rankCounts, rankMatch } from '../../wgsl/workgroup/radix-rank.js';
 import { splitByBit } from '../../wgsl/workgroup/radix-split.js';
 import { blockedTileLoadViaShared, stripedTileLoad, stripedTileStore } from '../../wgsl/workgroup/tile.js';
-import { mergeTileKernel } from '../merge/kernel.js';
+import { type MergeTileKernelOptions } from '../merge/kernel.js';
 import { accessors, storeKeyWords, storeTile, valueType } from '../merge/tile-io.js';
 import { type RadixSortBlockSortConfig } from './block-sort-config.js';
 
@@ -70,7 +70,7 @@ ${half ? `  // The sorted tile back into workgroup memory, written out a word at
 ${unroll(IPT, 'j', `  s_keys[striped_pos(j, sgid, sg_lane, sg_size)] = ks[j];`)}
   workgroupBarrier();
   ${beforeStores}
-${storeKeyWords('valid', 'base', 'WG', true)}
+${storeKeyWords('valid', 'base', 'WG', { key: (x) => `from_ordered(${x})` })}
 ${pairs ? stripedTileStore(IPT, 'valid', (p) => `store_val(base + ${p}, vs[j]);`) : ''}` : `  ${beforeStores}
 ${stripedTileStore(IPT, 'valid', (p) => `store_key(base + ${p}, from_ordered(ks[j]));
     ${v(`store_val(base + ${p}, vs[j]);`)}`)}`}`
@@ -86,7 +86,7 @@ ${splitByBit(IPT, pairs, 'shared')}
   }
   // s_keys holds the sorted tile (or the loaded one: no bits to sort by); written out coalesced.
   ${beforeStores}
-${storeTile(o, 'valid', 'base', 'WG', 'IPT', true)}`;
+${storeTile(o, 'valid', 'base', 'WG', 'IPT', { key: (x) => `from_ordered(${x})` })}`;
   const code = `${subgroupEnables(match)}${paramsStruct(BLOCK_SORT_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
@@ -119,13 +119,13 @@ ${body}
 
 /**
  * One merge pass: the sorted runs [2kL, (2k+1)L) and [(2k+1)L, (2k+2)L) become one sorted run
- * (stable), by the merge tile kernel the merge sort and the merge share (src/device/merge/kernel.ts).
+ * (stable), by the merge kernels the merge sort and the merge share (src/device/merge/kernel.ts).
  * Keys compare by their ordered bits (`to_ordered`, which the descending flip complements)
  * under the mask of bits [beginBit, endBit).
  */
-export function radixMergeKernel(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; config: RadixSortBlockSortConfig }): Kernel {
-  return mergeTileKernel({
+export function radixMergeOptions(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; config: RadixSortBlockSortConfig }): MergeTileKernelOptions {
+  return {
     key: o.key, valueBytes: o.valueBytes, workgroupSize: o.config.mergeWorkgroupSize, itemsPerThread: o.config.mergeItemsPerThread,
     source: 'runs', order: 'bits', label: 'wgprim.radixSort.merge', keyPrefix: 'radix-merge',
-  });
+  };
 }

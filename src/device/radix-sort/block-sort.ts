@@ -2,7 +2,8 @@ import { type DeviceContext } from '../../runtime/context.js';
 import { ceilDiv, roundUp } from '../../runtime/dispatch.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type RadixSortBlockSortConfig } from './block-sort-config.js';
-import { radixBlockSortKernel, radixMergeKernel } from './block-sort-kernel.js';
+import { mergePartitionScratch, mergePipelines, recordMergePass } from '../merge/pass.js';
+import { radixBlockSortKernel, radixMergeOptions } from './block-sort-kernel.js';
 
 /** A radix sort call after its checks (see `recordRadixSort`), for the block sort path. */
 export interface RadixBlockSortArgs {
@@ -68,9 +69,9 @@ export async function recordRadixBlockSort(ctx: DeviceContext, encoder: GPUComma
 
   const sub = { subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize };
   const sortKernel = radixBlockSortKernel({ key, valueBytes, config: c, keysInPlace, valuesInPlace, ...sub });
-  const mergeKernel = runs.length ? radixMergeKernel({ key, valueBytes, config: c }) : undefined;
   // Every pipeline exists before anything is recorded.
-  const [sortPipeline, mergePipeline] = await Promise.all([ctx.pipeline(sortKernel), mergeKernel ? ctx.pipeline(mergeKernel) : undefined]);
+  const [sortPipeline, merge] = await Promise.all([ctx.pipeline(sortKernel), runs.length ? mergePipelines(ctx, radixMergeOptions({ key, valueBytes, config: c })) : undefined]);
+  const partition = merge ? mergePartitionScratch(ctx, merge, count, runs, 'runs') : undefined;
 
   const bind = (buffer: GPUBuffer, bytes: number): GPUBufferBinding => ({ buffer, offset: 0, size: bytes });
   const flip = a.descending ? 0xffffffff : 0;
@@ -84,20 +85,15 @@ export async function recordRadixBlockSort(ctx: DeviceContext, encoder: GPUComma
   ];
   ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, sortEntries), numTiles);
 
-  if (!mergeKernel) return;
+  if (!merge) return;
   // Ordered bits compared by the merge: [beginBit, endBit) (f16 keys: their low 16 bits only).
-  const [maskLo, maskHi] = bitMask(a.beginBit, a.endBit);
-  const mergeTile = c.mergeWorkgroupSize * c.mergeItemsPerThread;
+  const mask = bitMask(a.beginBit, a.endBit);
   runs.forEach((run, r) => {
     const i = r + 1;
-    const tilesPerPair = ceilDiv(2 * run, mergeTile);
-    const groups = ceilDiv(count, 2 * run) * tilesPerPair;
-    const params = { buffer: ctx.uniform(new Uint32Array([count, run, tilesPerPair, maskLo, maskHi, flip])) };
-    const entries = [
-      params,
+    const io = [
       bind(keyDst[i - 1]!, keyBytes), bind(keyDst[i]!, keyBytes),
       ...(pairs ? [bind(valDst[i - 1]!, valBytes), bind(valDst[i]!, valBytes)] : []),
     ];
-    ctx.dispatch(encoder, mergeKernel.label, mergePipeline!, ctx.bindGroup(mergePipeline!, mergeKernel.key, entries), groups);
+    recordMergePass(ctx, encoder, merge, { count, run, source: 'runs', mask, flip, io, partition: partition! });
   });
 }

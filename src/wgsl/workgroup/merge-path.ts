@@ -32,6 +32,20 @@ export interface SharedRunsMerge {
   readonly V?: string;
   /** WGSL that holds when key x sorts strictly before key y. */
   readonly less: (x: string, y: string) => string;
+  /** Where tile position i lies in the arrays (`blockedIndex`); default: at i. */
+  readonly at?: (i: string) => string;
+}
+
+/**
+ * Where tile position i lies in a workgroup array that invocations also reach blocked (lid *
+ * items + k): with items a multiple of 4 (or 2) the blocked accesses of a subgroup fall on a
+ * few banks (16 items: 16-way conflicts), so such tiles swap each 32-word row's words by the
+ * row number (XOR; a row of 32 aligned positions stays conflict-free and in place, and no
+ * memory is added; `tile`, the array's length, a multiple of 32). Odd and other items are
+ * nearly conflict-free as they are and stay plain.
+ */
+export function blockedIndex(items: number, tile: number): (i: string) => string {
+  return (items % 4 === 0 || items === 2) && tile % 32 === 0 ? (i) => `((${i}) ^ (((${i}) >> 5u) & 31u))` : (i) => i;
 }
 
 /**
@@ -41,18 +55,19 @@ export interface SharedRunsMerge {
  * lo, hi, ia, ib, ka, kb, ok, ov in the caller's scope.
  */
 export function mergeSharedRuns(o: SharedRunsMerge): string {
-  const A = (i: string): string => `${o.keys}[${o.aBase} + ${i}]`;
-  const B = (j: string): string => `${o.keys}[${o.bBase} + ${j}]`;
+  const at = o.at ?? ((i: string): string => i);
+  const A = (i: string): string => `${o.keys}[${at(`${o.aBase} + ${i}`)}]`;
+  const B = (j: string): string => `${o.keys}[${at(`${o.bBase} + ${j}`)}]`;
   const v = (s: string): string => (o.vals ? s : '');
   const steps = Array.from({ length: o.items }, (_, k) => `  if (${k}u < ${o.n}) {
     if (ia < ${o.na} && (ib >= ${o.nb} || !(${o.less('kb', 'ka')}))) {
       ok[${k}] = ka;
-      ${v(`ov[${k}] = ${o.vals}[${o.aBase} + ia];`)}
+      ${v(`ov[${k}] = ${o.vals}[${at(`${o.aBase} + ia`)}];`)}
       ia += 1u;
       if (ia < ${o.na}) { ka = ${A('ia')}; }
     } else {
       ok[${k}] = kb;
-      ${v(`ov[${k}] = ${o.vals}[${o.bBase} + ib];`)}
+      ${v(`ov[${k}] = ${o.vals}[${at(`${o.bBase} + ib`)}];`)}
       ib += 1u;
       if (ib < ${o.nb}) { kb = ${B('ib')}; }
     }
