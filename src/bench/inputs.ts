@@ -132,8 +132,30 @@ export async function randomBuffer(device: GPUDevice, t: TypeInfo, count: number
  * allocation (2026-11-29), which would rank configs by their place in the sweep.
  */
 const benchCache = new WeakMap<GPUDevice, { key: string; input: GPUBuffer; output: GPUBuffer }>();
-/** The radix sort pairs benchmark's values (indices 0..size-1) and their output, kept the same way. */
-const valuesCache = new WeakMap<GPUDevice, { size: number; values: GPUBuffer; valuesOut: GPUBuffer }>();
+/**
+ * Buffers that benchmarks take beside their input (values, flags, offsets, scratch by role), kept
+ * per device by what they hold until `releaseBenchmarkBuffers`. A buffer is never freed to make
+ * room for another: the tuner compiles the next group's variants (small calls) while this one is
+ * measured, and freeing the buffer a measured call holds made its work invalid.
+ */
+interface Kept {
+  readonly ready: Promise<GPUBuffer[]>;
+  /** Set once made. */
+  now?: GPUBuffer[];
+}
+const keptCache = new WeakMap<GPUDevice, Map<string, Kept>>();
+function keptEntry(device: GPUDevice, key: string, make: () => Promise<GPUBuffer[]> | GPUBuffer[]): Kept {
+  let all = keptCache.get(device);
+  if (!all) keptCache.set(device, (all = new Map()));
+  let entry = all.get(key);
+  if (!entry) {
+    const made = make();
+    const e: Kept = Array.isArray(made) ? { ready: Promise.resolve(made), now: made } : { ready: made.then((bs) => (e.now = bs)) };
+    all.set(key, (entry = e));
+  }
+  return entry;
+}
+const kept = (device: GPUDevice, key: string, make: () => Promise<GPUBuffer[]>): Promise<GPUBuffer[]> => keptEntry(device, key, make).ready;
 
 export async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number, seed: number, kind: InputKind): Promise<{ input: GPUBuffer; output: GPUBuffer }> {
   const key = `${kind}:${t.name}:${size}:${seed}`;
@@ -149,32 +171,25 @@ export async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number,
 
 /** u32 values 0..size-1 and a buffer for their sorted order. */
 export async function benchValues(device: GPUDevice, size: number): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }> {
-  const cached = valuesCache.get(device);
-  if (cached?.size === size) return cached;
-  if (cached) {
-    cached.values.destroy();
-    cached.valuesOut.destroy();
-    valuesCache.delete(device);
-  }
-  const bytes = Math.max(size * 4, 16);
-  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-  const values = device.createBuffer({ label: 'wgprim.bench.values', size: bytes, usage });
-  const valuesOut = device.createBuffer({ label: 'wgprim.bench.valuesOut', size: bytes, usage });
-  const chunk = Math.min(size, RANDOM_BLOCK);
-  const iota = new Uint32Array(chunk);
-  for (let off = 0; off < size; off += chunk) {
-    const len = Math.min(chunk, size - off);
-    for (let i = 0; i < len; i++) iota[i] = off + i;
-    device.queue.writeBuffer(values, off * 4, iota.buffer, 0, len * 4);
-    if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
-  }
-  await device.queue.onSubmittedWorkDone();
-  const entry = { size, values, valuesOut };
-  valuesCache.set(device, entry);
-  return entry;
+  const [values, valuesOut] = await kept(device, `values:${size}`, async () => {
+    const bytes = Math.max(size * 4, 16);
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    const v = device.createBuffer({ label: 'wgprim.bench.values', size: bytes, usage });
+    const out = device.createBuffer({ label: 'wgprim.bench.valuesOut', size: bytes, usage });
+    const chunk = Math.min(size, RANDOM_BLOCK);
+    const iota = new Uint32Array(chunk);
+    for (let off = 0; off < size; off += chunk) {
+      const len = Math.min(chunk, size - off);
+      for (let i = 0; i < len; i++) iota[i] = off + i;
+      device.queue.writeBuffer(v, off * 4, iota.buffer, 0, len * 4);
+      if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
+    }
+    await device.queue.onSubmittedWorkDone();
+    return [v, out];
+  });
+  return { values: values!, valuesOut: valuesOut! };
 }
 
-/** The buffers a benchmark's `prepare` may ask for, kept between calls on `device`. */
 export function benchResources(device: GPUDevice, seed: number): BenchResources {
   return {
     device, values: (n) => benchValues(device, n), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length),
@@ -182,71 +197,51 @@ export function benchResources(device: GPUDevice, seed: number): BenchResources 
   };
 }
 
-/** Random 0/1 flags (kept per device for the same size). */
-const flagsCache = new WeakMap<GPUDevice, { size: number; buffer: GPUBuffer }>();
+/** Random 0/1 flags. */
 export async function benchFlags(device: GPUDevice, size: number, seed: number): Promise<GPUBuffer> {
-  const cached = flagsCache.get(device);
-  if (cached?.size === size) return cached.buffer;
-  cached?.buffer.destroy();
-  const buffer = device.createBuffer({ label: 'wgprim.bench.flags', size: Math.max(size * 4, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  const next = minstd(seed ^ 0x2545f491);
-  const chunk = Math.min(size, RANDOM_BLOCK);
-  const bits = Uint32Array.from({ length: chunk }, () => (next() >>> 7) & 1);
-  for (let off = 0; off < size; off += chunk) {
-    device.queue.writeBuffer(buffer, off * 4, bits.buffer, 0, Math.min(chunk, size - off) * 4);
-    if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
-  }
-  await device.queue.onSubmittedWorkDone();
-  flagsCache.set(device, { size, buffer });
-  return buffer;
+  const [buffer] = await kept(device, `flags:${size}:${seed}`, async () => {
+    const b = device.createBuffer({ label: 'wgprim.bench.flags', size: Math.max(size * 4, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const next = minstd(seed ^ 0x2545f491);
+    const chunk = Math.min(size, RANDOM_BLOCK);
+    const bits = Uint32Array.from({ length: chunk }, () => (next() >>> 7) & 1);
+    for (let off = 0; off < size; off += chunk) {
+      device.queue.writeBuffer(b, off * 4, bits.buffer, 0, Math.min(chunk, size - off) * 4);
+      if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
+    }
+    await device.queue.onSubmittedWorkDone();
+    return [b];
+  });
+  return buffer!;
 }
 
-/** Buffers benchmarks ask for by role (second outputs, counts), kept per device while large enough. */
-const scratchCache = new WeakMap<GPUDevice, Map<string, GPUBuffer>>();
+/** Buffers benchmarks ask for by role (second outputs, counts) and size. */
 function benchScratch(device: GPUDevice, role: string, bytes: number): GPUBuffer {
-  let roles = scratchCache.get(device);
-  if (!roles) scratchCache.set(device, (roles = new Map()));
-  const have = roles.get(role);
-  if (have && have.size >= bytes) return have;
-  have?.destroy();
-  const buffer = device.createBuffer({ label: `wgprim.bench.${role}`, size: roundUp(Math.max(bytes, 16), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
-  roles.set(role, buffer);
-  return buffer;
+  const size = roundUp(Math.max(bytes, 16), 4);
+  return keptEntry(device, `scratch:${role}:${size}`, () => [
+    device.createBuffer({ label: `wgprim.bench.${role}`, size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC }),
+  ]).now![0]!;
 }
 
-/** Offsets of the segmented sort benchmark (kept per device for the same size and length). */
-const offsetsCache = new WeakMap<GPUDevice, { key: string; buffer: GPUBuffer }>();
+/** Offsets of the segmented benchmarks: segments of `length` elements. */
 export async function benchSegmentOffsets(device: GPUDevice, size: number, length: number): Promise<GPUBuffer> {
-  const key = `${size}:${length}`;
-  const cached = offsetsCache.get(device);
-  if (cached?.key === key) return cached.buffer;
-  cached?.buffer.destroy();
-  const segments = Math.ceil(size / length);
-  const offsets = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.min(i * length, size));
-  const buffer = device.createBuffer({ label: 'wgprim.bench.offsets', size: Math.max(offsets.byteLength, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  device.queue.writeBuffer(buffer, 0, offsets);
-  await device.queue.onSubmittedWorkDone();
-  offsetsCache.set(device, { key, buffer });
-  return buffer;
+  const [buffer] = await kept(device, `offsets:${size}:${length}`, async () => {
+    const segments = Math.ceil(size / length);
+    const offsets = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.min(i * length, size));
+    const b = device.createBuffer({ label: 'wgprim.bench.offsets', size: Math.max(offsets.byteLength, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(b, 0, offsets);
+    await device.queue.onSubmittedWorkDone();
+    return [b];
+  });
+  return buffer!;
 }
 
 /** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache scratch buffer). */
 export function releaseBenchmarkBuffers(device: GPUDevice): void {
   releaseColdCacheBuffer(device);
-  flagsCache.get(device)?.buffer.destroy();
-  flagsCache.delete(device);
-  for (const b of scratchCache.get(device)?.values() ?? []) b.destroy();
-  scratchCache.delete(device);
-
-  const offsets = offsetsCache.get(device);
-  offsets?.buffer.destroy();
-  offsetsCache.delete(device);
-  const values = valuesCache.get(device);
-  if (values) {
-    values.values.destroy();
-    values.valuesOut.destroy();
-    valuesCache.delete(device);
-  }
+  const all = keptCache.get(device);
+  keptCache.delete(device);
+  // Each entry settles to its buffers; one still being made is freed when it is done.
+  for (const entry of all?.values() ?? []) void entry.ready.then((bs) => bs.forEach((b) => b.destroy()), () => undefined);
   const cached = benchCache.get(device);
   if (!cached) return;
   cached.input.destroy();

@@ -97,6 +97,8 @@ export const histogramTuning: readonly TuningSpec[] = BENCHES.map((b) => ({
   defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], copies: [1, 2], gridSize: [1024, 2048] },
   smallSpace: { workgroupSize: [64, 128], itemsPerThread: [4, 8], copies: [1], gridSize: [64] },
   smallTypes: ['u32'],
+  // Histograms take no 64-bit samples.
+  gpuTypes: ['u32', 'f32'],
   // The clear pass and the sweep; the grid size changes only the launch.
   cost: { pipelines: () => 2, passes: () => 1, launchOnly: ['gridSize'] },
   fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
