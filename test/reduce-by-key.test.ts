@@ -106,7 +106,7 @@ describe('run-length encode', { timeout: SLOW }, () => {
         const { starts, lengths } = runsOf(heads);
         const got = await prim.arrays.runLengthEncode(data, { type, config });
         expectValues(type, got.values, reduceByKeyReference(type, 'u32', data as ArrayLike<Value>, new Uint32Array(n), heads, () => 0).keys, `${type} n=${n} values (${path})`);
-        expect(Array.from(got.counts), `${type} n=${n} counts (${path})`).toEqual(lengths);
+        expect(Array.from(got.counts), `${type} n=${n} counts (${path})`).toEqual(Array.from(lengths));
         expect(starts.length).toBe(got.counts.length);
       }
     }
@@ -118,8 +118,8 @@ describe('run-length encode', { timeout: SLOW }, () => {
         const data = runKeys(type, n, SEED + 2 * n, 4);
         const want = nonTrivialRunsReference(headsOf(type, data));
         const got = await prim.arrays.runLengthEncodeNonTrivialRuns(data, { type, config });
-        expect(Array.from(got.offsets), `${type} n=${n} offsets (${path})`).toEqual(want.offsets);
-        expect(Array.from(got.lengths), `${type} n=${n} lengths (${path})`).toEqual(want.lengths);
+        expect(Array.from(got.offsets), `${type} n=${n} offsets (${path})`).toEqual(Array.from(want.offsets));
+        expect(Array.from(got.lengths), `${type} n=${n} lengths (${path})`).toEqual(Array.from(want.lengths));
       }
     }
     const n = 30 * TILE + 1;

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // Compiling a pipeline takes seconds on lavapipe on a loaded machine: room for that.
 const SLOW = 300_000;
 import { type ByKeyConfig, type ElementType, type Prim, type PrimTypedArray, WgprimError } from '../src/index.js';
-import { cpuIdentity, cpuOp, type Value, valueAt } from '../src/device/reference.js';
-import { flagHeads, offsetHeads, segmentedScanReference } from '../src/device/scan-by-key/reference.js';
+import { cpuIdentity, cpuOp, type Value, type ValueArray, valueAt } from '../src/device/reference.js';
+import { flagHeads, type Heads, offsetHeads, segmentedScanReference } from '../src/device/scan-by-key/reference.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { randomInput, rng, SEED } from './support/data.js';
 import { expectValues, headsOf, runKeys } from './support/runs.js';
@@ -22,7 +22,7 @@ const PATHS: readonly (readonly [string, Partial<ByKeyConfig>])[] = [
 const TILE = 256;
 const SIZES = [0, 1, 2, 3, TILE - 1, TILE, TILE + 1, 2 * TILE + 1, 7919, 33 * TILE + 5];
 
-const addRef = (type: ElementType, values: PrimTypedArray, heads: boolean[], exclusive: boolean, init?: Value): Value[] =>
+const addRef = (type: ElementType, values: PrimTypedArray, heads: Heads, exclusive: boolean, init?: Value): ValueArray =>
   segmentedScanReference(type, cpuOp(type, 'add'), values as ArrayLike<Value>, heads, exclusive, init, cpuIdentity(type, 'add'));
 
 describe('scan by key: every key type and value type, awkward sizes', { timeout: SLOW }, () => {

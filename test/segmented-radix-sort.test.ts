@@ -6,7 +6,8 @@ import { parseName } from '../src/bench/gbench.js';
 import { anchorType } from '../src/cli/table.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
-import { bufferIo, firstBad, is64, KEY_TYPES, type KeyArray, ordered32, ordered64, randomKeys, rawKeys, widthOf } from './support/radix.js';
+import { bufferIo, firstBad, is64, KEY_TYPES, type KeyArray, randomKeys, widthOf } from './support/radix.js';
+import { radixSortOrder } from '../src/device/radix-sort/reference.js';
 
 // The segmented radix sort against a CPU reference: each segment's indices stably sorted by
 // the order-preserving transform of the keys (within the bit range); elements outside every
@@ -22,29 +23,15 @@ const TILE_WG = 64;
 const TILE_IPT = 4;
 const TILE = TILE_WG * TILE_IPT;
 
-/** Sort key of element i: bits [b, e) of its ordered bits, as a bigint (descending: complemented). */
-function sortKeyOf(type: RadixSortKeyType, raw: number | bigint, descending: boolean, b: number, e: number): bigint {
-  const u = is64(type) ? ordered64(type, raw as bigint) : BigInt(ordered32(type, raw as number));
-  const d = (u >> BigInt(b)) & ((1n << BigInt(e - b)) - 1n);
-  return descending ? ((1n << BigInt(e - b)) - 1n) - d : d;
-}
-
-/** The source index of each output element. */
+/** The source index of each output element: each segment's stable order by the radix sort's reference. */
 function referenceOrder(type: RadixSortKeyType, keys: KeyArray, begins: number[], ends: number[], descending: boolean, b: number, e: number): Uint32Array {
   const n = keys.length;
-  const raw = rawKeys(keys);
   const order = Uint32Array.from({ length: n }, (_, i) => i);
   for (let s = 0; s < begins.length; s++) {
     const end = Math.min(ends[s]!, n);
     const begin = Math.min(begins[s]!, end);
-    const idx = Array.from({ length: end - begin }, (_, i) => begin + i);
-    const k = new Map(idx.map((i) => [i, sortKeyOf(type, raw[i]!, descending, b, e)] as const));
-    idx.sort((x, y) => {
-      const a = k.get(x)!;
-      const c = k.get(y)!;
-      return a < c ? -1 : a > c ? 1 : x - y;
-    });
-    idx.forEach((j, i) => (order[begin + i] = j));
+    const within = radixSortOrder(type, keys.subarray(begin, end), descending, b, e);
+    for (let i = 0; i < within.length; i++) order[begin + i] = begin + within[i]!;
   }
   return order;
 }

@@ -76,8 +76,8 @@ describe('segmented reduce', { timeout: SLOW }, () => {
     // Float sums: a tolerance scaled by the sum of magnitudes.
     const f = Float32Array.from({ length: n }, (_, i) => Math.sin(i) * 1000);
     const fs = await prim.arrays.segmentedReduce(f, offsets, { config: SUB });
-    const want = segmentedReduceReference('f32', (a, b) => (a as number) + (b as number), f, offsets, undefined, 0) as number[];
-    const mags = segmentedReduceReference('f32', (a, b) => (a as number) + Math.abs(b as number), f, offsets, undefined, 0) as number[];
+    const want = segmentedReduceReference('f32', (a, b) => (a as number) + (b as number), f, offsets, undefined, 0) as Float64Array;
+    const mags = segmentedReduceReference('f32', (a, b) => (a as number) + Math.abs(b as number), f, offsets, undefined, 0) as Float64Array;
     want.forEach((w, i) => expect(Math.abs(fs[i]! - w), `f32 segment ${i}`).toBeLessThanOrEqual(1e-5 * (mags[i]! as number) + 1e-3));
   });
   it('typed errors', async () => {

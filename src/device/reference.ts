@@ -53,6 +53,22 @@ export function cpuIdentity(type: ElementType, op: BuiltinOperator): Value {
   }
 }
 
+/**
+ * What the references compute into: a typed array, since the demo checks 2^28 elements, past
+ * what a JS array holds. Floats (f16 as values, not bits) are kept in f64, as computed.
+ */
+export type ValueArray = Uint32Array | Int32Array | Float64Array | BigUint64Array | BigInt64Array;
+
+export function valueArray(type: ElementType, n: number): ValueArray {
+  switch (type) {
+    case 'u32': return new Uint32Array(n);
+    case 'i32': return new Int32Array(n);
+    case 'f32': case 'f16': return new Float64Array(n);
+    case 'u64': return new BigUint64Array(n);
+    case 'i64': return new BigInt64Array(n);
+  }
+}
+
 /** Reads element i of a GPU result as a plain number or bigint (f16 bits become numbers). */
 export function valueAt(type: ElementType, a: ArrayLike<Value>, i: number): Value {
   const v = a[i]!;

@@ -25,14 +25,14 @@ export function runKeys(type: ElementType, n: number, seed: number, maxRun = 7):
 }
 
 export const sameKey = (type: ElementType, keys: PrimTypedArray) => (i: number, j: number): boolean => valueAt(type, keys as ArrayLike<Value>, i) === valueAt(type, keys as ArrayLike<Value>, j);
-export const headsOf = (type: ElementType, keys: PrimTypedArray): boolean[] => {
+export const headsOf = (type: ElementType, keys: PrimTypedArray): Uint8Array => {
   const same = sameKey(type, keys);
   return runHeads(Array.from({ length: keys.length }, (_, i) => i), (a, b) => same(a, b));
 };
 
-export function expectValues(type: ElementType, got: PrimTypedArray, want: readonly Value[], what: string): void {
+export function expectValues(type: ElementType, got: PrimTypedArray, want: ArrayLike<Value>, what: string): void {
   expect(got.length, `${what}: length`).toBe(want.length);
-  const bad = want.findIndex((w, i) => !Object.is(valueAt(type, got as ArrayLike<Value>, i), w));
+  const bad = Array.prototype.findIndex.call(want, (w: Value, i: number) => !Object.is(valueAt(type, got as ArrayLike<Value>, i), w));
   expect(bad, `${what}: first mismatch at ${bad}: ${String(bad >= 0 ? valueAt(type, got as ArrayLike<Value>, bad) : '')} vs ${String(want[bad])}`).toBe(-1);
 }
 

@@ -6,12 +6,31 @@ import { type RadixSortKeyType } from '../radix-sort/keys.js';
 /** `less` on the CPU over the typed array's elements (f16 as their bits). */
 export type CpuLess = (a: number | bigint, b: number | bigint) => boolean;
 
-/** Indices of `keys` in stable sorted order: by `less`, or by the radix sort's total order. */
+/**
+ * Indices of `keys` in stable sorted order: by the radix sort's total order (its LSD reference),
+ * or by `less` (a bottom-up merge sort of indices on typed arrays; ties keep input order).
+ */
 export function mergeSortOrder(type: ElementType, keys: KeyArray, less?: CpuLess): Uint32Array {
   if (!less) return radixSortOrder(type, keys, false, 0, 8 * typeInfo(type).bytes);
-  const idx = Array.from({ length: keys.length }, (_, i) => i);
-  idx.sort((x, y) => (less(keys[x]!, keys[y]!) ? -1 : less(keys[y]!, keys[x]!) ? 1 : x - y));
-  return Uint32Array.from(idx);
+  const n = keys.length;
+  let idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  let tmp = new Uint32Array(n);
+  for (let w = 1; w < n; w *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * w) {
+      const mid = Math.min(lo + w, n);
+      const hi = Math.min(lo + 2 * w, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      // The right run's element goes first only when strictly less: stable.
+      while (i < mid && j < hi) tmp[k++] = less(keys[idx[j]!]!, keys[idx[i]!]!) ? idx[j++]! : idx[i++]!;
+      while (i < mid) tmp[k++] = idx[i++]!;
+      while (j < hi) tmp[k++] = idx[j++]!;
+    }
+    [idx, tmp] = [tmp, idx];
+  }
+  return idx;
 }
 
 /** `values` (or the keys) gathered by `order`. */

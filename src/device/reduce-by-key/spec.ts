@@ -157,8 +157,8 @@ export const reduceByKeyAlgorithm = defineAlgorithm({
     const want = reduceByKeyReference('u32', 'u32', keys, u32, heads, (x, y) => ((x as number) + (y as number)) >>> 0);
     const runs = nonTrivialRunsReference(heads);
     return [
-      { name: 'reduce_by_key u32 (4 keys)', run: async () => (await a.reduceByKey(keys, u32)).values, verify: (g: unknown) => compareArrays(g, want.values as number[]) },
-      { name: 'run_length_encode u32 (4 keys)', run: async () => (await a.runLengthEncode(keys)).values, verify: (g: unknown) => compareArrays(g, want.keys as number[]) },
+      { name: 'reduce_by_key u32 (4 keys)', run: async () => (await a.reduceByKey(keys, u32)).values, verify: (g: unknown) => compareArrays(g, want.values as Uint32Array) },
+      { name: 'run_length_encode u32 (4 keys)', run: async () => (await a.runLengthEncode(keys)).values, verify: (g: unknown) => compareArrays(g, want.keys as Uint32Array) },
       { name: 'run_length_encode_non_trivial_runs u32', run: async () => (await a.runLengthEncodeNonTrivialRuns(keys)).lengths, verify: (g: unknown) => compareArrays(g, runs.lengths) },
     ];
   },

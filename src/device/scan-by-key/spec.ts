@@ -10,7 +10,7 @@ import { type ScanConfig } from '../scan/config.js';
 import { scanTable } from '../scan/table.js';
 import { type ByKeyConfig } from './config.js';
 import { prepareScanByKey, prepareSegmentedScan, type ScanByKeyArgs, type SegmentedScanArgs } from './calls.js';
-import { runHeads, segmentedScanReference } from './reference.js';
+import { offsetHeads, runHeads, segmentedScanReference } from './reference.js';
 import { scanByKeyTable } from './table.js';
 
 export interface ArrayScanByKeyOptions {
@@ -176,15 +176,15 @@ export const scanByKeyAlgorithm = defineAlgorithm({
   demo: (a, { u32 }) => {
     const keys = u32.map((x) => x >>> 30);
     const heads = runHeads(keys, (x, y) => x === y);
-    const ref = (exclusive: boolean): number[] => segmentedScanReference('u32', cpuOp('u32', 'add'), u32, heads, exclusive, undefined, cpuIdentity('u32', 'add')) as number[];
+    const ref = (exclusive: boolean): Uint32Array => segmentedScanReference('u32', cpuOp('u32', 'add'), u32, heads, exclusive, undefined, cpuIdentity('u32', 'add')) as Uint32Array;
     const offsets = Uint32Array.from({ length: Math.floor(u32.length / 1000) + 1 }, (_, i) => Math.min(i * 1000, u32.length));
-    const segHeads = Array.from({ length: u32.length }, (_, i) => i % 1000 === 0);
+    const seg = offsetHeads(u32.length, offsets);
     return [
       { name: 'inclusive_scan_by_key u32 (4 keys)', run: () => a.inclusiveScanByKey(keys, u32), verify: (g: unknown) => compareArrays(g, ref(false)) },
       { name: 'exclusive_scan_by_key u32 (4 keys)', run: () => a.exclusiveScanByKey(keys, u32), verify: (g: unknown) => compareArrays(g, ref(true)) },
       {
         name: 'segmented_inclusive_scan u32 (1000-element segments)', run: () => a.segmentedInclusiveScan(u32, offsets),
-        verify: (g: unknown) => compareArrays(g, segmentedScanReference('u32', cpuOp('u32', 'add'), u32, segHeads, false, undefined, 0, segHeads.map((_, i) => i < (offsets.length - 1) * 1000), u32) as number[]),
+        verify: (g: unknown) => compareArrays(g, segmentedScanReference('u32', cpuOp('u32', 'add'), u32, seg.heads, false, undefined, 0, seg.inside, u32) as Uint32Array),
       },
     ];
   },

@@ -175,7 +175,7 @@ export const segmentedReduceAlgorithm = defineAlgorithm({
     const offsets = Uint32Array.from({ length: Math.floor(u32.length / 1024) + 1 }, (_, i) => i * 1024);
     return [{
       name: 'segmented_reduce u32 (1024-element segments)', run: () => a.segmentedReduce(u32, offsets),
-      verify: (g: unknown) => compareArrays(g, segmentedReduceReference('u32', cpuOp('u32', 'add'), u32, offsets, undefined, cpuIdentity('u32', 'add')) as number[]),
+      verify: (g: unknown) => compareArrays(g, segmentedReduceReference('u32', cpuOp('u32', 'add'), u32, offsets, undefined, cpuIdentity('u32', 'add')) as Uint32Array),
     }];
   },
 });
