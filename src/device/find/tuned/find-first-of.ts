@@ -8,4 +8,31 @@ import type { TunedEntry } from '../../../config/types.js';
 import type { FindConfig } from '../config.js';
 
 export const findFirstOfTuned: readonly TunedEntry<FindConfig>[] = [
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 8, grid: 256 },
+    evidence: {
+      itemsPerSecond: 1.509e11, cv: 0.0483, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 4 points (sizes 2^20, 2^24 x read=0.01|1); cv: max; 24/24 configs eligible; runner-up 512x16 256 at 0.948x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 8 },
+    config: { workgroupSize: 256, itemsPerThread: 8, grid: 256 },
+    evidence: {
+      itemsPerSecond: 1.237e11, cv: 0.0829, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 4 points (sizes 2^20, 2^24 x read=0.01|1); cv: max; 24/24 configs eligible; runner-up 512x16 256 at 0.890x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: true, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 8, grid: 256 },
+    evidence: {
+      itemsPerSecond: 1.511e11, cv: 0.0525, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 4 points (sizes 2^20, 2^24 x read=0.01|1); cv: max; 24/24 configs eligible; runner-up 512x16 256 at 0.952x',
+    },
+  },
 ];

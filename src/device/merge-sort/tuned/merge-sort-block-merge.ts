@@ -11,28 +11,28 @@ export const mergeSortBlockMergeTuned: readonly TunedEntry<MergeSortBlockMergeCo
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 8 },
+    config: { workgroupSize: 128, itemsPerThread: 15 },
     evidence: {
-      itemsPerSecond: 6.597e9, cv: 0.00356, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 12/12 configs eligible; runner-up 128x15 at 0.978x',
+      itemsPerSecond: 8.348e9, cv: 0.00732, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 12/12 configs eligible; runner-up 256x15 at 0.984x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 15 },
+    config: { workgroupSize: 128, itemsPerThread: 8 },
     evidence: {
-      itemsPerSecond: 3.038e9, cv: 0.00574, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 128x8 at 0.994x',
+      itemsPerSecond: 5.715e9, cv: 0.0046, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 10/10 configs eligible; runner-up 256x8 at 0.986x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 8 },
+    config: { workgroupSize: 128, itemsPerThread: 15 },
     evidence: {
-      itemsPerSecond: 6.083e9, cv: 0.00276, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 12/12 configs eligible; runner-up 128x15 at 0.987x',
+      itemsPerSecond: 8.051e9, cv: 0.00589, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 12/12 configs eligible; runner-up 256x15 at 0.985x',
     },
   },
 ];

@@ -11,28 +11,28 @@ export const mergeSortBlockSortTuned: readonly TunedEntry<MergeSortBlockSortConf
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 12 },
+    config: { workgroupSize: 256, itemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 3.671e10, cv: 0.00868, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 2.733e11,
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 128x12 at 0.968x',
+      itemsPerSecond: 3.219e10, cv: 0.00793, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 2.575e11,
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 512x16 at 0.973x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 12 },
+    config: { workgroupSize: 256, itemsPerThread: 8 },
     evidence: {
-      itemsPerSecond: 1.945e10, cv: 0.00454, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 1.448e11,
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 128x12 at 0.972x',
+      itemsPerSecond: 2.302e10, cv: 0.00505, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 1.548e11,
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 128x8 at 0.977x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 256, itemsPerThread: 12 },
+    config: { workgroupSize: 256, itemsPerThread: 16 },
     evidence: {
-      itemsPerSecond: 2.975e10, cv: 0.00595, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 2.215e11,
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 128x12 at 0.950x',
+      itemsPerSecond: 3.175e10, cv: 0.00647, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0', score: 2.54e11,
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 512x16 at 0.977x',
     },
   },
 ];
