@@ -37,7 +37,7 @@ function recordOf(lib, entry) {
   const name = lib.rawEntryName(entry.name);
   // bytes_per_second and real_time are over the mean (as GBench writes them); the table uses the median.
   const bytesPerCall = entry.bytes_per_second * (entry.real_time / 1e3);
-  return { name, algorithm: parsed.benchmark, type: parsed.type, size: entry.size, bytesPerCall, stats: { median: entry.median, cv: entry.cv } };
+  return { name, algorithm: parsed.benchmark, type: parsed.type, size: entry.size, bytesPerCall, stats: { median: entry.median, cv: entry.cv }, unsettled: entry.stable === 0 };
 }
 
 function deviceSection(lib, root, file) {
@@ -62,7 +62,7 @@ function deviceSection(lib, root, file) {
   if (anchors) header.push('vs CUB');
   const rows = records.map((r) => {
     const s = r.stats.median / 1e3;
-    const row = [r.algorithm, lib.anchorType(r), log2Size(r.size), ms(r.stats.median), (r.bytesPerCall / s / 1e9).toFixed(0)];
+    const row = [r.algorithm, lib.anchorType(r), log2Size(r.size), `${ms(r.stats.median)}${r.unsettled ? '*' : ''}`, (r.bytesPerCall / s / 1e9).toFixed(0)];
     if (anchors) {
       const ratio = lib.anchorRatio(anchors, r);
       row.push(ratio === undefined ? '-' : `${ratio.toFixed(2)}x`);
@@ -87,6 +87,9 @@ function deviceSection(lib, root, file) {
     `| ${header.map((h, i) => (i >= 3 ? '---:' : '---')).join(' | ')} |`,
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ];
+  if (records.some((r) => r.unsettled)) {
+    lines.push('', '\\* Not settled: its batches kept differing by more than 10% after re-measuring (`stable: 0` in the JSON); its figure may not repeat.');
+  }
   if (failed.length > 0) lines.push('', `${failed.length} benchmark${failed.length > 1 ? 's' : ''} failed on this device (error_message in the JSON).`);
   return lines.join('\n');
 }
