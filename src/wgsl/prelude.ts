@@ -9,13 +9,20 @@ export function subgroupEnables(useSubgroups: boolean): string {
 }
 
 /**
+ * The `enable` lines (each once) and 64-bit helpers a module over these element types needs,
+ * directives first as WGSL requires.
+ */
+export function typesHeader(types: readonly TypeInfo[], useSubgroups = false): string {
+  return `${[...new Set(types.flatMap(typeEnables))].join('\n')}
+${subgroupEnables(useSubgroups)}${types.some((t) => t.is64) ? INT64_HELPERS : ''}`;
+}
+
+/**
  * Module header every kernel over element type `t` with operator `op` starts with: the
  * `enable` lines, helpers for emulated 64-bit types, `op(a, b)` and `identity()`.
  */
 export function prelude(t: TypeInfo, op: ResolvedOperator | undefined, useSubgroups: boolean): string {
-  const lines: string[] = [...typeEnables(t)];
-  if (useSubgroups) lines.push(subgroupEnables(true).trimEnd());
-  if (t.is64) lines.push(INT64_HELPERS);
+  const lines: string[] = [typesHeader([t], useSubgroups)];
   if (op) {
     if (t.isFloat) lines.push(FLOAT_LIMIT_BITS);
     lines.push(`fn op(a: ${t.wgsl}, b: ${t.wgsl}) -> ${t.wgsl} { ${op.combine} }`);

@@ -1,6 +1,7 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
 import { decodeMatch, EARLY_EXIT_DECLS, earlyExitLoop, earlyExitRecord, type SearchOrder } from '../../wgsl/device/early-exit.js';
-import { fromWords, INT64_HELPERS, type TypeInfo, typeEnables } from '../../wgsl/types.js';
+import { fromWords, type TypeInfo } from '../../wgsl/types.js';
+import { typesHeader } from '../../wgsl/prelude.js';
 import { type BindingKind, viewBindings, viewWgsl, wordElements } from '../../wgsl/views.js';
 import { type FindConfig } from './config.js';
 
@@ -203,8 +204,7 @@ ${test}
       }
     }`;
 
-  const code = `${typeEnables(t).join('\n')}
-${t.is64 ? INT64_HELPERS : ''}
+  const code = `${typesHeader([t])}
 ${paramsStruct(FIND_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${decls.join('\n')}

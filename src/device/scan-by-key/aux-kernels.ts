@@ -1,6 +1,7 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
 import { FLOAT_LIMIT_BITS, type ResolvedOperator } from '../../wgsl/operators.js';
-import { INT64_HELPERS, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
+import { type TypeInfo, typeInfo } from '../../wgsl/types.js';
+import { typesHeader } from '../../wgsl/prelude.js';
 import { workgroupScanFn } from '../../wgsl/workgroup/scan.js';
 import { MARK_BEGIN, MARK_GAP, PAIR_OPERATOR, pairFns, pairWords } from './kernel.js';
 
@@ -13,8 +14,7 @@ const PARTIALS_WG = 256;
  */
 export function pairPartialsKernel(v: TypeInfo, op: ResolvedOperator, gaps: boolean): Kernel {
   const P = `vec${pairWords(v)}<u32>`;
-  const code = `${typeEnables(v).join('\n')}
-${v.is64 ? INT64_HELPERS : ''}
+  const code = `${typesHeader([v])}
 ${v.isFloat ? FLOAT_LIMIT_BITS : ''}
 ${pairFns(v, op, gaps)}
 ${paramsStruct(['count'])}

@@ -4,13 +4,13 @@ import { partialsDecl, reduceThenScanTile } from '../../wgsl/device/reduce-then-
 import { takeTile } from '../../wgsl/device/tile-counter.js';
 import { tilePrefixBlock } from '../../wgsl/device/tile-prefix.js';
 import { FLOAT_LIMIT_BITS, type ResolvedOperator } from '../../wgsl/operators.js';
-import { subgroupEnables } from '../../wgsl/prelude.js';
+import { typesHeader } from '../../wgsl/prelude.js';
 import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
 import { quadNeighbours } from '../../wgsl/subgroup/quad-neighbours.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
-import { fromWords, INT64_HELPERS, toWords, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
+import { fromWords, toWords, type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { stagedCopyOut, stageOrStore, stagingDecl, twoPhaseRule } from '../../wgsl/workgroup/two-phase-scatter.js';
@@ -275,9 +275,7 @@ ${o.heads === 'offsets'
 ${o.ones ? '' : quadTileLoad({ view: 'vals', T: V, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: 'videntity()' }).replace(/\bitems\b/g, 'vs')}
 ${o.heads === 'keys' ? quadNeighbours({ name: 'key', T: K, quads: Q, items: 'keys_items', sub, load: (e) => `keys_at(${e})`, after: tails }) : ''}`;
 
-  const enables = [...new Set([...typeEnables(k), ...typeEnables(v)])];
-  const code = `${enables.join('\n')}
-${subgroupEnables(sub)}${k.is64 || v.is64 ? INT64_HELPERS : ''}
+  const code = `${typesHeader([k, v], sub)}
 ${v.isFloat ? FLOAT_LIMIT_BITS : ''}
 ${pairFns(v, o.op, gaps)}
 ${o.heads === 'keys' ? `fn eq(a: ${K}, b: ${K}) -> bool { return ${o.equality ?? defaultKeyEquality(k)}; }` : ''}

@@ -1,6 +1,6 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { quadTileConstants } from '../../wgsl/prelude.js';
-import { INT64_HELPERS, type TypeInfo, typeEnables } from '../../wgsl/types.js';
+import { quadTileConstants, typesHeader } from '../../wgsl/prelude.js';
+import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { type TransformConfig } from './config.js';
 
@@ -48,8 +48,7 @@ fn load_a(e: u32) -> ${a.wgsl} { return ${A}_at(e); }`;
   const args = b ? `a: ${a.wgsl}, b: ${b.wgsl}` : `a: ${a.wgsl}`;
   const callAt = b ? 'f(load_a(e), b_at(e))' : 'f(load_a(e))';
 
-  const code = `${[...new Set(types.flatMap(typeEnables))].join('\n')}
-${types.some((t) => t.is64) ? INT64_HELPERS : ''}
+  const code = `${typesHeader(types)}
 ${paramsStruct(TRANSFORM_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${decls.join('\n')}
