@@ -40,12 +40,12 @@ export function mergeConfigProblem(ctx: DeviceContext, key: TypeInfo, valueBytes
 }
 
 /**
- * 256 invocations (fewer where the device allows fewer) and the most items of `items` whose
- * tile fits workgroup memory.
+ * `invocations` (256 by default; fewer where the device allows fewer) and the most items of
+ * `items` whose tile fits workgroup memory.
  */
-export function tileHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: number, items: readonly number[], extraBytes: number): MergeConfig {
-  const workgroupSize = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
-  for (const wg of [workgroupSize, 128, 64]) {
+export function tileHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: number, items: readonly number[], extraBytes: number, invocations = 256): MergeConfig {
+  const workgroupSize = Math.min(invocations, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
+  for (const wg of [workgroupSize, 128, 64].filter((w) => w <= workgroupSize)) {
     for (const itemsPerThread of items) {
       const c = { workgroupSize: wg, itemsPerThread };
       if (!tileShapeProblem(ctx, key, valueBytes, c, extraBytes)) return c;
