@@ -18,9 +18,9 @@ const DATA = 'docs/performance';
 async function library(root) {
   const load = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href);
   try {
-    const [{ parseName, rawEntryName }, { parseBenchmarkName }, { anchorRatio, anchorType, loadAnchors }] =
+    const [{ parseName, rawEntryName }, { parseAnyBenchmarkName }, { anchorRatio, anchorType, loadAnchors }] =
       await Promise.all([load('bench/gbench.js'), load('tune/registry.js'), load('cli/table.js')]);
-    return { parseName, rawEntryName, parseBenchmarkName, anchorRatio, anchorType, loadAnchors };
+    return { parseName, rawEntryName, parseAnyBenchmarkName, anchorRatio, anchorType, loadAnchors };
   } catch (err) {
     throw new Error(`performance-doc: cannot load the library from ${path.join(root, 'dist')} (run npm run build first): ${err.message}`);
   }
@@ -31,8 +31,8 @@ const ms = (x) => (x >= 10 ? x.toFixed(2) : x >= 1 ? x.toFixed(3) : x.toFixed(4)
 
 /** One entry as the record `anchorRatio` pairs (name, benchmark, type, size, median). */
 function recordOf(lib, entry) {
-  const parsed = lib.parseBenchmarkName(lib.parseName(entry.name));
-  if (!parsed) return undefined;
+  const parsed = lib.parseAnyBenchmarkName(lib.parseName(entry.name));
+  if (!parsed) throw new Error(`performance-doc: no registered benchmark has the name ${entry.name}`);
   // `{...}/size:N/manual_time`, or `{...}/manual_time` in files written before sizes were in names.
   const name = lib.rawEntryName(entry.name);
   // bytes_per_second and real_time are over the mean (as GBench writes them); the table uses the median.
@@ -50,7 +50,7 @@ function deviceSection(lib, root, file) {
   const anchorsFile = `anchors/cub-${device}.json`;
   const anchors = lib.loadAnchors(path.join(root, anchorsFile));
   const failed = data.benchmarks.filter((b) => b.error_occurred);
-  const records = data.benchmarks.filter((b) => !b.error_occurred).map((b) => recordOf(lib, b)).filter((r) => r !== undefined);
+  const records = data.benchmarks.filter((b) => !b.error_occurred).map((b) => recordOf(lib, b));
   // Grouped by algorithm, then type, in the order the file first names them; sizes ascending.
   const first = (key) => { const seen = new Map(); for (const r of records) if (!seen.has(key(r))) seen.set(key(r), seen.size); return seen; };
   const algoOrder = first((r) => r.algorithm);

@@ -16,6 +16,8 @@ const { renderPerformanceDoc } = (await import(pathToFileURL(join(root, 'scripts
 const SCAN = '{lvl:device,algo:scan,exclusive:false,value_type:u32,cfg:{bs:256,ipt:24,lookback:decoupled,method:subgroup}}/size:16777216/manual_time';
 const REDUCE = '{lvl:device,algo:reduce,key_type:u32,cfg:{bs:128,ipt:8,max_wg:1024,method:subgroup}}/size:16777216/manual_time';
 const PAIRS = '{lvl:device,algo:radix_sort_onesweep,key_type:u32,value_type:u32,cfg:{bs:256,ipt:23,bits:8,rank:match,method:subgroup,lookback:reduce_then_scan,hist_bs:256,hist_ipt:16,dec_max:8388608}}/manual_time';
+// A benchmark with no tuning stage of its own (it runs on reduce's table).
+const SEGMENTED = '{lvl:device,algo:segmented_reduce,value_type:u32,segment_length:1024,cfg:{bs:128,ipt:8,max_wg:1024,method:subgroup}}/size:16777216/manual_time';
 const N = 2 ** 24;
 
 /** An entry whose mean is `meanMs` and median `medianMs`, moving `bytes` per call. */
@@ -35,6 +37,7 @@ function craftedRoot(device: string, context: object = {}): string {
     entry(PAIRS, 1, 1.1, 4 * 4 * N),
     entry(SCAN, 0.1, 0.125, 2 * 4 * N),
     entry(REDUCE, 0.05, 0.05, 4 * N),
+    entry(SEGMENTED, 0.05, 0.05, 4 * N, { stable: 0 }),
     { name: SCAN.replace('u32', 'f32'), size: N, error_occurred: true, error_message: 'crafted failure' },
   ];
   writeFileSync(join(dir, 'docs/performance', `${device}.json`), JSON.stringify({
@@ -73,6 +76,9 @@ describe('docs/performance.md', () => {
     expect(row('| inclusive_scan | u32 | 2^24 |')).toBe('| inclusive_scan | u32 | 2^24 | 0.1000 | 1342 | 0.50x |');
     expect(row('| radix_sort_pairs | u32:u32 | 2^24 |')).toBe('| radix_sort_pairs | u32:u32 | 2^24 | 1.000 | 268 | 0.50x |');
     expect(row('| reduce | u32 | 2^24 |')).toBe('| reduce | u32 | 2^24 | 0.0500 | 1342 | - |');
+    // Untuned benchmarks have rows too; an unsettled entry is starred and the star explained.
+    expect(row('| segmented_reduce | u32/seg1024 | 2^24 |')).toBe('| segmented_reduce | u32/seg1024 | 2^24 | 0.0500* | 1342 | - |');
+    expect(lines.join('\n')).toContain('\\* Not settled');
     // Grouped in the file's order of algorithms.
     expect(lines.findIndex((l) => l.startsWith('| radix_sort_pairs'))).toBeLessThan(lines.findIndex((l) => l.startsWith('| inclusive_scan')));
     expect(lines.join('\n')).toContain('1 benchmark failed on this device');
@@ -89,5 +95,13 @@ describe('docs/performance.md', () => {
     const wrong = craftedRoot('gpu-y', { adapter_device: 'gpu-x' });
     dirs.push(wrong);
     await expect(renderPerformanceDoc(wrong)).rejects.toThrow(/measured on "gpu-x": name it gpu-x\.json/);
+    // A name no registered benchmark has is an error, not a missing row.
+    const unknown = craftedRoot('gpu-x');
+    dirs.push(unknown);
+    const file = join(unknown, 'docs/performance/gpu-x.json');
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { benchmarks: object[] };
+    data.benchmarks.push(entry(REDUCE.replace('algo:reduce', 'algo:no_such_algo'), 1, 1, 4));
+    writeFileSync(file, JSON.stringify(data));
+    await expect(renderPerformanceDoc(unknown)).rejects.toThrow(/no registered benchmark has the name/);
   });
 });

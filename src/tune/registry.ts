@@ -8,7 +8,7 @@ import { type ElementType } from '../wgsl/types.js';
 import { type SelectedConfig } from '../config/types.js';
 import { type Prim } from '../prim.js';
 import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type ThresholdSpec, type TuningCost, type TuningSpec, type ValueBytes } from '../device/spec.js';
-import { TUNING_STAGES } from '../algorithms.js';
+import { BENCHMARKS, TUNING_STAGES } from '../algorithms.js';
 import { benchmarkAlgorithm, benchmarkName, benchmarkSpec, benchResources, configFromName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
 import { type RunTimingOptions, runTimingOf } from '../bench/timing.js';
@@ -173,6 +173,27 @@ export function parseBenchmarkName(fields: NameFields): ParsedBenchmark | undefi
   return undefined;
 }
 
+/**
+ * Reads any registered benchmark's name back, tuned or not (segmented reduce and scan run on
+ * other stages' tables): `algorithm` is the tuning stage where one times it, else the benchmark.
+ */
+export function parseAnyBenchmarkName(fields: NameFields): ParsedBenchmark | undefined {
+  const tuned = parseBenchmarkName(fields);
+  if (tuned || fields.lvl !== 'device' || typeof fields.cfg !== 'object') return tuned;
+  const m = benchmarkOfName(fields, BENCHMARKS);
+  return m && { algorithm: m.bench.name, benchmark: m.bench.name, type: m.type, config: configFromName(str(fields.algo), fields.cfg) };
+}
+
+/** The benchmark among `specs` whose name fields for the name's element type are the name's. */
+function benchmarkOfName(f: NameFields, specs: readonly BenchmarkSpec[]): { bench: BenchmarkSpec; type: string } | undefined {
+  // The element type is the key type where a name has one (the sorts, reduce), else the value type.
+  const type = f.key_type !== undefined ? str(f.key_type) : str(f.value_type);
+  // A name without value_type: keys only.
+  const read = (k: string): string => (k === 'value_type' && f[k] === undefined ? 'empty' : str(f[k]));
+  const bench = specs.find((b) => Object.entries(b.nameFields(type as ElementType)).every(([k, v]) => read(k) === String(v)));
+  return bench && { bench, type };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The registered algorithms' tuning stages, each a tunable algorithm, measured through
 // src/bench/run.ts: names and numbers are the same as `wgprim bench` writes.
@@ -260,13 +281,8 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
     ...(valueClasses ? { valueClass: (benchmark: string) => benchmarkSpec(benchmark).valueBytes } : {}),
     parseName: (f) => {
       if (f.lvl !== 'device' || f.algo !== algoOf || typeof f.cfg !== 'object') return undefined;
-      // The element type is the key type where a name has one (the sorts, reduce), else the value type.
-      const type = f.key_type !== undefined ? str(f.key_type) : str(f.value_type);
-      // The benchmark whose name fields for that type are the name's (a name without value_type: keys only).
-      const read = (k: string): string => (k === 'value_type' && f[k] === undefined ? 'empty' : str(f[k]));
-      const bench = stage.benchmarks.map(benchmarkSpec).find((b) => Object.entries(b.nameFields(type as ElementType)).every(([k, v]) => read(k) === String(v)));
-      if (!bench) return undefined;
-      return { algorithm: stage.stage, benchmark: bench.name, type, config: configFromName(algoOf as string, f.cfg) };
+      const m = benchmarkOfName(f, stage.benchmarks.map(benchmarkSpec));
+      return m && { algorithm: stage.stage, benchmark: m.bench.name, type: m.type, config: configFromName(algoOf as string, f.cfg) };
     },
   };
 }
