@@ -471,7 +471,9 @@ describe.skipIf(!haveChromium && !inCI)('wgprim in headless Chromium (WebGPU on 
     const results: { name: string; failure?: string }[] = await page.evaluate((n) => (window as any).wgprimTest.demos(n), 4099);
     console.log(`[browser.test] ${results.length} demo checks in the page: ${results.map((r) => r.name).join('; ')}`);
     expect(new Set(results.map((r) => r.name.split(':')[0])).size, 'one algorithm or more without a demo check').toBe(ALGORITHMS.length);
-    expect(results.filter((r) => r.failure).map((r) => `${r.name}: ${r.failure}`).join('\n')).toBe('');
+    const failures = results.filter((r) => r.failure).map((r) => `${r.name}: ${r.failure}`).join('\n');
+    if (failures) console.log(`[browser.test] demo checks that failed:\n${failures}`);
+    expect(failures).toBe('');
   }, TIMEOUT);
 
   it('segmentedRadixSortKeys / Pairs with uneven segments (empty, 1, thousands; gaps) match a stable JS sort per segment', () => runRadix(segmentedCases), TIMEOUT);

@@ -2,7 +2,7 @@ import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
-import { subgroupReduceFn, subgroupReduceSharedFn } from '../../wgsl/subgroup/reduce.js';
+import { subgroupReduceSharedFn } from '../../wgsl/subgroup/reduce.js';
 import { quadReduce } from '../../wgsl/thread/reduce.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, type TypeInfo } from '../../wgsl/types.js';
@@ -24,9 +24,14 @@ export type SegmentedReducePath = 'workgroup' | 'group';
 /** Invocations of a group without subgroup operations (a power of two, at most reduce's smallest workgroup). */
 export const GROUP_WIDTH = 32;
 
-/** Segments a workgroup of the group path takes: one a group of the smallest subgroup size (or GROUP_WIDTH). */
-export function segmentsPerWorkgroup(c: ReduceConfig, subgroupMinSize: number): number {
-  return Math.max(1, c.workgroupSize / (c.workgroupReduce === 'subgroup' ? subgroupMinSize : Math.min(GROUP_WIDTH, c.workgroupSize)));
+/**
+ * Segments a workgroup of the group path takes: one a group of GROUP_WIDTH invocations, which
+ * reduce through workgroup memory. Not a subgroup a segment: on SwiftShader (subgroups of 4)
+ * only the first subgroup's segments came out right, where groups in workgroup memory are right
+ * on every adapter tested. `_subgroupMinSize` is kept for the call shape.
+ */
+export function segmentsPerWorkgroup(c: ReduceConfig, _subgroupMinSize: number): number {
+  return Math.max(1, c.workgroupSize / Math.min(GROUP_WIDTH, c.workgroupSize));
 }
 
 /**
@@ -85,7 +90,7 @@ ${workgroupReduce(sub)}
     ${finish('sh[0]')}
   }`
     : `
-  ${sub ? subgroupIdsOrSelf(true) : `let sgid = lid / ${width}u; let sg_lane = lid % ${width}u; let sg_size = ${width}u;`}
+  let sgid = lid / ${width}u; let sg_lane = lid % ${width}u; let sg_size = ${width}u;
   let w = wid.x + wid.y * nwg.x;
   // Loops of the workgroup's uniform bounds: the group reduction runs in uniform control flow.
   for (var r0 = 0u; r0 < SPW; r0 += WG / sg_size) {
@@ -100,14 +105,14 @@ ${workgroupReduce(sub)}
     var acc = identity();
     {${segmentFold(T, c.itemsPerThread / 4, 'sg_lane', 'sg_size')}
     }
-    let total = ${sub ? 'sg_reduce(acc, sg_size)' : 'sgw_reduce(acc, lid)'};
+    let total = sgw_reduce(acc, lid);
     if (mine && sg_lane == 0u) {
       ${finish('total')}
     }
   }`;
   const decls = path === 'workgroup'
     ? `var<workgroup> sg_counter: atomic<u32>;\n${workgroupReduceDecls(t, op, sub)}`
-    : sub ? `var<workgroup> sg_counter: atomic<u32>;\n${subgroupReduceFn(t, op)}` : subgroupReduceSharedFn(t, width, WG);
+    : subgroupReduceSharedFn(t, width, WG);
   const code = `${prelude(t, op, sub)}
 ${paramsStruct(SEGMENTED_REDUCE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
@@ -122,7 +127,7 @@ ${quadReduce(T)}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>${sub ? `, ${SUBGROUP_BUILTINS}` : ''}) {${body}
+        @builtin(num_workgroups) nwg: vec3<u32>${sub && path === 'workgroup' ? `, ${SUBGROUP_BUILTINS}` : ''}) {${body}
 }
 `;
   const key = ['segmented-reduce', path, t.name, op.key, WG, c.itemsPerThread, c.workgroupReduce, path === 'group' ? spw : 0].join(':');
