@@ -15,24 +15,22 @@ export const SEGMENTED_REDUCE_PARAMS = ['segments', 'count', 'shift', 'in_tail',
 
 /**
  * Who reduces a segment: a workgroup (rocPRIM's one workgroup a segment, for long segments), or
- * a group of invocations (a subgroup; without subgroup operations GROUP_WIDTH invocations) with
- * several segments a workgroup, for short ones (CUB's medium policy): no workgroup barrier, and a
- * workgroup's launch is spread over several segments.
+ * a group of GROUP_WIDTH invocations with several segments a workgroup, for short ones (CUB's
+ * medium policy): a workgroup's launch is spread over several segments.
  */
 export type SegmentedReducePath = 'workgroup' | 'group';
 
-/** Invocations of a group without subgroup operations (a power of two, at most reduce's smallest workgroup). */
+/** Invocations of a group of the group path (a power of two, at most reduce's smallest workgroup). */
 export const GROUP_WIDTH = 32;
 
 /**
  * Segments a workgroup of the group path takes: one a group of GROUP_WIDTH invocations, which
  * reduce through workgroup memory. Not a subgroup a segment: on SwiftShader (subgroups of 4)
  * only the first subgroup's segments came out right, where groups in workgroup memory are right
- * on every adapter tested. `_subgroupMinSize` is kept for the call shape.
+ * on every adapter tested.
  */
-export function segmentsPerWorkgroup(c: ReduceConfig, _subgroupMinSize: number): number {
-  return Math.max(1, c.workgroupSize / Math.min(GROUP_WIDTH, c.workgroupSize));
-}
+const groupWidth = (c: ReduceConfig): number => Math.min(GROUP_WIDTH, c.workgroupSize);
+export const segmentsPerWorkgroup = (c: ReduceConfig): number => c.workgroupSize / groupWidth(c);
 
 /**
  * Statements folding segment [b, e) into `acc`, `width` invocations taking part as `lane`: the
@@ -61,16 +59,17 @@ ${unroll(Q, 'k', '      acc = op(acc, quad_reduce(items[k]));')}
  * - `workgroup`: workgroup `seg` folds its segment with a stride of the workgroup, then reduces
  *   across it (src/wgsl/workgroup/reduce.ts).
  * - `group`: workgroup w takes segments w * SPW .. w * SPW + SPW - 1, each group of invocations
- *   one at a time, reduced across the group (subgroup operations, or workgroup memory).
+ *   one at a time, reduced across the group in workgroup memory.
  */
-export function segmentedReduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig, path: SegmentedReducePath, subgroupMinSize: number): Kernel {
-  const sub = c.workgroupReduce === 'subgroup';
+export function segmentedReduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig, path: SegmentedReducePath): Kernel {
+  // The group path reduces in workgroup memory whatever the config's workgroupReduce.
+  const sub = c.workgroupReduce === 'subgroup' && path === 'workgroup';
   const WG = c.workgroupSize;
   const T = t.wgsl;
   const bindings: BindingKind[] = ['uniform', ...viewBindings({ access: 'read' }), 'read-only-storage', 'read-only-storage'];
   const out = scatterOutputWgsl('out', t, 'P.out_tail', 5, bindings);
-  const spw = segmentsPerWorkgroup(c, subgroupMinSize);
-  const width = Math.min(GROUP_WIDTH, WG);
+  const spw = segmentsPerWorkgroup(c);
+  const width = groupWidth(c);
   const result = `${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}`;
   const finish = (total: string): string => `var r = ${total};
       if (P.has_init != 0u) { r = op(${result}, r); }
@@ -127,9 +126,9 @@ ${quadReduce(T)}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>${sub && path === 'workgroup' ? `, ${SUBGROUP_BUILTINS}` : ''}) {${body}
+        @builtin(num_workgroups) nwg: vec3<u32>${sub ? `, ${SUBGROUP_BUILTINS}` : ''}) {${body}
 }
 `;
-  const key = ['segmented-reduce', path, t.name, op.key, WG, c.itemsPerThread, c.workgroupReduce, path === 'group' ? spw : 0].join(':');
+  const key = ['segmented-reduce', path, t.name, op.key, WG, c.itemsPerThread, sub ? 'subgroup' : 'shared'].join(':');
   return { key, label: `wgprim.segmented_reduce.${path}.${t.name}`, code, bindings, workgroupSize: WG, userCode: op.custom };
 }

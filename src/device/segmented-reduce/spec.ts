@@ -87,8 +87,8 @@ export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<
   checkDistinct(what, [['output', args.output], ['endOffsets', args.endOffsets]]);
   const { config } = selectFromTable(ctx, reduceTable, rows, args.type, 0, args.config);
   const path = segmentedReducePath(config, count, segments, args.path);
-  const kernel = segmentedReduceKernel(t, op, config, path, ctx.target.subgroupMinSize);
-  const workgroups = path === 'group' ? Math.ceil(segments / segmentsPerWorkgroup(config, ctx.target.subgroupMinSize)) : segments;
+  const kernel = segmentedReduceKernel(t, op, config, path);
+  const workgroups = path === 'group' ? Math.ceil(segments / segmentsPerWorkgroup(config)) : segments;
   const pipeline = await ctx.pipeline(kernel);
   const initWords: readonly [number, number] = args.initialValue === undefined ? [0, 0] : init;
   return (encoder) => {
