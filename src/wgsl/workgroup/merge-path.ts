@@ -26,6 +26,8 @@ export interface SharedRunsMerge {
   readonly diag: string;
   /** WGSL: how many it merges (<= items). */
   readonly n: string;
+  /** WGSL: the arrays' length (reads are clamped below it). */
+  readonly size: string;
   /** Registers of outputs (a constant). */
   readonly items: number;
   readonly K: string;
@@ -51,34 +53,32 @@ export function blockedIndex(items: number, tile: number): (i: string) => string
 /**
  * One invocation's share of a stable merge of two sorted runs in workgroup memory: its start
  * by merge path, then `n` elements merged serially into `ok` (`ov`), heads kept in registers so
- * each output costs one comparison and one read. On equal keys A's element goes first. Declares
- * lo, hi, ia, ib, ka, kb, ok, ov in the caller's scope.
+ * each output costs one comparison and one read. On equal keys A's element goes first. Each
+ * step is branch-free (CUB's serial merge): the lanes of a subgroup take A or B at random, so
+ * a branch a side would run both sides' reads one after the other; here every lane reads once,
+ * the next head of the side it took (clamped into the arrays: a read past a run's end is never
+ * used). Declares lo, hi, ia, ib, ka, kb, ok, ov in the caller's scope.
  */
 export function mergeSharedRuns(o: SharedRunsMerge): string {
   const at = o.at ?? ((i: string): string => i);
-  const A = (i: string): string => `${o.keys}[${at(`${o.aBase} + ${i}`)}]`;
-  const B = (j: string): string => `${o.keys}[${at(`${o.bBase} + ${j}`)}]`;
+  const read = (arr: string, i: string): string => `${arr}[${at(`min(${i}, ${o.size} - 1u)`)}]`;
   const v = (s: string): string => (o.vals ? s : '');
   const steps = Array.from({ length: o.items }, (_, k) => `  if (${k}u < ${o.n}) {
-    if (ia < ${o.na} && (ib >= ${o.nb} || !(${o.less('kb', 'ka')}))) {
-      ok[${k}] = ka;
-      ${v(`ov[${k}] = ${o.vals}[${at(`${o.aBase} + ia`)}];`)}
-      ia += 1u;
-      if (ia < ${o.na}) { ka = ${A('ia')}; }
-    } else {
-      ok[${k}] = kb;
-      ${v(`ov[${k}] = ${o.vals}[${at(`${o.bBase} + ib`)}];`)}
-      ib += 1u;
-      if (ib < ${o.nb}) { kb = ${B('ib')}; }
-    }
+    let take_a = (ia < ${o.na}) & ((ib >= ${o.nb}) | !(${o.less('kb', 'ka')}));
+    let taken = select(${o.bBase} + ib, ${o.aBase} + ia, take_a);
+    ok[${k}] = select(kb, ka, take_a);
+    ${v(`ov[${k}] = ${o.vals}[${at('taken')}];`)}
+    ia += select(0u, 1u, take_a);
+    ib += select(1u, 0u, take_a);
+    let head = ${read(o.keys, 'taken + 1u')};
+    ka = select(ka, head, take_a);
+    kb = select(head, kb, take_a);
   }`).join('\n');
-  return `${mergePathSearch(o.diag, o.na, o.nb, (i, j) => o.less(B(j), A(i)))}
+  return `${mergePathSearch(o.diag, o.na, o.nb, (i, j) => o.less(`${o.keys}[${at(`${o.bBase} + ${j}`)}]`, `${o.keys}[${at(`${o.aBase} + ${i}`)}]`))}
   var ia = lo;
   var ib = ${o.diag} - lo;
-  var ka: ${o.K};
-  var kb: ${o.K};
-  if (ia < ${o.na}) { ka = ${A('ia')}; }
-  if (ib < ${o.nb}) { kb = ${B('ib')}; }
+  var ka = ${read(o.keys, `${o.aBase} + ia`)};
+  var kb = ${read(o.keys, `${o.bBase} + ib`)};
   var ok: array<${o.K}, ${o.items}>;
   ${v(`var ov: array<${o.V}, ${o.items}>;`)}
 ${steps}`;
