@@ -501,8 +501,15 @@ ${lib.exchange.stripedFromShared(IPT, true).replaceAll('ks[', 'ks2[').replaceAll
   }
 ${lib.tile.stripedTileStore(IPT, 'valid', (p) => `out[5u * N + base + ${p}] = ks2[j]; out[6u * N + base + ${p}] = vs2[j].y;`)}
   }
+  workgroupBarrier();
+${lib.tile.stagedTileLoad('valid', 'WG', IPT, [
+    { type: 'u32', load: (i) => `in0[base + ${i}] ^ 0x5a5a5a5au`, store: (i, x) => `s_keys[${i}] = ${x}` },
+    { type: 'vec2<u32>', load: (i) => `vec2<u32>(in1[2u * (base + ${i})], in1[2u * (base + ${i}) + 1u])`, store: (i, x) => `s_vals[${i}] = ${x}` },
+  ])}
+  workgroupBarrier();
+${lib.tile.sharedTileStore('valid', 'WG', 'IPT', (i) => `out[7u * N + base + ${i}] = s_keys[${i}]; out[8u * N + base + ${i}] = s_vals[${i}].y;`)}
 }`;
-  const [w] = await dispatch(device, code, [{ words: 7 * N }, { data: keys }, { data: vals }], Math.ceil(N / TILE));
+  const [w] = await dispatch(device, code, [{ words: 9 * N }, { data: keys }, { data: vals }], Math.ceil(N / TILE));
   const fails = [];
   const check = (at, want, what) => {
     for (let i = 0; i < want.length; i++) if (w[at + i] !== want[i]) { fails.push(`${what}: at ${i} got ${w[at + i]}, want ${want[i]}`); return; }
@@ -513,6 +520,8 @@ ${lib.tile.stripedTileStore(IPT, 'valid', (p) => `out[5u * N + base + ${p}] = ks
   check(4 * N, keys, 'coalesced store from workgroup memory');
   check(5 * N, keys, 'striped reload from workgroup memory (exchange), keys');
   check(6 * N, Uint32Array.from({ length: N }, (_, i) => vals[2 * i + 1]), 'striped reload from workgroup memory (exchange), values');
+  check(7 * N, keys.map((k) => (k ^ 0x5a5a5a5a) >>> 0), 'staged coalesced load into workgroup memory, keys');
+  check(8 * N, Uint32Array.from({ length: N }, (_, i) => vals[2 * i + 1]), 'staged coalesced load into workgroup memory, 8-byte values');
   return fails;
 }
 
@@ -963,7 +972,7 @@ export const BLOCK_CASES = [
   { scope: 'workgroup', name: 'reduce f16 min, subgroup', f16: true, run: (l, d) => workgroupReduceCase(l, d, 'f16', 'min', 'subgroup') },
   { scope: 'workgroup', name: 'vectorized tile load and store u32', run: (l, d) => quadTileCase(l, d, 'u32') },
   { scope: 'workgroup', name: 'vectorized tile load and store u64', run: (l, d) => quadTileCase(l, d, 'u64') },
-  { scope: 'workgroup', name: 'striped and blocked tiles, exchange back to striped', run: stripedTileCase },
+  { scope: 'workgroup', name: 'striped and blocked tiles, exchange back to striped, staged load', run: stripedTileCase },
   { scope: 'workgroup', name: 'exchange through planes', run: exchangeCase },
   { scope: 'workgroup', name: 'discontinuity heads and tails', run: discontinuityCase },
   { scope: 'workgroup', name: 'radix rank by match', run: (l, d) => radixRankCase(l, d) },

@@ -5,6 +5,7 @@ import { rawType } from '../../wgsl/thread/radix-key.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { blockedIndex, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { orderEnables, orderFunctions } from '../merge/order.js';
 import { accessors, storeTile, valueType } from '../merge/tile-io.js';
 import { type MergeSortBlockSortConfig } from './config.js';
@@ -72,13 +73,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (tile >= P.num_tiles) { return; }
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
-  for (var k = 0u; k < IPT; k++) {
-    let i = k * WG + lid;
-    if (i < valid) {
-      s_keys[${at('i')}] = order_in(load_key(base + i));
-      ${v(`s_vals[${at('i')}] = load_val(base + i);`)}
-    }
-  }
+${stagedTileLoad('valid', 'WG', IPT, [
+    { type: K, load: (i) => `order_in(load_key(base + ${i}))`, store: (i, x) => `s_keys[${at(i)}] = ${x}` },
+    ...(pairs ? [{ type: V, load: (i: string) => `load_val(base + ${i})`, store: (i: string, x: string) => `s_vals[${at(i)}] = ${x}` }] : []),
+  ])}
   workgroupBarrier();
   // This invocation's IPT consecutive elements, sorted in registers and put back.
   let first = lid * IPT;
@@ -105,7 +103,7 @@ ${unroll(IPT, 'j', `  if (j < n) {
     let nb = b1 - a1;
     let diag = min(first - p0, na + nb);
     let m = min(IPT, na + nb - diag);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', n: 'm', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
+${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', n: 'm', size: 'TILE', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
     workgroupBarrier();
 ${unroll(IPT, 'k', `    if (k < m) {
       s_keys[${at('first + k')}] = ok[k];

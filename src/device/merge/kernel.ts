@@ -7,6 +7,7 @@ import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { blockedIndex, mergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
 import { accessors, halfKey, storeKeyPair, storeTile, valueType } from './tile-io.js';
@@ -150,6 +151,8 @@ export function mergeTileKernel(o: MergeTileKernelOptions): Kernel {
   const io = o.source === 'two' ? twoInputs(o.key, o.valueBytes) : accessors(o.key, o.valueBytes, false, false);
   const less = o.order === 'bits' ? undefined : o.order.less;
   const at = blockedIndex(MIPT, o.workgroupSize * MIPT);
+  // Where tile position i comes from: A's slice, then B's.
+  const source = (i: string): string => `select(a1 + j0 + (${i} - na), a0 + i0 + ${i}, ${i} < na)`;
   const code = `${orderEnables(o.key, less)}${paramsStruct(MERGE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
@@ -178,18 +181,14 @@ ${tilePair(o.source)}
   let total = d1 - d0;
   let nb = total - na;
   // The tile's slices: A's at [0, na), B's at [na, total).
-  for (var k = 0u; k < MIPT; k++) {
-    let i = k * MWG + lid;
-    if (i < total) {
-      let e = select(a1 + j0 + (i - na), a0 + i0 + i, i < na);
-      s_keys[${at('i')}] = order_in(load_key(e));
-      ${v(`s_vals[${at('i')}] = load_val(e);`)}
-    }
-  }
+${stagedTileLoad('total', 'MWG', MIPT, [
+    { type: K, load: (i) => `order_in(load_key(${source(i)}))`, store: (i, x) => `s_keys[${at(i)}] = ${x}` },
+    ...(pairs ? [{ type: V, load: (i: string) => `load_val(${source(i)})`, store: (i: string, x: string) => `s_vals[${at(i)}] = ${x}` }] : []),
+  ])}
   workgroupBarrier();
   let dd = min(lid * MIPT, total);
   let n = min(MIPT, total - dd);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', n: 'n', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
+${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', n: 'n', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
   workgroupBarrier();
 ${unroll(MIPT, 'k', `  if (k < n) {
     s_keys[${at('dd + k')}] = ok[k];

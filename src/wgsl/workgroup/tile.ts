@@ -146,5 +146,34 @@ export function coalescedPositions(n: string, wg: string, rounds: string, body: 
   }`;
 }
 
+/** One array a staged load fills: its element type, the load of position i and the store of x at position i. */
+export interface StagedLane {
+  readonly type: string;
+  readonly load: (i: string) => string;
+  readonly store: (i: string, x: string) => string;
+}
+
+/**
+ * Loads tile positions [0, n) coalesced (`rounds` rounds of `wg` invocations, `rounds` a
+ * constant) and stores them, each lane of `lanes` its own array: every round's loads are
+ * issued before the first store, so an invocation waits out one memory latency, not one a
+ * round (a rolled loop that stores each load before the next load waits out `rounds`).
+ */
+export function stagedTileLoad(n: string, wg: string, rounds: number, lanes: readonly StagedLane[]): string {
+  const staged = (l: number): string => `staged_${l}`;
+  const each = (body: (l: StagedLane, name: string) => string): string => lanes.map((l, i) => body(l, staged(i))).join('\n      ');
+  return `  {
+${lanes.map((l, i) => `    var ${staged(i)}: array<${l.type}, ${rounds}>;`).join('\n')}
+${unroll(rounds, 'k', `    let i = k * ${wg} + lid;
+    if (i < ${n}) {
+      ${each((l, name) => `${name}[k] = ${l.load('i')};`)}
+    }`)}
+${unroll(rounds, 'k', `    let i = k * ${wg} + lid;
+    if (i < ${n}) {
+      ${each((l, name) => `${l.store('i', `${name}[k]`)};`)}
+    }`)}
+  }`;
+}
+
 /** Stores workgroup-memory tile positions [0, n) coalesced; `store(i)` is WGSL storing position i. */
 export const sharedTileStore = coalescedPositions;
