@@ -161,7 +161,7 @@ export async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number,
   const key = `${kind}:${t.name}:${size}:${seed}`;
   const cached = benchCache.get(device);
   if (cached?.key === key) return cached;
-  releaseBenchmarkBuffers(device);
+  releaseBenchmarkBuffers(device, true);
   const input = await randomBuffer(device, t, size, seed, 'wgprim.bench.input', kind);
   const output = device.createBuffer({ label: 'wgprim.bench.output', size: roundUp(Math.max(size * t.bytes, 16), 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const entry = { key, input, output };
@@ -170,8 +170,8 @@ export async function benchBuffers(device: GPUDevice, t: TypeInfo, size: number,
 }
 
 /** u32 values 0..size-1 and a buffer for their sorted order. */
-export async function benchValues(device: GPUDevice, size: number): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }> {
-  const [values, valuesOut] = await kept(device, `values:${size}`, async () => {
+export async function benchValues(device: GPUDevice, size: number, scope = ''): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }> {
+  const [values, valuesOut] = await kept(device, `${scope}values:${size}`, async () => {
     const bytes = Math.max(size * 4, 16);
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
     const v = device.createBuffer({ label: 'wgprim.bench.values', size: bytes, usage });
@@ -190,16 +190,23 @@ export async function benchValues(device: GPUDevice, size: number): Promise<{ va
   return { values: values!, valuesOut: valuesOut! };
 }
 
-export function benchResources(device: GPUDevice, seed: number): BenchResources {
+/**
+ * Kept buffers of the tuner's build calls (small, compiling the next group's pipelines while
+ * this group is measured): a scope of their own, which a timed benchmark's change of input does
+ * not free, or a build call of the next group would submit buffers freed under it.
+ */
+export const BUILD_SCOPE = 'build:';
+
+export function benchResources(device: GPUDevice, seed: number, scope = ''): BenchResources {
   return {
-    device, values: (n) => benchValues(device, n), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length),
-    flags: (n) => benchFlags(device, n, seed), buffer: (role, bytes) => benchScratch(device, role, bytes),
+    device, values: (n) => benchValues(device, n, scope), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length, scope),
+    flags: (n) => benchFlags(device, n, seed, scope), buffer: (role, bytes) => benchScratch(device, role, bytes, scope),
   };
 }
 
 /** Random 0/1 flags. */
-export async function benchFlags(device: GPUDevice, size: number, seed: number): Promise<GPUBuffer> {
-  const [buffer] = await kept(device, `flags:${size}:${seed}`, async () => {
+export async function benchFlags(device: GPUDevice, size: number, seed: number, scope = ''): Promise<GPUBuffer> {
+  const [buffer] = await kept(device, `${scope}flags:${size}:${seed}`, async () => {
     const b = device.createBuffer({ label: 'wgprim.bench.flags', size: Math.max(size * 4, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     const next = minstd(seed ^ 0x2545f491);
     const chunk = Math.min(size, RANDOM_BLOCK);
@@ -215,16 +222,16 @@ export async function benchFlags(device: GPUDevice, size: number, seed: number):
 }
 
 /** Buffers benchmarks ask for by role (second outputs, counts) and size. */
-function benchScratch(device: GPUDevice, role: string, bytes: number): GPUBuffer {
+function benchScratch(device: GPUDevice, role: string, bytes: number, scope: string): GPUBuffer {
   const size = roundUp(Math.max(bytes, 16), 4);
-  return keptEntry(device, `scratch:${role}:${size}`, () => [
+  return keptEntry(device, `${scope}scratch:${role}:${size}`, () => [
     device.createBuffer({ label: `wgprim.bench.${role}`, size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC }),
   ]).now![0]!;
 }
 
 /** Offsets of the segmented benchmarks: segments of `length` elements. */
-export async function benchSegmentOffsets(device: GPUDevice, size: number, length: number): Promise<GPUBuffer> {
-  const [buffer] = await kept(device, `offsets:${size}:${length}`, async () => {
+export async function benchSegmentOffsets(device: GPUDevice, size: number, length: number, scope = ''): Promise<GPUBuffer> {
+  const [buffer] = await kept(device, `${scope}offsets:${size}:${length}`, async () => {
     const segments = Math.ceil(size / length);
     const offsets = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.min(i * length, size));
     const b = device.createBuffer({ label: 'wgprim.bench.offsets', size: Math.max(offsets.byteLength, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
@@ -235,13 +242,17 @@ export async function benchSegmentOffsets(device: GPUDevice, size: number, lengt
   return buffer!;
 }
 
-/** Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache scratch buffer). */
-export function releaseBenchmarkBuffers(device: GPUDevice): void {
+/**
+ * Frees the buffers `benchmarkAlgorithm` keeps between calls on this device (and the cold-cache
+ * scratch buffer); `keepBuild`: not those of `BUILD_SCOPE`.
+ */
+export function releaseBenchmarkBuffers(device: GPUDevice, keepBuild = false): void {
   releaseColdCacheBuffer(device);
-  const all = keptCache.get(device);
-  keptCache.delete(device);
+  const all = keptCache.get(device) ?? new Map<string, Kept>();
+  const freed = [...all].filter(([key]) => !(keepBuild && key.startsWith(BUILD_SCOPE)));
+  for (const [key] of freed) all.delete(key);
   // Each entry settles to its buffers; one still being made is freed when it is done.
-  for (const entry of all?.values() ?? []) void entry.ready.then((bs) => bs.forEach((b) => b.destroy()), () => undefined);
+  for (const [, entry] of freed) void entry.ready.then((bs) => bs.forEach((b) => b.destroy()), () => undefined);
   const cached = benchCache.get(device);
   if (!cached) return;
   cached.input.destroy();

@@ -9,7 +9,7 @@ import type { Prim } from '../prim.js';
 import { type BenchRecord, formatName, type NameFields, type NameInput } from './gbench.js';
 import { type RecordCall, type RunTimingOptions, timeGpu } from './timing.js';
 import { benchBuffers, benchResources } from './inputs.js';
-export { benchFlags, benchResources, benchSegmentOffsets, benchValues, minstd, RANDOM_BLOCK, randomBlock, randomBuffer, randomRuns, randomSortKeys, releaseBenchmarkBuffers } from './inputs.js';
+export { benchFlags, benchResources, BUILD_SCOPE, benchSegmentOffsets, benchValues, minstd, RANDOM_BLOCK, randomBlock, randomBuffer, randomRuns, randomSortKeys, releaseBenchmarkBuffers } from './inputs.js';
 
 export { type InputKind } from '../device/spec.js';
 

@@ -9,7 +9,7 @@ import { type SelectedConfig } from '../config/types.js';
 import { type Prim } from '../prim.js';
 import { type BenchmarkSpec, type ConfigObject, type ParamSpace, type ParamValue, type ThresholdSpec, type TuningCost, type TuningSpec, type ValueBytes } from '../device/spec.js';
 import { BENCHMARKS, TUNING_STAGES } from '../algorithms.js';
-import { benchmarkAlgorithm, benchmarkName, benchmarkSpec, benchResources, configFromName } from '../bench/run.js';
+import { benchmarkAlgorithm, benchmarkName, benchmarkSpec, benchResources, BUILD_SCOPE, configFromName } from '../bench/run.js';
 import { type BenchRecord, type NameFields } from '../bench/gbench.js';
 import { type RunTimingOptions, runTimingOf } from '../bench/timing.js';
 import { groupBy } from './measurements.js';
@@ -268,7 +268,7 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
     selected: (prim, type, benchmarks) => asSelected(prim.selectedConfig(table.name as never, type, undefined, groupValueClass(stage, benchmarks))),
     record: async (prim, enc, b, type, c, benchmark) => {
       const bench = benchmarkSpec(benchmark);
-      const recordCall = await bench.prepare(prim.algorithmEnv, { input: b.input, output: b.output, count: b.count, type, config: c }, benchResources(prim.device, 82589933));
+      const recordCall = await bench.prepare(prim.algorithmEnv, { input: b.input, output: b.output, count: b.count, type, config: c }, benchResources(prim.device, 82589933, BUILD_SCOPE));
       return recordCall(enc);
     },
     fullCoverageCount: stage.fullCoverageCount,
