@@ -5,7 +5,7 @@ export { type Value, cpuOp, cpuIdentity, valueAt } from '../../src/device/refere
 export { scanReference as cpuScan } from '../../src/device/scan/reference.js';
 
 /** Index and values of the first mismatch, or undefined. Floats compare with `tol(i)` absolute slack. */
-export function firstMismatch(type: ElementType, got: ArrayLike<Value>, want: readonly Value[], tol?: (i: number) => number): string | undefined {
+export function firstMismatch(type: ElementType, got: ArrayLike<Value>, want: ArrayLike<Value>, tol?: (i: number) => number): string | undefined {
   if (got.length !== want.length) return `length ${got.length} != ${want.length}`;
   for (let i = 0; i < want.length; i++) {
     const g = valueAt(type, got, i);

@@ -84,9 +84,9 @@ export const scanAlgorithm = defineAlgorithm({
     const name = exclusive ? 'exclusive_scan' : 'inclusive_scan';
     const run = exclusive ? arrays.exclusiveScan : arrays.inclusiveScan;
     // f32 against an fp64 scan (the add in f64 is exact enough for a loose check).
-    const fRef = scanReference('f32', (a, b) => Number(a) + Number(b), f32, exclusive, undefined, 0) as number[];
+    const fRef = scanReference('f32', (a, b) => Number(a) + Number(b), f32, exclusive, undefined, 0) as Float64Array;
     return [
-      { name: `${name} u32`, run: () => run(u32), verify: (g: unknown) => compareArrays(g, scanReference('u32', cpuOp('u32', 'add'), u32, exclusive, undefined, cpuIdentity('u32', 'add')) as number[]) },
+      { name: `${name} u32`, run: () => run(u32), verify: (g: unknown) => compareArrays(g, scanReference('u32', cpuOp('u32', 'add'), u32, exclusive, undefined, cpuIdentity('u32', 'add')) as Uint32Array) },
       { name: `${name} f32`, run: () => run(f32), verify: (g: unknown) => compareArrays(g, fRef, looseSum) },
     ];
   }),
