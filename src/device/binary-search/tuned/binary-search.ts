@@ -9,6 +9,15 @@ import type { BinarySearchConfig } from '../config.js';
 
 export const binarySearchTuned: readonly TunedEntry<BinarySearchConfig>[] = [
   {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 256, needlesPerThread: 8, cacheLevels: 10 },
+    evidence: {
+      itemsPerSecond: 1.846e7, cv: 0.458, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^16, 2^20); cv: max; 8/8 configs eligible; runner-up 256 8 0 at 0.908x',
+    },
+  },
+  {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
     config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 10 },

@@ -9,6 +9,15 @@ import type { BinarySearchConfig } from '../config.js';
 
 export const lowerBoundTuned: readonly TunedEntry<BinarySearchConfig>[] = [
   {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 64, needlesPerThread: 8, cacheLevels: 0 },
+    evidence: {
+      itemsPerSecond: 2.469e7, cv: 2.12, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^16, 2^20); cv: max; 8/8 configs eligible; runner-up 256 8 10 at 0.987x',
+    },
+  },
+  {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
     config: { workgroupSize: 512, needlesPerThread: 8, cacheLevels: 11 },

@@ -9,6 +9,15 @@ import type { HistogramConfig } from '../config.js';
 
 export const histogramRangeTuned: readonly TunedEntry<HistogramConfig>[] = [
   {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 64, itemsPerThread: 4, privatization: 'shared', copies: 1, gridSize: 64 },
+    evidence: {
+      itemsPerSecond: 4.785e7, cv: 0.601, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^16, 2^20 x levels=257); cv: max; 5/5 configs eligible; runner-up 128x8 shared 1 64 at 0.977x',
+    },
+  },
+  {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
     config: { workgroupSize: 512, itemsPerThread: 8, privatization: 'shared', copies: 1, gridSize: 2048 },

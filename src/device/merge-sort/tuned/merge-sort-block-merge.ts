@@ -9,6 +9,15 @@ import type { MergeSortBlockMergeConfig } from '../config.js';
 
 export const mergeSortBlockMergeTuned: readonly TunedEntry<MergeSortBlockMergeConfig>[] = [
   {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4, valueBytes: 0 },
+    config: { workgroupSize: 128, itemsPerThread: 8 },
+    evidence: {
+      itemsPerSecond: 4.782e6, cv: 0.143, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^16, 2^20 x value_type=empty); cv: max; 5/5 configs eligible; runner-up 128x15 at 0.983x',
+    },
+  },
+  {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 128, itemsPerThread: 15 },

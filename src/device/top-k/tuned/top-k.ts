@@ -9,6 +9,15 @@ import type { TopKConfig } from '../config.js';
 
 export const topKTuned: readonly TunedEntry<TopKConfig>[] = [
   {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 11, gridSize: 8, candidateDivisor: 8 },
+    evidence: {
+      itemsPerSecond: 3.311e7, cv: 0.439, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^16, 2^20); cv: max; 9/9 configs eligible; runner-up 128x16 11 8 8 at 0.936x',
+    },
+  },
+  {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
     config: { workgroupSize: 512, itemsPerThread: 8, radixBits: 11, gridSize: 528, candidateDivisor: 8 },
