@@ -1,10 +1,12 @@
 // Every benchmark a tuning stage times writes a name that create-optimization reads back into
-// that stage's table with the config it ran: a name field the reader does not know (a type field
+// that stage's table with the config it ran, and that the campaign's summary reads back to the
+// stage and benchmark: a name field the reader does not know (a type field
 // it cannot parse, an algo no stage claims) would drop a campaign's measurements without a word.
 import { describe, expect, it } from 'vitest';
 import { TUNING_STAGES } from '../src/algorithms.js';
 import { benchmarkName } from '../src/bench/run.js';
-import { entryName } from '../src/bench/gbench.js';
+import { entryName, parseName } from '../src/bench/gbench.js';
+import { parseBenchmarkName } from '../src/tune/registry.js';
 import { readMeasurements } from '../src/tune/measurements.js';
 import { type ConfigObject } from '../src/device/spec.js';
 
@@ -21,6 +23,8 @@ describe('benchmark names round-trip through create-optimization\'s reader', () 
         expect(read.warnings, name).toEqual([]);
         expect(read.measurements.map((m) => m.algorithm), name).toEqual([stage.table.name]);
         expect(read.measurements[0]!.config, name).toMatchObject(config);
+        // The campaign's summary (and so what prim.tune installs) reads names through the stage.
+        expect(parseBenchmarkName(parseName(name)), name).toMatchObject({ algorithm: stage.stage, benchmark, type: 'u32', config });
       }
     });
   }

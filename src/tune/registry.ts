@@ -236,7 +236,8 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
   const table = stage.table;
   const valueClasses = table.valueClasses;
   const withValues = (benchmarks: readonly string[] | undefined): readonly BenchmarkSpec[] => (benchmarks ?? []).map(benchmarkSpec).filter((b) => b.valueBytes > 0);
-  const algoOf = benchmarkSpec(stage.benchmarks[0]!).nameFields('u32').algo;
+  // Every benchmark's algo name (a stage may time several: adjacent_difference_right, top_k_4096, find_end).
+  const algos = new Set(stage.benchmarks.map((b) => String(benchmarkSpec(b).nameFields('u32').algo)));
   return {
     name: stage.stage,
     ...(table.name !== stage.stage ? { table: table.name } : {}),
@@ -280,9 +281,9 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
     benchmarkName: (benchmark, type, c) => benchmarkName(benchmark, type, c),
     ...(valueClasses ? { valueClass: (benchmark: string) => benchmarkSpec(benchmark).valueBytes } : {}),
     parseName: (f) => {
-      if (f.lvl !== 'device' || f.algo !== algoOf || typeof f.cfg !== 'object') return undefined;
+      if (f.lvl !== 'device' || !algos.has(str(f.algo)) || typeof f.cfg !== 'object') return undefined;
       const m = benchmarkOfName(f, stage.benchmarks.map(benchmarkSpec));
-      return m && { algorithm: stage.stage, benchmark: m.bench.name, type: m.type, config: configFromName(algoOf as string, f.cfg) };
+      return m && { algorithm: stage.stage, benchmark: m.bench.name, type: m.type, config: configFromName(str(f.algo), f.cfg) };
     },
   };
 }
