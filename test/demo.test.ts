@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sameResult } from '../src/cli/demo.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const main = path.join(root, 'dist/cli/main.js');
@@ -27,5 +28,20 @@ describe('wgprim demo', () => {
     const run = demo('--algorithm', 'selct');
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/unknown algorithm "selct": use .*select/);
+  });
+
+  it('takes a second run for checked when it equals the first (sameResult): bytes, fields, numbers', () => {
+    expect(sameResult(Uint32Array.of(1, 2, 3), Uint32Array.of(1, 2, 3))).toBe(true);
+    expect(sameResult(Uint32Array.of(1, 2, 3), Uint32Array.of(1, 2, 4))).toBe(false);
+    expect(sameResult(Uint32Array.of(1, 2), Uint32Array.of(1, 2, 3))).toBe(false);
+    expect(sameResult(Float32Array.of(0), Float32Array.of(-0))).toBe(false);
+    expect(sameResult(Uint32Array.of(0), Int32Array.of(0))).toBe(false);
+    expect(sameResult(Float32Array.of(NaN), Float32Array.of(NaN))).toBe(true);
+    expect(sameResult({ values: Float32Array.of(2), indices: Uint32Array.of(7) }, { values: Float32Array.of(2), indices: Uint32Array.of(7) })).toBe(true);
+    expect(sameResult({ values: Float32Array.of(2), indices: Uint32Array.of(7) }, { values: Float32Array.of(2), indices: Uint32Array.of(8) })).toBe(false);
+    expect(sameResult({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameResult(5, 5)).toBe(true);
+    expect(sameResult(5n, 5n)).toBe(true);
+    expect(sameResult(5, 6)).toBe(false);
   });
 });
