@@ -94,7 +94,7 @@ export const findAlgorithm = defineAlgorithm({
   demo: (arrays, { u32 }) => {
     // Distinct neighbours (i * 2 + 1 never repeats next to itself), with planted matches at 3/4.
     const n = u32.length;
-    const data = Uint32Array.from(u32, (x, i) => (x & ~1) >>> 0 | (i & 1));
+    const data = u32.map((x, i) => (x & ~1) | (i & 1));
     const at = Math.floor((3 * n) / 4);
     const marks = [0xfffffff1, 0xfffffff3, 0xfffffff5];
     if (n >= 8) {

@@ -5,7 +5,10 @@ import { type HistogramSampleType, sampleInfo } from './samples.js';
 
 /** The samples of a typed array as numbers (f16 bits decoded). */
 export function sampleValues(samples: ArrayLike<number>, type: HistogramSampleType): ArrayLike<number> {
-  return type === 'f16' ? Float32Array.from(samples, f16Value) : samples;
+  if (type !== 'f16') return samples;
+  const out = new Float32Array(samples.length);
+  for (let i = 0; i < samples.length; i++) out[i] = f16Value(samples[i]!);
+  return out;
 }
 
 interface Shape { readonly channels?: number; readonly activeChannels?: number }
