@@ -7,7 +7,7 @@ import { type TypeInfo } from '../../wgsl/types.js';
 import { blockedIndex, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
 import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { orderEnables, orderFunctions } from '../merge/order.js';
-import { accessors, storeTile, valueType } from '../merge/tile-io.js';
+import { accessors, storeTile, tileLanes, valueType } from '../merge/tile-io.js';
 import { type MergeSortBlockSortConfig } from './config.js';
 
 export const BLOCK_SORT_PARAMS = ['count', 'num_tiles'] as const;
@@ -73,10 +73,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (tile >= P.num_tiles) { return; }
   let base = tile * TILE;
   let valid = min(TILE, P.count - base);
-${stagedTileLoad('valid', 'WG', IPT, [
-    { type: K, load: (i) => `order_in(load_key(base + ${i}))`, store: (i, x) => `s_keys[${at(i)}] = ${x}` },
-    ...(pairs ? [{ type: V, load: (i: string) => `load_val(base + ${i})`, store: (i: string, x: string) => `s_vals[${at(i)}] = ${x}` }] : []),
-  ])}
+${stagedTileLoad('valid', 'WG', IPT, tileLanes(K, o.valueBytes, (i) => `base + ${i}`, at))}
   workgroupBarrier();
   // This invocation's IPT consecutive elements, sorted in registers and put back.
   let first = lid * IPT;

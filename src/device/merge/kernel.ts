@@ -10,7 +10,7 @@ import { blockedIndex, mergePathSearch, mergeSharedRuns } from '../../wgsl/workg
 import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
-import { accessors, halfKey, storeKeyPair, storeTile, valueType } from './tile-io.js';
+import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } from './tile-io.js';
 
 /**
  * `runs`: the runs [2kL, (2k+1)L) and [(2k+1)L, (2k+2)L) of `count` elements (L = `run`)
@@ -181,10 +181,7 @@ ${tilePair(o.source)}
   let total = d1 - d0;
   let nb = total - na;
   // The tile's slices: A's at [0, na), B's at [na, total).
-${stagedTileLoad('total', 'MWG', MIPT, [
-    { type: K, load: (i) => `order_in(load_key(${source(i)}))`, store: (i, x) => `s_keys[${at(i)}] = ${x}` },
-    ...(pairs ? [{ type: V, load: (i: string) => `load_val(${source(i)})`, store: (i: string, x: string) => `s_vals[${at(i)}] = ${x}` }] : []),
-  ])}
+${stagedTileLoad('total', 'MWG', MIPT, tileLanes(K, o.valueBytes, source, at))}
   workgroupBarrier();
   let dd = min(lid * MIPT, total);
   let n = min(MIPT, total - dd);

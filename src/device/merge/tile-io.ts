@@ -5,7 +5,7 @@ import { keyAccess } from '../radix-sort/access.js';
 import { rawType } from '../../wgsl/thread/radix-key.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { sharedTileStore } from '../../wgsl/workgroup/tile.js';
+import { sharedTileStore, type StagedLane } from '../../wgsl/workgroup/tile.js';
 
 export const valueType = (valueBytes: 0 | 4 | 8): string => (valueBytes === 8 ? 'vec2<u32>' : 'u32');
 
@@ -95,4 +95,15 @@ export function storeTile(o: { key: TypeInfo; valueBytes: 0 | 4 | 8 }, n: string
   return `${half ? storeKeyWords(n, outBase, wg, read) : ''}
 ${sharedTileStore(n, wg, items, (i) => `${half ? '' : `store_key(${outBase} + ${i}, ${read.key(`s_keys[${at(i)}]`)});`}
       ${o.valueBytes !== 0 ? `store_val(${outBase} + ${i}, s_vals[${at(i)}]);` : ''}`)}`;
+}
+
+/**
+ * What a sort tile's staged load (`stagedTileLoad`) fills: s_keys in the order's form
+ * (`order_in`) and, with values, s_vals; `from(i)` is where tile position i is read, `at(i)`
+ * where it lies in workgroup memory.
+ */
+export function tileLanes(K: string, valueBytes: 0 | 4 | 8, from: (i: string) => string, at: (i: string) => string): StagedLane[] {
+  const keys: StagedLane = { type: K, load: (i) => `order_in(load_key(${from(i)}))`, store: (i, x) => `s_keys[${at(i)}] = ${x}` };
+  if (valueBytes === 0) return [keys];
+  return [keys, { type: valueType(valueBytes), load: (i) => `load_val(${from(i)})`, store: (i, x) => `s_vals[${at(i)}] = ${x}` }];
 }
