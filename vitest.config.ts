@@ -8,7 +8,6 @@ import { defineConfig } from 'vitest/config';
 // (scattered loads and stores are emitted lane by lane), and compiling is what a GPU test costs
 // here. Both subgroup sizes are exercised on every run.
 const EIGHT_LANES = [
-  'test/radix-sort.test.ts',
   'test/bench.test.ts',
   'test/tune-threshold.test.ts',
   'test/tables.test.ts',

@@ -250,12 +250,16 @@ describe('radix sort: each rank and look-back forced by config', () => {
   }, sweepTimeout);
 
   it('320 and 384 invocations (the H200 u64 keys row is 320 x 9): more invocations than digits, u64 keys and pairs, both offset methods', async () => {
-    // 7-bit digits: lavapipe's 8-lane subgroups need 40 counter rows at 320 invocations, and 8-bit ones would not fit its 32 KiB.
+    // The widest digits whose counters fit: a counter row per subgroup, so lavapipe's 8-lane
+    // subgroups take 40 rows at 320 invocations (7-bit digits fit its 32 KiB, 8-bit ones do not)
+    // and 4-lane ones 80 (6-bit digits).
     // Pairs by default (keys only as well under the sweep, and 384 x 7).
     const cases: [number, number, RadixSortConfig, boolean][] = [[320, 9, MATCH_RTS, true], [320, 9, ONESWEEP, true], [384, 7, MATCH_RTS, false]];
     for (const [workgroupSize, itemsPerThread, base, keysOnly] of sweepOr(cases, [[320, 9, MATCH_RTS, false], [320, 9, ONESWEEP, false]])) {
-      const config = { ...base, workgroupSize, itemsPerThread, radixBits: 7, histogramWorkgroupSize: 256 };
-      expect(radixSortConfigProblem(prim.context, typeInfo('u64'), 4, config)).toBeUndefined();
+      const shaped = (radixBits: number): RadixSortConfig => ({ ...base, workgroupSize, itemsPerThread, radixBits, histogramWorkgroupSize: 256 });
+      const radixBits = [7, 6, 5].find((bits) => radixSortConfigProblem(prim.context, typeInfo('u64'), 4, shaped(bits)) === undefined);
+      expect(radixBits, `${workgroupSize} x ${itemsPerThread}: no digit width from 5 to 7 bits fits`).toBeDefined();
+      const config = shaped(radixBits!);
       const tile = tileSize(config);
       for (const n of [tile - 1, 2 * tile + 1]) await check('u64', randomKeys('u64', n, SEED + n), { descending: n === tile - 1, config }, `${base.lookback} ${workgroupSize} x ${itemsPerThread}`, keysOnly);
     }
@@ -477,7 +481,8 @@ describe('radix sort: config errors', () => {
   it("invalid combinations and values: 'invalid-config' before any pipeline", async () => {
     const pipeline = vi.spyOn(prim.context, 'pipeline');
     const cases: [string, Partial<RadixSortConfig>, RegExp][] = [
-      ['decoupled with split', { rank: 'split', lookback: 'decoupled' }, /decoupled.*needs rank "match"/],
+      // Over the selected config (a split rank's itemsPerThread given, which the selected one may not have).
+      ['decoupled with split', { rank: 'split', lookback: 'decoupled', itemsPerThread: 8 }, /decoupled.*needs rank "match"/],
       ['decoupled with split (full config)', { ...ONESWEEP, rank: 'split', workgroupScan: 'shared' }, /needs rank "match"/],
       ['unknown rank', { rank: 'warp' as never }, /unknown rank "warp"/],
       ['unknown lookback', { lookback: 'magic' as never }, /unknown lookback "magic"/],
@@ -506,7 +511,7 @@ describe('radix sort: config errors', () => {
     // A valid odd itemsPerThread and a split rank with a multiple of 4 are accepted (sanity of the cases above).
     expect(radixSortConfigProblem(prim.context, typeInfo('u32'), 0, { ...ONESWEEP, itemsPerThread: 6 })).toBeUndefined();
     expect(pipeline).not.toHaveBeenCalled();
-    await expect(prim.arrays.radixSortKeys(new Uint32Array(4), { config: { rank: 'split', lookback: 'decoupled' }, blockSortConfig: LSD_ONLY })).rejects.toMatchObject({ code: 'invalid-config' });
+    await expect(prim.arrays.radixSortKeys(new Uint32Array(4), { config: { rank: 'split', lookback: 'decoupled', itemsPerThread: 8 }, blockSortConfig: LSD_ONLY })).rejects.toMatchObject({ code: 'invalid-config' });
   });
 
   it("the match rank and subgroup scans on a device without subgroups: 'invalid-config'; the split rank runs there", async () => {
@@ -565,8 +570,11 @@ describe('radix sort: keys and values past one storage binding (bound as two ran
   // keys (or 8-byte values), 2.1 MB, take two bindings each, split at 1.5 MiB; 4-byte values one.
   const LIMIT = 3 << 19;
   const N = 2 ** 18 + 1001;
-  /** Tiles of 512 keys keep the look-back state (2 x 256 words a tile) under the lowered limit. */
-  const shape = { workgroupSize: 128, itemsPerThread: 4, histogramWorkgroupSize: 128, histogramItemsPerThread: 8 } as const;
+  /**
+   * Tiles of 512 keys keep the look-back state (2 x 256 words a tile) under the lowered limit; 64
+   * invocations keep the match rank's counters (a row per subgroup) within 32 KiB at 4 lanes too.
+   */
+  const shape = { workgroupSize: 64, itemsPerThread: 8, histogramWorkgroupSize: 128, histogramItemsPerThread: 8 } as const;
   function lowered(extra: Record<string, number> = {}): { p: Prim; device: GPUDevice; kernels: string[] } {
     const device = prim.device;
     const p = createPrim(device, { adapterInfo: { vendor: prim.target.vendor, architecture: prim.target.architecture, device: prim.target.device, description: '', subgroupMinSize: prim.target.subgroupMinSize, subgroupMaxSize: prim.target.subgroupMaxSize } as GPUAdapterInfo });
