@@ -11,7 +11,6 @@ const EIGHT_LANES = [
   'test/bench.test.ts',
   'test/tune-threshold.test.ts',
   'test/tables.test.ts',
-  'test/reduce.test.ts',
 ];
 
 export default defineConfig({

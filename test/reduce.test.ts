@@ -204,7 +204,9 @@ describe('reduce: f32 sums of random reals', () => {
       { workgroupReduce: 'shared' },
       { workgroupSize: 64, itemsPerThread: 4, maxWorkgroups: 65535 },
       { workgroupSize: max, itemsPerThread: 32, maxWorkgroups: 1, workgroupReduce: 'shared' },
-      { workgroupSize: max, itemsPerThread: 4, maxWorkgroups: 7, workgroupReduce: 'subgroup' },
+      // 16 items: a tile whose typical sum stays above the bound (below) even with 4-lane
+      // subgroups, whose workgroup step folds twice as many subgroup results as 8-lane ones.
+      { workgroupSize: max, itemsPerThread: 16, maxWorkgroups: 7, workgroupReduce: 'subgroup' },
     ];
     for (const override of configs) {
       const c = { ...prim.selectedConfig('reduce', 'f32').config, ...override } as ReduceConfig;
