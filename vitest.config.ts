@@ -1,9 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Test files that run on lavapipe at its default width, 8 lanes (256 bits: subgroup size 8, the
-// adapter the package's lavapipe tables were tuned on). They assert what that adapter selects
-// (its tuned rows, heuristics sized for 8-wide subgroups) or shapes that fit its workgroup memory
-// only with 8-wide subgroups. Every other file runs at 4 lanes (128 bits, subgroup size 4, as
+// adapter the package's lavapipe tables were tuned on). They assert what that adapter selects:
+// its tuned rows, and heuristics sized for 8-wide subgroups. Every other file runs at 4 lanes (128 bits, subgroup size 4, as
 // SwiftShader in the browser test): lavapipe then compiles a pipeline in about half the time
 // (scattered loads and stores are emitted lane by lane), and compiling is what a GPU test costs
 // here. Both subgroup sizes are exercised on every run.
