@@ -2,10 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Test files that run on lavapipe at its default width, 8 lanes (256 bits: subgroup size 8, the
 // adapter the package's lavapipe tables were tuned on). They assert what that adapter selects:
-// its tuned rows, and heuristics sized for 8-wide subgroups. Every other file runs at 4 lanes (128 bits, subgroup size 4, as
-// SwiftShader in the browser test): lavapipe then compiles a pipeline in about half the time
-// (scattered loads and stores are emitted lane by lane), and compiling is what a GPU test costs
-// here. Both subgroup sizes are exercised on every run.
+// its tuned rows, and heuristics sized for 8-wide subgroups. Every other file runs at 4 lanes
+// (128 bits, subgroup size 4, as SwiftShader in the browser test): lavapipe then compiles a
+// pipeline in about half the time (scattered loads and stores are emitted lane by lane), and
+// compiling is what a GPU test costs here. Both subgroup sizes are exercised on every run.
 const EIGHT_LANES = [
   'test/bench.test.ts',
   'test/tune-threshold.test.ts',
@@ -21,6 +21,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     // One test file at a time: lavapipe and SwiftShader each use every CPU core.
     fileParallelism: false,
+    // The two widths as projects; distinct group orders run them one after the other (projects
+    // of one group would run side by side, fileParallelism being per project).
     projects: [
       {
         extends: true,
