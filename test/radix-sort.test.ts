@@ -321,11 +321,14 @@ describe('radix sort: each rank and look-back forced by config', () => {
       // The compact layout is what runs: no workgroup arrays of its own for the totals, the ticket or the starts.
       expect(code).not.toMatch(/var<workgroup> (rk_sums|sg_counter|rk_start)\b/);
       const tile = tileSize(config);
-      for (const [type, vb, n] of [['u32', 0, tile - 1], ['u32', 4, 3 * tile + 1], ['i64', 8, tile + 1], ['f32', 0, 7919]] as const) {
+      const all = [['u32', 0, tile - 1], ['u32', 4, 3 * tile + 1], ['i64', 8, tile + 1], ['f32', 0, 7919]] as const;
+      // Each case compiles its own kernels: by default each method sorts keys alone once and
+      // with values once (4-byte under one, 8-byte under the other); the sweep takes all four.
+      for (const [type, vb, n] of sweepOr(all, base === ONESWEEP ? [all[0], all[2]] : [all[1], all[3]])) {
         await sortOne(type, vb, n, config, n % 2 === 1);
       }
     }
-  });
+  }, sweepTimeout);
 
   it('the default shape forced to onesweep: u32 keys, f32 with 4-byte values, u64 with 8-byte values', async () => {
     // Large tiles compile slowly here: three of them, a test of their own.

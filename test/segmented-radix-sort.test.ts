@@ -7,6 +7,7 @@ import { anchorType } from '../src/cli/table.js';
 import { testPrim } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
 import { bufferIo, firstBad, is64, KEY_TYPES, type KeyArray, randomKeys, widthOf } from './support/radix.js';
+import { SWEEP, sweepTimeout } from './support/sweep.js';
 import { radixSortOrder } from '../src/device/radix-sort/reference.js';
 
 // The segmented radix sort against a CPU reference: each segment's indices stably sorted by
@@ -230,7 +231,11 @@ describe('segmented radix sort: in place', () => {
         for (const [beginBit, endBit] of ranges) {
           const c = { descending, beginBit, endBit, config, valueBytes: is64(type) ? 8 : 4 } as const;
           await checkPlacements(type, keys, begins, ends, c, rank, type === 'u32' && rank === 'match' ? PLACEMENTS : ['omitted']);
-          await checkPlacements(type, keys, begins, ends, { ...c, valueBytes: 0 }, `${rank} keys`, ['same-buffer']);
+          // Keys alone compile kernels of their own: by default for one key of each width (and
+          // under the split rank); the sweep takes every type.
+          if (SWEEP || rank !== 'match' || type === 'u32' || type === 'f16' || type === 'i64') {
+            await checkPlacements(type, keys, begins, ends, { ...c, valueBytes: 0 }, `${rank} keys`, ['same-buffer']);
+          }
         }
       }
     }
@@ -239,7 +244,7 @@ describe('segmented radix sort: in place', () => {
       const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, radixBits: 6 };
       await checkPlacements('f16', randomKeys('f16', n, SEED + 34), begins, ends, { config, valueBytes: 0 }, 'odd f16', ['omitted']);
     }
-  });
+  }, sweepTimeout);
 
   it('an empty bit range (nothing moves in place; separate outputs get a copy); 8-byte values with 32-bit keys', async () => {
     const { n, begins, ends } = layout([TILE + 9, 40, 3 * TILE, 0, 7], SEED + 41);
