@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 // Compiling a pipeline takes seconds on lavapipe on a loaded machine: room for that.
 const SLOW = 300_000;
-import { type ByKeyConfig, type ElementType, type Prim, WgprimError } from '../src/index.js';
+import { type ByKeyReduceConfig, type ElementType, type Prim, WgprimError } from '../src/index.js';
 import { cpuOp, type Value } from '../src/device/reference.js';
 import { nonTrivialRunsReference, reduceByKeyReference, runsOf } from '../src/device/reduce-by-key/reference.js';
 import { testPrim, typesOn } from './support/gpu.js';
@@ -14,18 +14,21 @@ beforeAll(async () => {
   prim = await testPrim();
 });
 
-const PATHS: readonly (readonly [string, Partial<ByKeyConfig>])[] = [
-  ['decoupled look-back, subgroup scan', { workgroupSize: 64, itemsPerThread: 4, lookback: 'decoupled', workgroupScan: 'subgroup' }],
-  ['reduce-then-scan, workgroup-memory scan', { workgroupSize: 64, itemsPerThread: 8, lookback: 'reduce-then-scan', workgroupScan: 'shared' }],
+// The staged scatter takes the tile's run count from the look-back (its fused subgroup form) or
+// from reduce-then-scan: each staged path once, and the direct scatter.
+const PATHS: readonly (readonly [string, Partial<ByKeyReduceConfig>])[] = [
+  ['decoupled look-back, subgroup scan, direct', { workgroupSize: 64, itemsPerThread: 4, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' }],
+  ['reduce-then-scan, workgroup-memory scan, staged', { workgroupSize: 64, itemsPerThread: 8, lookback: 'reduce-then-scan', workgroupScan: 'shared', scatter: 'staged' }],
+  ['decoupled look-back, subgroup scan, staged', { workgroupSize: 64, itemsPerThread: 4, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'staged' }],
 ];
 const TILE = 256;
 const SIZES = [0, 1, 2, 3, TILE - 1, TILE, TILE + 1, 2 * TILE + 1, 7919, 33 * TILE + 5];
 
-describe('reduce by key: every key and value type, both paths, awkward sizes', { timeout: SLOW }, () => {
+describe('reduce by key: every key and value type, each path, awkward sizes', { timeout: SLOW }, () => {
   it('sums', async () => {
     // Every type as a key or a value (compiling dominates on lavapipe: one pipeline a case).
     const on = new Set(typesOn(prim));
-    const cases = ([['u32', 'u64', ...PATHS[0]!], ['i64', 'f32', ...PATHS[0]!], ['f16', 'i32', ...PATHS[0]!], ['f32', 'u32', ...PATHS[1]!]] as [ElementType, ElementType, string, Partial<ByKeyConfig>][])
+    const cases = ([['u32', 'u64', ...PATHS[0]!], ['i64', 'f32', ...PATHS[2]!], ['f16', 'i32', ...PATHS[0]!], ['f32', 'u32', ...PATHS[1]!]] as [ElementType, ElementType, string, Partial<ByKeyReduceConfig>][])
       .filter(([k, v]) => on.has(k) && on.has(v));
     for (const [keyType, valueType, path, config] of cases) {
       for (const n of SIZES) {
@@ -65,8 +68,15 @@ describe('reduce by key: every key and value type, both paths, awkward sizes', {
 });
 
 describe('tiles with about a workgroup of heads (the two-phase scatter writes such a tile directly)', { timeout: SLOW }, () => {
-  it('reduce by key and non-trivial runs, both paths', async () => {
+  it('reduce by key and non-trivial runs, each path (its scatter the one that runs)', async () => {
+    const kernels: string[] = [];
+    const pipeline = prim.context.pipeline.bind(prim.context);
+    prim.context.pipeline = (k) => {
+      kernels.push(k.key);
+      return pipeline(k);
+    };
     for (const [path, config] of PATHS) {
+      kernels.length = 0;
       const wg = config.workgroupSize!;
       const tile = wg * config.itemsPerThread!;
       const per = [0, 1, wg - 1, wg, wg + 1, tile - 4, tile - 3];
@@ -92,14 +102,18 @@ describe('tiles with about a workgroup of heads (the two-phase scatter writes su
       const wantRuns = nonTrivialRunsReference(headsOf('u32', pairs));
       expect(Array.from(runs.offsets), `offsets (${path})`).toEqual(Array.from(wantRuns.offsets));
       expect(Array.from(runs.lengths), `lengths (${path})`).toEqual(Array.from(wantRuns.lengths));
+      const written = kernels.filter((k) => /^bykey:(lookback|partials-in):/.test(k));
+      expect(written.length, path).toBe(2);
+      expect(written.every((k) => k.endsWith(`:${config.scatter}`)), `${path}: ${written.join(' ')}`).toBe(true);
     }
+    prim.context.pipeline = pipeline;
   });
 });
 
 describe('run-length encode', { timeout: SLOW }, () => {
-  it('values and counts, every type, both paths', async () => {
+  it('values and counts, every type, each path', async () => {
     for (const [i, type] of typesOn(prim).filter((t) => ['u32', 'f16', 'i64'].includes(t)).entries()) {
-      const [path, config] = PATHS[i % 2]!;
+      const [path, config] = PATHS[i % PATHS.length]!;
       for (const n of [0, 1, 5, TILE + 1, 21 * TILE + 3]) {
         const data = runKeys(type, n, SEED + n, 9);
         const heads = headsOf(type, data);
@@ -111,9 +125,9 @@ describe('run-length encode', { timeout: SLOW }, () => {
       }
     }
   });
-  it('non-trivial runs: offsets and lengths, both paths, runs of one, all equal', async () => {
+  it('non-trivial runs: offsets and lengths, each path, runs of one, all equal', async () => {
     for (const [i, type] of typesOn(prim).filter((t) => ['i32', 'f32', 'u64'].includes(t)).entries()) {
-      const [path, config] = PATHS[i % 2]!;
+      const [path, config] = PATHS[i % PATHS.length]!;
       for (const n of [0, 1, 2, 7, TILE + 1, 21 * TILE + 3]) {
         const data = runKeys(type, n, SEED + 2 * n, 4);
         const want = nonTrivialRunsReference(headsOf(type, data));
@@ -154,5 +168,16 @@ describe('typed errors', { timeout: SLOW }, () => {
     expect(await code(() => prim.reduceByKey(enc, { keys, values, uniqueKeysOut: out, aggregatesOut: b(32), runCount: b(4), count: 16, keyType: 'u32', valueType: 'u32' }))).toBe('buffer-size');
     expect(await code(() => prim.runLengthEncode(enc, { input: keys, uniqueOut: out, countsOut: b(64), runCount: dev.createBuffer({ size: 4, usage: GPUBufferUsage.UNIFORM }), count: 16, type: 'u32' }))).toBe('buffer-usage');
     expect(await code(() => prim.runLengthEncodeNonTrivialRuns(enc, { input: keys, offsetsOut: b(16), lengthsOut: b(32), runCount: b(4), count: 16, type: 'u32' }))).toBe('buffer-size');
+  });
+  it('configs: an unknown scatter, and a staged tile past workgroup memory (its direct twin runs)', async () => {
+    const keys = new Uint32Array([1, 1, 2]);
+    await expect(prim.arrays.reduceByKey(keys, keys, { config: { scatter: 'sideways' as 'direct' } })).rejects.toMatchObject({ code: 'invalid-config', message: expect.stringMatching(/unknown scatter "sideways"/) });
+    // A tile as large as workgroup memory holds: its keys and aggregates do not fit beside it.
+    const limit = prim.device.limits.maxComputeWorkgroupStorageSize;
+    const itemsPerThread = Math.min(64, 4 * Math.floor(limit / 8 / 128 / 4));
+    expect(128 * itemsPerThread * 8).toBeGreaterThanOrEqual(limit);
+    const config = { workgroupSize: 128, itemsPerThread, lookback: 'decoupled', workgroupScan: 'shared' } as const;
+    await expect(prim.arrays.runLengthEncode(keys, { config: { ...config, scatter: 'staged' } })).rejects.toMatchObject({ code: 'invalid-config' });
+    expect(Array.from((await prim.arrays.runLengthEncode(keys, { config: { ...config, scatter: 'direct' } })).counts)).toEqual([2, 1]);
   });
 });

@@ -4,7 +4,7 @@ import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { selectFromTable } from '../select.js';
-import { type ByKeyConfig } from '../scan-by-key/config.js';
+import { type ByKeyReduceConfig } from './config.js';
 import { byKeyOperands, checkEquality, type ScanRows } from '../scan-by-key/calls.js';
 import { type ByKeyCall, checkDistinct, prepareByKey } from '../scan-by-key/engine.js';
 import { reduceByKeyTable, runLengthEncodeNonTrivialRunsTable, runLengthEncodeTable } from './table.js';
@@ -26,7 +26,7 @@ export interface ReduceByKeyArgs {
   readonly op?: Operator;
   /** WGSL expression over `a` and `b` (keys): whether neighbours belong to one run. */
   readonly equality?: string;
-  readonly config?: Partial<ByKeyConfig>;
+  readonly config?: Partial<ByKeyReduceConfig>;
 }
 
 export interface RunLengthEncodeArgs {
@@ -39,7 +39,7 @@ export interface RunLengthEncodeArgs {
   readonly count: number;
   readonly type: ElementType;
   readonly equality?: string;
-  readonly config?: Partial<ByKeyConfig>;
+  readonly config?: Partial<ByKeyReduceConfig>;
 }
 
 export interface NonTrivialRunsArgs {
@@ -52,13 +52,13 @@ export interface NonTrivialRunsArgs {
   readonly count: number;
   readonly type: ElementType;
   readonly equality?: string;
-  readonly config?: Partial<ByKeyConfig>;
+  readonly config?: Partial<ByKeyReduceConfig>;
 }
 
 const U32 = typeInfo('u32');
 
 
-export async function prepareReduceByKey(ctx: DeviceContext, rows: ScanRows<ByKeyConfig>, args: ReduceByKeyArgs): Promise<(encoder: GPUCommandEncoder) => void> {
+export async function prepareReduceByKey(ctx: DeviceContext, rows: ScanRows<ByKeyReduceConfig>, args: ReduceByKeyArgs): Promise<(encoder: GPUCommandEncoder) => void> {
   const what = 'reduceByKey';
   ctx.assertAlive();
   checkArgs(what, args, 'keys, values, uniqueKeysOut, aggregatesOut, runCount, count, keyType, valueType');
@@ -71,14 +71,14 @@ export async function prepareReduceByKey(ctx: DeviceContext, rows: ScanRows<ByKe
   checkDistinct(what, [['keys', args.keys], ['values', args.values], ['uniqueKeysOut', args.uniqueKeysOut], ['aggregatesOut', args.aggregatesOut], ['runCount', args.runCount]]);
   const { config } = selectFromTable(ctx, reduceByKeyTable, rows, args.keyType, v.bytes > 4 ? 8 : 4, args.config);
   const call: ByKeyCall = {
-    what, config, count: args.count, heads: 'keys', output: 'reduce', key: k, value: v, ones: false, op, equality: args.equality, exclusive: false,
+    what, config, scatter: config.scatter, count: args.count, heads: 'keys', output: 'reduce', key: k, value: v, ones: false, op, equality: args.equality, exclusive: false,
     keys: args.keys, values: args.values, first: args.uniqueKeysOut, second: args.aggregatesOut, runCount: args.runCount,
   };
   return prepareByKey(ctx, call);
 }
 
 /** Run-length encode: reduce by key of implicit ones (no values read). */
-export async function prepareRunLengthEncode(ctx: DeviceContext, rows: ScanRows<ByKeyConfig>, args: RunLengthEncodeArgs): Promise<(encoder: GPUCommandEncoder) => void> {
+export async function prepareRunLengthEncode(ctx: DeviceContext, rows: ScanRows<ByKeyReduceConfig>, args: RunLengthEncodeArgs): Promise<(encoder: GPUCommandEncoder) => void> {
   const what = 'runLengthEncode';
   ctx.assertAlive();
   checkArgs(what, args, 'input, uniqueOut, countsOut, runCount, count, type');
@@ -93,14 +93,14 @@ export async function prepareRunLengthEncode(ctx: DeviceContext, rows: ScanRows<
   checkDistinct(what, [['input', args.input], ['uniqueOut', args.uniqueOut], ['countsOut', args.countsOut], ['runCount', args.runCount]]);
   const { config } = selectFromTable(ctx, runLengthEncodeTable, rows, args.type, 0, args.config);
   const call: ByKeyCall = {
-    what, config, count: args.count, heads: 'keys', output: 'reduce', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
+    what, config, scatter: config.scatter, count: args.count, heads: 'keys', output: 'reduce', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
     keys: args.input, first: args.uniqueOut, second: args.countsOut, runCount: args.runCount,
   };
   return prepareByKey(ctx, call);
 }
 
 /** Non-trivial runs: CUB's head-and-tail form on the engine (a run longer than one starts where a head is no tail). */
-export async function prepareNonTrivialRuns(ctx: DeviceContext, rows: ScanRows<ByKeyConfig>, args: NonTrivialRunsArgs): Promise<(encoder: GPUCommandEncoder) => void> {
+export async function prepareNonTrivialRuns(ctx: DeviceContext, rows: ScanRows<ByKeyReduceConfig>, args: NonTrivialRunsArgs): Promise<(encoder: GPUCommandEncoder) => void> {
   const what = 'runLengthEncodeNonTrivialRuns';
   ctx.assertAlive();
   checkArgs(what, args, 'input, offsetsOut, lengthsOut, runCount, count, type');
@@ -117,7 +117,7 @@ export async function prepareNonTrivialRuns(ctx: DeviceContext, rows: ScanRows<B
   checkDistinct(what, [['input', args.input], ['offsetsOut', args.offsetsOut], ['lengthsOut', args.lengthsOut], ['runCount', args.runCount]]);
   const { config } = selectFromTable(ctx, runLengthEncodeNonTrivialRunsTable, rows, args.type, 0, args.config);
   const call: ByKeyCall = {
-    what, config, count: args.count, heads: 'keys', output: 'runs', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
+    what, config, scatter: config.scatter, count: args.count, heads: 'keys', output: 'runs', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
     keys: args.input, first: args.offsetsOut, second: args.lengthsOut, runCount: args.runCount, scatterCount: Math.max(1, most),
   };
   return prepareByKey(ctx, call);

@@ -6,7 +6,7 @@ import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { arrayOfType, precheckArrayCall, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
 import { type AlgorithmEnv, type ArrayEnv, type BenchmarkSpec, type ConfigTable, defineAlgorithm, type TuningSpec } from '../spec.js';
 import { compareArrays } from '../reference.js';
-import { type ByKeyConfig } from '../scan-by-key/config.js';
+import { type ByKeyReduceConfig } from './config.js';
 import { runHeads } from '../scan-by-key/reference.js';
 import { type NonTrivialRunsArgs, prepareNonTrivialRuns, prepareReduceByKey, prepareRunLengthEncode, type ReduceByKeyArgs, type RunLengthEncodeArgs } from './calls.js';
 import { nonTrivialRunsReference, reduceByKeyReference } from './reference.js';
@@ -18,14 +18,14 @@ export interface ArrayReduceByKeyOptions {
   /** Needed only for f16 (Uint16Array) keys or values. */
   readonly keyType?: ElementType;
   readonly valueType?: ElementType;
-  readonly config?: Partial<ByKeyConfig>;
+  readonly config?: Partial<ByKeyReduceConfig>;
 }
 
 export interface ArrayRunLengthOptions {
   readonly equality?: string;
   /** Needed only for f16 (Uint16Array). */
   readonly type?: ElementType;
-  readonly config?: Partial<ByKeyConfig>;
+  readonly config?: Partial<ByKeyReduceConfig>;
 }
 
 function calls(env: AlgorithmEnv) {
@@ -103,7 +103,7 @@ function arrays(env: ArrayEnv) {
 }
 
 type Form = 'reduce_by_key' | 'run_length_encode' | 'run_length_encode_non_trivial_runs';
-const TABLE: Record<Form, ConfigTable<ByKeyConfig>> = { reduce_by_key: reduceByKeyTable, run_length_encode: runLengthEncodeTable, run_length_encode_non_trivial_runs: runLengthEncodeNonTrivialRunsTable };
+const TABLE: Record<Form, ConfigTable<ByKeyReduceConfig>> = { reduce_by_key: reduceByKeyTable, run_length_encode: runLengthEncodeTable, run_length_encode_non_trivial_runs: runLengthEncodeNonTrivialRunsTable };
 const ANCHOR: Record<Form, string> = { reduce_by_key: 'reduce_by_key', run_length_encode: 'rle_encode', run_length_encode_non_trivial_runs: 'rle_non_trivial_runs' };
 
 /** On runs of random length 1..7 (mean 4, as rocPRIM's benchmarks draw them); reduce by key with u32 values. */
@@ -121,7 +121,7 @@ const benchmark = (form: Form): BenchmarkSpec => ({
     return form === 'reduce_by_key' ? n * (s + 4) + runs * (s + 4) : form === 'run_length_encode' ? n * s + runs * (s + 4) : n * s + runs * (6 / 7) * 8;
   },
   prepare: async (env, c, r) => {
-    const config = c.config as unknown as ByKeyConfig;
+    const config = c.config as unknown as ByKeyReduceConfig;
     const runCount = r.buffer('bykey.runCount', 4);
     const second = r.buffer('bykey.second', c.count * 4);
     const rows = env.rows(TABLE[form]);
@@ -137,8 +137,8 @@ const benchmark = (form: Form): BenchmarkSpec => ({
 const FORMS: readonly Form[] = ['reduce_by_key', 'run_length_encode', 'run_length_encode_non_trivial_runs'];
 const tuning = (form: Form): TuningSpec => ({
   stage: form, table: TABLE[form], benchmarks: [form], defaultBenchmarks: [form],
-  defaultSpace: { workgroupSize: [128, 256, 512], itemsPerThread: [8, 12, 16] },
-  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },
+  defaultSpace: { workgroupSize: [128, 256, 512], itemsPerThread: [8, 12, 16], scatter: ['direct', 'staged'] },
+  smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'], scatter: ['direct'] },
   cost: { pipelines: (c) => (c.lookback === 'reduce-then-scan' ? 3 : 1), passes: (c) => (c.lookback === 'reduce-then-scan' ? 2 : 1) },
   fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
 });

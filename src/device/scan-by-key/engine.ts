@@ -7,7 +7,7 @@ import { fail } from '../../runtime/errors.js';
 import { lookbackStateWords } from '../../wgsl/device/lookback.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { type TypeInfo, typeInfo } from '../../wgsl/types.js';
-import { byKeyConfigProblem, type ByKeyConfig, byKeyStagedBytes } from './config.js';
+import { type ByKeyConfig } from './config.js';
 import { byKeyKernel, type EngineOutput, type EnginePass, type HeadSource, pairWords } from './kernel.js';
 import { marksKernel, MARKS_WG, pairPartialsKernel, TILE_FIRST_WG, tileFirstKernel } from './aux-kernels.js';
 
@@ -39,6 +39,8 @@ export interface ByKeyCall {
   readonly runCount?: GPUBuffer;
   /** Elements the scattered outputs have room for (default `count`). */
   readonly scatterCount?: number;
+  /** Reductions and runs: how a tile writes its runs (`ByKeyReduceConfig.scatter`; default direct). */
+  readonly scatter?: 'direct' | 'staged';
 }
 
 /** Throws a typed error when two of the named buffers are one (every output its own, apart from the inputs). */
@@ -60,9 +62,8 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
   // One tile waits on nobody, so its single pass is safe on any GPU.
   const decoupled = config.lookback === 'decoupled' || numTiles === 1;
   const passes: EnginePass[] = decoupled ? ['lookback'] : ['partials-out', 'partials-in'];
-  // Reductions and runs stage their outputs (two-phase scatter) where the workgroup memory allows.
-  const [headBytes, tailBytes] = call.output === 'reduce' ? [call.key!.bytes, call.value.bytes] : [4, 4];
-  const staged = call.output !== 'scan' && byKeyConfigProblem(ctx, call.value.bytes, config, byKeyStagedBytes(config, headBytes, tailBytes)) === undefined;
+  // The config's check (its table's) made sure a staged tile's runs fit workgroup memory.
+  const staged = call.output !== 'scan' && call.scatter === 'staged';
   const base = {
     heads: call.heads, output: call.output, key: call.key, value: call.value, ones: call.ones, op: call.op, equality: call.equality,
     exclusive: call.exclusive, config, subgroupMinSize: ctx.target.subgroupMinSize, staged,

@@ -5,13 +5,13 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 import type { TunedEntry } from '../../../config/types.js';
-import type { ByKeyConfig } from '../../scan-by-key/config.js';
+import type { ByKeyReduceConfig } from '../config.js';
 
-export const reduceByKeyTuned: readonly TunedEntry<ByKeyConfig>[] = [
+export const reduceByKeyTuned: readonly TunedEntry<ByKeyReduceConfig>[] = [
   {
     target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    config: { workgroupSize: 256, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' },
     evidence: {
       itemsPerSecond: 5.964e7, cv: 0.505, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^16, 2^20 x value_type=u32); cv: max; 5/5 configs eligible; runner-up 256x12 decoupled subgroup at 0.811x',
@@ -20,7 +20,7 @@ export const reduceByKeyTuned: readonly TunedEntry<ByKeyConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' },
     evidence: {
       itemsPerSecond: 8.2e10, cv: 0.0172, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=u32); cv: max; 9/9 configs eligible; runner-up 512x8 decoupled subgroup at 0.997x',
@@ -29,7 +29,7 @@ export const reduceByKeyTuned: readonly TunedEntry<ByKeyConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 4 },
-    config: { workgroupSize: 512, itemsPerThread: 8, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    config: { workgroupSize: 512, itemsPerThread: 8, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' },
     evidence: {
       itemsPerSecond: 7.144e10, cv: 0.0161, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=u32); cv: max; 9/9 configs eligible; runner-up 512x16 decoupled subgroup at 0.953x',
@@ -38,7 +38,7 @@ export const reduceByKeyTuned: readonly TunedEntry<ByKeyConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 4 },
-    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup' },
+    config: { workgroupSize: 512, itemsPerThread: 16, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' },
     evidence: {
       itemsPerSecond: 8.204e10, cv: 0.0172, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=u32); cv: max; 9/9 configs eligible; runner-up 512x8 decoupled subgroup at 0.997x',
