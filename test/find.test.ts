@@ -209,6 +209,11 @@ describe("the C++ standard library's edge cases", () => {
     expect(await prim.arrays.searchN(d, 3 * M, 5000, { config })).toBe(2 * TILE - 7);
     expect(await prim.arrays.searchN(d, 3 * M + 1, 5000, { config })).toBe(n);
     expect(await prim.arrays.searchN(d, M - 1, 5000, { config })).toBe(40);
+    // A run from element 0 (no element before its head), and one a word's last element starts.
+    const z = Uint32Array.from({ length: n }, (_, i) => i + 1).fill(5000, 0, M);
+    expect(await prim.arrays.searchN(z, M, 5000, { config })).toBe(0);
+    z.fill(1, 0, M).fill(7, 4 * TILE + 3, 4 * TILE + 3 + M);
+    expect(await prim.arrays.searchN(z, M, 7, { config })).toBe(4 * TILE + 3);
     // A pattern whose prefix repeats (brute force restarts at every candidate).
     const s = Uint32Array.from({ length: 3 * TILE }, () => 1);
     s[2 * TILE + 1] = 2;

@@ -20,10 +20,10 @@ export const searchNTuned: readonly TunedEntry<FindConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 8, grid: 512 },
+    config: { workgroupSize: 512, itemsPerThread: 8, grid: 512 },
     evidence: {
-      itemsPerSecond: 1.996e11, cv: 0.0451, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 4 points (sizes 2^20, 2^24 x read=0.01|1); cv: max; 24/24 configs eligible; runner-up 512x8 512 at 0.980x',
+      itemsPerSecond: 1.191e12, cv: 0.0294, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 12/12 configs eligible; runner-up 512x8 1024 at 0.989x',
     },
   },
   {
@@ -38,10 +38,10 @@ export const searchNTuned: readonly TunedEntry<FindConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 8, grid: 1024 },
+    config: { workgroupSize: 512, itemsPerThread: 8, grid: 512 },
     evidence: {
-      itemsPerSecond: 1.932e11, cv: 0.0441, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 4 points (sizes 2^20, 2^24 x read=0.01|1); cv: max; 24/24 configs eligible; runner-up 256x8 512 at 0.991x',
+      itemsPerSecond: 1.215e12, cv: 0.0413, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 12/12 configs eligible; runner-up 512x8 1024 at 0.990x',
     },
   },
 ];
