@@ -10,6 +10,7 @@ import { gbenchProblems, ResultStore } from '../src/tune/results.js';
 import { benchmarkAlgorithm, configFromName, expandAlgorithm, RANDOM_BLOCK, randomBlock, randomBuffer, randomSortKeys } from '../src/bench/run.js';
 import { radixSortName, reduceName, scanName, transformName } from './support/names.js';
 import { anchorRatio } from '../src/cli/table.js';
+import { dawnFlagsFromEnv } from '../src/cli/device.js';
 import { timeGpu, timingStats } from '../src/bench/timing.js';
 import { typeInfo } from '../src/wgsl/types.js';
 
@@ -84,6 +85,17 @@ describe('benchmark names (rocPRIM grammar)', () => {
     expect(store.get(`${raw}/size:1048576/manual_time`, 2 ** 20)).toBeDefined();
     expect(store.addRecord(record(2 ** 24))).toMatchObject({ name: `${raw}/size:16777216/manual_time`, family_index: 0, per_family_instance_index: 1 });
     expect(store.addError(raw, 2 ** 26, 'out of memory')).toMatchObject({ name: `${raw}/size:67108864/manual_time`, family_index: 0, per_family_instance_index: 2 });
+  });
+
+  it('WGPRIM_DAWN_FLAGS: space-separated Dawn flags, recorded in the context only when given', () => {
+    expect(dawnFlagsFromEnv({})).toEqual([]);
+    expect(dawnFlagsFromEnv({ WGPRIM_DAWN_FLAGS: '  ' })).toEqual([]);
+    const flags = dawnFlagsFromEnv({ WGPRIM_DAWN_FLAGS: ' disable-dawn-features=a_b,c_d  enable-dawn-features=e ' });
+    expect(flags).toEqual(['disable-dawn-features=a_b,c_d', 'enable-dawn-features=e']);
+    const run = { adapterInfo: {}, size: 1, seed: 1, batchIterations: 1, warmupIterations: 1, batches: 1, timing: 'timestamp-query' } as const;
+    expect(gbenchFile([], run, { dawnFlags: flags }).context.dawn_flags).toBe('disable-dawn-features=a_b,c_d enable-dawn-features=e');
+    expect('dawn_flags' in gbenchFile([], run, { dawnFlags: [] }).context).toBe(false);
+    expect(gbenchProblems(gbenchFile([], run, { dawnFlags: flags }))).toEqual([]);
   });
 
   it('rejects names rocPRIM rejects', () => {

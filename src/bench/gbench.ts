@@ -155,6 +155,8 @@ export interface HostFacts {
   readonly numCpus?: number;
   readonly mhzPerCpu?: number;
   readonly loadAvg?: readonly number[];
+  /** Dawn flags the device was created with beyond wgprim's own (`WGPRIM_DAWN_FLAGS`). */
+  readonly dawnFlags?: readonly string[];
 }
 
 export interface RunFacts {
@@ -208,6 +210,8 @@ export interface GBenchContext {
   readonly cold_cache: string;
   /** Host ms settling and re-measuring could add per benchmark (absent where not given). */
   readonly settle_ms?: string;
+  /** Dawn flags beyond wgprim's own, space-separated (absent where none were given). */
+  readonly dawn_flags?: string;
 }
 
 /** Fields every `benchmarks[]` entry has, measured or skipped with an error. */
@@ -286,6 +290,7 @@ export function gbenchContext(run: RunFacts, host: HostFacts = {}): GBenchContex
     timing: run.timing,
     cold_cache: String(run.coldCache === true),
     ...(run.settleMs !== undefined ? { settle_ms: String(run.settleMs) } : {}),
+    ...(host.dawnFlags && host.dawnFlags.length > 0 ? { dawn_flags: host.dawnFlags.join(' ') } : {}),
   };
 }
 

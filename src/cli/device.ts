@@ -14,10 +14,19 @@ export interface CliDevice extends NodeDevice {
 // Dawn crashes if its instance is collected while a device lives: hold it for the process.
 let held: CliDevice | undefined;
 
+/**
+ * Dawn flags for `create()` from `WGPRIM_DAWN_FLAGS`, separated by spaces (a flag holds commas:
+ * `disable-dawn-features=use_vulkan_zero_initialize_workgroup_memory_extension`), to time a
+ * driver path against Dawn's default; benchmark files record them in their context.
+ */
+export function dawnFlagsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  return (env.WGPRIM_DAWN_FLAGS ?? '').split(/\s+/).filter((f) => f !== '');
+}
+
 /** `tunedDir`: tuned tables (`wgprim tune --out-basedir`) that take precedence over the built-in ones. */
 export async function openDevice(tunedDir?: string): Promise<CliDevice> {
   if (held) return held;
-  const nd = await requestDevice();
+  const nd = await requestDevice({ dawnFlags: dawnFlagsFromEnv() });
   const tuned = tunedDir === undefined ? undefined : loadTunedDir(tunedDir);
   held = { ...nd, prim: createPrim(nd.device, { adapterInfo: nd.adapterInfo, ...(tuned ? { tuned } : {}) }) };
   return held;
@@ -36,5 +45,6 @@ export function hostFacts(): HostFacts {
     numCpus: cpus.length,
     mhzPerCpu: cpus[0]?.speed ?? 0,
     loadAvg: os.loadavg(),
+    dawnFlags: dawnFlagsFromEnv(),
   };
 }
