@@ -75,38 +75,41 @@ describe('tiles with about a workgroup of heads (the two-phase scatter writes su
       kernels.push(k.key);
       return pipeline(k);
     };
-    for (const [path, config] of PATHS) {
-      kernels.length = 0;
-      const wg = config.workgroupSize!;
-      const tile = wg * config.itemsPerThread!;
-      const per = [0, 1, wg - 1, wg, wg + 1, tile - 4, tile - 3];
-      const n = per.length * tile + 7;
-      // Tile t: its first 3 elements continue the run before it, then per[t] runs start (reduce:
-      // runs of one; non-trivial runs: pairs, as many as fit), and the rest continue the last.
-      const keys = new Uint32Array(n);
-      const pairs = new Uint32Array(n);
-      for (let i = 0; i < n; i++) {
-        const p = i % tile;
-        const t = Math.floor(i / tile);
-        const c = per[t % per.length]!;
-        keys[i] = i > 0 && (p < 3 || p >= 3 + c) ? keys[i - 1]! : i;
-        const pairsHere = Math.min(c, (tile - 3) >> 1);
-        pairs[i] = i > 0 && p < 3 ? pairs[i - 1]! : p < 3 + 2 * pairsHere ? 2 * n + t * tile + ((p - 3) >> 1) : i;
+    try {
+      for (const [path, config] of PATHS) {
+        kernels.length = 0;
+        const wg = config.workgroupSize!;
+        const tile = wg * config.itemsPerThread!;
+        const per = [0, 1, wg - 1, wg, wg + 1, tile - 4, tile - 3];
+        const n = per.length * tile + 7;
+        // Tile t: its first 3 elements continue the run before it, then per[t] runs start (reduce:
+        // runs of one; non-trivial runs: pairs, as many as fit), and the rest continue the last.
+        const keys = new Uint32Array(n);
+        const pairs = new Uint32Array(n);
+        for (let i = 0; i < n; i++) {
+          const p = i % tile;
+          const t = Math.floor(i / tile);
+          const c = per[t % per.length]!;
+          keys[i] = i > 0 && (p < 3 || p >= 3 + c) ? keys[i - 1]! : i;
+          const pairsHere = Math.min(c, (tile - 3) >> 1);
+          pairs[i] = i > 0 && p < 3 ? pairs[i - 1]! : p < 3 + 2 * pairsHere ? 2 * n + t * tile + ((p - 3) >> 1) : i;
+        }
+        const values = randomInput('i32', 'max', n, SEED + 7);
+        const got = await prim.arrays.reduceByKey(keys, values, { op: 'max', config });
+        const want = reduceByKeyReference('u32', 'i32', keys, values, headsOf('u32', keys), cpuOp('i32', 'max'));
+        expectValues('u32', got.keys, want.keys, `keys (${path})`);
+        expectValues('i32', got.values, want.values, `max (${path})`);
+        const runs = await prim.arrays.runLengthEncodeNonTrivialRuns(pairs, { config });
+        const wantRuns = nonTrivialRunsReference(headsOf('u32', pairs));
+        expect(Array.from(runs.offsets), `offsets (${path})`).toEqual(Array.from(wantRuns.offsets));
+        expect(Array.from(runs.lengths), `lengths (${path})`).toEqual(Array.from(wantRuns.lengths));
+        const written = kernels.filter((k) => /^bykey:(lookback|partials-in):/.test(k));
+        expect(written.length, path).toBe(2);
+        expect(written.every((k) => k.endsWith(`:${config.scatter}`)), `${path}: ${written.join(' ')}`).toBe(true);
       }
-      const values = randomInput('i32', 'max', n, SEED + 7);
-      const got = await prim.arrays.reduceByKey(keys, values, { op: 'max', config });
-      const want = reduceByKeyReference('u32', 'i32', keys, values, headsOf('u32', keys), cpuOp('i32', 'max'));
-      expectValues('u32', got.keys, want.keys, `keys (${path})`);
-      expectValues('i32', got.values, want.values, `max (${path})`);
-      const runs = await prim.arrays.runLengthEncodeNonTrivialRuns(pairs, { config });
-      const wantRuns = nonTrivialRunsReference(headsOf('u32', pairs));
-      expect(Array.from(runs.offsets), `offsets (${path})`).toEqual(Array.from(wantRuns.offsets));
-      expect(Array.from(runs.lengths), `lengths (${path})`).toEqual(Array.from(wantRuns.lengths));
-      const written = kernels.filter((k) => /^bykey:(lookback|partials-in):/.test(k));
-      expect(written.length, path).toBe(2);
-      expect(written.every((k) => k.endsWith(`:${config.scatter}`)), `${path}: ${written.join(' ')}`).toBe(true);
+    } finally {
+      prim.context.pipeline = pipeline;
     }
-    prim.context.pipeline = pipeline;
   });
 });
 
