@@ -71,7 +71,7 @@ export async function prepareReduceByKey(ctx: DeviceContext, rows: ScanRows<ByKe
   checkDistinct(what, [['keys', args.keys], ['values', args.values], ['uniqueKeysOut', args.uniqueKeysOut], ['aggregatesOut', args.aggregatesOut], ['runCount', args.runCount]]);
   const { config } = selectFromTable(ctx, reduceByKeyTable, rows, args.keyType, v.bytes > 4 ? 8 : 4, args.config);
   const call: ByKeyCall = {
-    what, config, scatter: config.scatter, count: args.count, heads: 'keys', output: 'reduce', key: k, value: v, ones: false, op, equality: args.equality, exclusive: false,
+    what, config, count: args.count, heads: 'keys', output: 'reduce', key: k, value: v, ones: false, op, equality: args.equality, exclusive: false,
     keys: args.keys, values: args.values, first: args.uniqueKeysOut, second: args.aggregatesOut, runCount: args.runCount,
   };
   return prepareByKey(ctx, call);
@@ -93,7 +93,7 @@ export async function prepareRunLengthEncode(ctx: DeviceContext, rows: ScanRows<
   checkDistinct(what, [['input', args.input], ['uniqueOut', args.uniqueOut], ['countsOut', args.countsOut], ['runCount', args.runCount]]);
   const { config } = selectFromTable(ctx, runLengthEncodeTable, rows, args.type, 0, args.config);
   const call: ByKeyCall = {
-    what, config, scatter: config.scatter, count: args.count, heads: 'keys', output: 'reduce', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
+    what, config, count: args.count, heads: 'keys', output: 'reduce', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
     keys: args.input, first: args.uniqueOut, second: args.countsOut, runCount: args.runCount,
   };
   return prepareByKey(ctx, call);
@@ -117,7 +117,7 @@ export async function prepareNonTrivialRuns(ctx: DeviceContext, rows: ScanRows<B
   checkDistinct(what, [['input', args.input], ['offsetsOut', args.offsetsOut], ['lengthsOut', args.lengthsOut], ['runCount', args.runCount]]);
   const { config } = selectFromTable(ctx, runLengthEncodeNonTrivialRunsTable, rows, args.type, 0, args.config);
   const call: ByKeyCall = {
-    what, config, scatter: config.scatter, count: args.count, heads: 'keys', output: 'runs', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
+    what, config, count: args.count, heads: 'keys', output: 'runs', key: k, value: U32, ones: true, op: resolveOperator('add', U32), equality: args.equality, exclusive: false,
     keys: args.input, first: args.offsetsOut, second: args.lengthsOut, runCount: args.runCount, scatterCount: Math.max(1, most),
   };
   return prepareByKey(ctx, call);

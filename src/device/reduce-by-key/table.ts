@@ -1,6 +1,7 @@
 import { type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { type ConfigTable, defineTable } from '../spec.js';
 import { type TunedEntry } from '../../config/types.js';
+import { BYKEY_NAME_FIELDS } from '../scan-by-key/table.js';
 import { reduceByKeyTuned } from './tuned/reduce-by-key.js';
 import { runLengthEncodeTuned } from './tuned/run-length-encode.js';
 import { runLengthEncodeNonTrivialRunsTuned } from './tuned/run-length-encode-non-trivial-runs.js';
@@ -15,7 +16,7 @@ function reductionTable<N extends string>(name: N, fileName: string, builtin: re
     name, fileName, tunedModule: `device/reduce-by-key/tuned/${fileName}`, exportName: `${name}Tuned`, configType: 'ByKeyReduceConfig', configModule: 'device/reduce-by-key/config.js',
     space: byKeyReduceSpace,
     valueClasses,
-    nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', lookback: 'lookback', workgroupScan: 'method', scatter: 'scatter' },
+    nameFields: { ...BYKEY_NAME_FIELDS, scatter: 'scatter' },
     // Rows written before the field existed stored directly (no tuned shape left room to stage),
     // and names leave the default out, so they read as before.
     defaults: { scatter: 'direct' },

@@ -14,7 +14,8 @@ import { marksKernel, MARKS_WG, pairPartialsKernel, TILE_FIRST_WG, tileFirstKern
 /** One call of the engine: checked by the public call that builds it. */
 export interface ByKeyCall {
   readonly what: string;
-  readonly config: ByKeyConfig;
+  /** The engine's config; reductions and runs add how a tile writes its runs (`ByKeyReduceConfig.scatter`, default direct). */
+  readonly config: ByKeyConfig & { readonly scatter?: 'direct' | 'staged' };
   readonly count: number;
   readonly heads: HeadSource;
   readonly output: EngineOutput;
@@ -39,8 +40,6 @@ export interface ByKeyCall {
   readonly runCount?: GPUBuffer;
   /** Elements the scattered outputs have room for (default `count`). */
   readonly scatterCount?: number;
-  /** Reductions and runs: how a tile writes its runs (`ByKeyReduceConfig.scatter`; default direct). */
-  readonly scatter?: 'direct' | 'staged';
 }
 
 /** Throws a typed error when two of the named buffers are one (every output its own, apart from the inputs). */
@@ -63,7 +62,7 @@ export async function prepareByKey(ctx: DeviceContext, call: ByKeyCall): Promise
   const decoupled = config.lookback === 'decoupled' || numTiles === 1;
   const passes: EnginePass[] = decoupled ? ['lookback'] : ['partials-out', 'partials-in'];
   // The config's check (its table's) made sure a staged tile's runs fit workgroup memory.
-  const staged = call.output !== 'scan' && call.scatter === 'staged';
+  const staged = call.output !== 'scan' && config.scatter === 'staged';
   const base = {
     heads: call.heads, output: call.output, key: call.key, value: call.value, ones: call.ones, op: call.op, equality: call.equality,
     exclusive: call.exclusive, config, subgroupMinSize: ctx.target.subgroupMinSize, staged,

@@ -4,17 +4,19 @@ import { type TunedEntry } from '../../config/types.js';
 import { scanByKeyTuned } from './tuned/scan-by-key.js';
 import { byKeyConfigProblem, byKeyHeuristic, type ByKeyConfig, byKeySpace } from './config.js';
 
+/** Benchmark-name abbreviations of the engine's fields (the reductions' tables add theirs). */
+export const BYKEY_NAME_FIELDS = { workgroupSize: 'bs', itemsPerThread: 'ipt', lookback: 'lookback', workgroupScan: 'method' } as const;
+
 /**
- * A table of the by-key engine, keyed by the key type and (where `valueClasses`) the value's
- * size, as rocPRIM keys scan_by_key and reduce_by_key. `folder`: the algorithm folder holding
- * the generated module `tuned/<fileName>`.
+ * The scan by key's table, keyed by the key type and the value's size, as rocPRIM keys
+ * scan_by_key.
  */
-export function byKeyTable<N extends string>(name: N, folder: string, fileName: string, builtin: readonly TunedEntry<ByKeyConfig>[], valueClasses: boolean): ConfigTable<ByKeyConfig, N> {
+function byKeyTable<N extends string>(name: N, fileName: string, builtin: readonly TunedEntry<ByKeyConfig>[]): ConfigTable<ByKeyConfig, N> {
   return defineTable<ByKeyConfig, N>({
-    name, fileName, tunedModule: `device/${folder}/tuned/${fileName}`, exportName: `${name}Tuned`, configType: 'ByKeyConfig', configModule: 'device/scan-by-key/config.js',
+    name, fileName, tunedModule: `device/scan-by-key/tuned/${fileName}`, exportName: `${name}Tuned`, configType: 'ByKeyConfig', configModule: 'device/scan-by-key/config.js',
     space: byKeySpace,
-    valueClasses,
-    nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', lookback: 'lookback', workgroupScan: 'method' },
+    valueClasses: true,
+    nameFields: BYKEY_NAME_FIELDS,
     builtin,
     keyInfo: typeInfo,
     problem: (ctx, _t, vb, c) => byKeyConfigProblem(ctx, vb || 4, c),
@@ -22,4 +24,4 @@ export function byKeyTable<N extends string>(name: N, folder: string, fileName: 
   });
 }
 
-export const scanByKeyTable = byKeyTable('scanByKey', 'scan-by-key', 'scan-by-key', scanByKeyTuned, true);
+export const scanByKeyTable = byKeyTable('scanByKey', 'scan-by-key', scanByKeyTuned);
