@@ -11,6 +11,7 @@ import { benchmarkAlgorithm, configFromName, expandAlgorithm, RANDOM_BLOCK, rand
 import { radixSortName, reduceName, scanName, transformName } from './support/names.js';
 import { anchorRatio } from '../src/cli/table.js';
 import { dawnFlagsFromEnv } from '../src/cli/device.js';
+import { dawnCreateFlags } from '../src/node/index.js';
 import { timeGpu, timingStats } from '../src/bench/timing.js';
 import { typeInfo } from '../src/wgsl/types.js';
 
@@ -88,6 +89,13 @@ describe('benchmark names (rocPRIM grammar)', () => {
   });
 
   it('WGPRIM_DAWN_FLAGS: space-separated Dawn flags, recorded in the context only when given', () => {
+    expect(dawnCreateFlags([])).toEqual(['disable-dawn-features=timestamp_quantization']);
+    // A caller's disable list joins wgprim's rather than replacing it (Dawn keeps the last of a key).
+    expect(dawnCreateFlags(['disable-dawn-features=a_b,timestamp_quantization', 'enable-dawn-features=e', 'backend=vulkan', 'disable-dawn-features=c'])).toEqual([
+      'disable-dawn-features=timestamp_quantization,a_b,c',
+      'enable-dawn-features=e',
+      'backend=vulkan',
+    ]);
     expect(dawnFlagsFromEnv({})).toEqual([]);
     expect(dawnFlagsFromEnv({ WGPRIM_DAWN_FLAGS: '  ' })).toEqual([]);
     const flags = dawnFlagsFromEnv({ WGPRIM_DAWN_FLAGS: ' disable-dawn-features=a_b,c_d  enable-dawn-features=e ' });

@@ -26,6 +26,27 @@ const liveInstances: unknown[] = [];
 const OPTIONAL_FEATURES: GPUFeatureName[] = ['subgroups', 'timestamp-query', 'shader-f16'];
 
 /**
+ * The flags for Dawn's `create()`: wgprim's own (timestamp quantization off) and the caller's, with
+ * every `enable-dawn-features=` and `disable-dawn-features=` joined into one flag each, since Dawn
+ * keeps only the last of a repeated key (a caller's toggle would otherwise switch quantization on).
+ */
+export function dawnCreateFlags(extra: readonly string[]): string[] {
+  const lists = new Map<string, string[]>([['disable-dawn-features', ['timestamp_quantization']]]);
+  const others: string[] = [];
+  for (const flag of extra) {
+    const m = /^(enable-dawn-features|disable-dawn-features)=(.*)$/.exec(flag);
+    if (!m) {
+      others.push(flag);
+      continue;
+    }
+    const list = lists.get(m[1]!) ?? [];
+    for (const toggle of m[2]!.split(',')) if (toggle !== '' && !list.includes(toggle)) list.push(toggle);
+    lists.set(m[1]!, list);
+  }
+  return [...[...lists].map(([key, list]) => `${key}=${list.join(',')}`), ...others];
+}
+
+/**
  * A Dawn GPUDevice with the adapter's largest limits and the useful optional features
  * (`subgroups`, `timestamp-query`, `shader-f16` where present). On a machine without a GPU
  * Dawn finds a software Vulkan driver (lavapipe) if one is installed.
@@ -39,7 +60,7 @@ export async function requestDevice(options: NodeDeviceOptions = {}): Promise<No
     throw new WgprimError('no-adapter', 'the npm package "webgpu" (Dawn for Node) is not installed: npm install webgpu', { cause: err });
   }
   Object.assign(globalThis, mod.globals);
-  const gpu = mod.create(['disable-dawn-features=timestamp_quantization', ...(options.dawnFlags ?? [])]);
+  const gpu = mod.create(dawnCreateFlags(options.dawnFlags ?? []));
   liveInstances.push(gpu);
   // Dawn prints its dynamic-limit warnings during this call (set WGPRIM_DAWN_WARNINGS=1 to see them).
   const adapter = await filterNativeStderr(() => gpu.requestAdapter({ powerPreference: options.powerPreference }));
