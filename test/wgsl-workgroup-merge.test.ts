@@ -37,7 +37,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   workgroupBarrier();
   let diag = lid * ${IPT}u;
   let n = min(${IPT}u, ${N}u - diag);
-${mergeSharedRuns({ keys: 's_keys', vals: 's_vals', aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'diag', n: 'n', size: `${N}u`, items: IPT, K: 'u32', V: 'u32', less: (x, y) => `(${x} >> 2u) < (${y} >> 2u)`, at })}
+${mergeSharedRuns({ keys: 's_keys', vals: 's_vals', aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'diag', size: `${N}u`, items: IPT, K: 'u32', V: 'u32', less: (x, y) => `(${x} >> 2u) < (${y} >> 2u)`, at })}
   for (var k = 0u; k < ${IPT}u; k++) {
     if (k < n) { output[diag + k] = ov[k]; }
   }

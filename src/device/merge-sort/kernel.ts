@@ -100,7 +100,7 @@ ${unroll(IPT, 'j', `  if (j < n) {
     let nb = b1 - a1;
     let diag = min(first - p0, na + nb);
     let m = min(IPT, na + nb - diag);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', n: 'm', size: 'TILE', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
+${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', size: 'TILE', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
     workgroupBarrier();
 ${unroll(IPT, 'k', `    if (k < m) {
       s_keys[${at('first + k')}] = ok[k];

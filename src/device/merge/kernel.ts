@@ -185,7 +185,7 @@ ${stagedTileLoad('total', 'MWG', MIPT, tileLanes(K, o.valueBytes, source, at))}
   workgroupBarrier();
   let dd = min(lid * MIPT, total);
   let n = min(MIPT, total - dd);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', n: 'n', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
+${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
   workgroupBarrier();
 ${unroll(MIPT, 'k', `  if (k < n) {
     s_keys[${at('dd + k')}] = ok[k];

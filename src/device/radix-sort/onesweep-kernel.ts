@@ -310,9 +310,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   workgroupBarrier();
   for (var tile = ${LINEAR_WORKGROUP_ID}; tile < P.num_tiles; tile += groups) {
     let base = tile * HWG * HIPT;
-    // All of the tile's loads first, so they are in flight together.
+    // All of the tile's loads first, so they are in flight together: unguarded (past the count
+    // the last key, not counted below), since a guarded load can make the next wait for it.
     var ys: array<${rawType(o.key)}, HIPT>;
-${splitLoads(o.key, keySplitAt, 'base + HWG * HIPT', (load) => unroll(c.histogramItemsPerThread, 'k', `    { let e = base + k * HWG + lid; if (e < P.count) { ys[k] = to_ordered(${load}(e)); } }`))}
+${splitLoads(o.key, keySplitAt, 'base + HWG * HIPT', (load) => unroll(c.histogramItemsPerThread, 'k', `    ys[k] = to_ordered(${load}(min(base + k * HWG + lid, P.count - 1u)));`))}
     // Digit places written out (a uniform guard each), not looped per key: the loop costs far more.
 ${unroll(c.histogramItemsPerThread, 'k', `    if (base + k * HWG + lid < P.count) {
 ${unroll(maxPasses, 'q', `      if (q < npass) { let s = P.begin_bit + q * BITS; ${histogramAdd(hist, 'q * RADIX + digit_at(ys[k], s, min(BITS, P.end_bit - s))')} }`)}

@@ -24,8 +24,6 @@ export interface SharedRunsMerge {
   readonly nb: string;
   /** WGSL: this invocation's first output position in the merged order (<= na + nb). */
   readonly diag: string;
-  /** WGSL: how many it merges (<= items). */
-  readonly n: string;
   /** WGSL: the arrays' length (reads are clamped below it). */
   readonly size: string;
   /** Registers of outputs (a constant). */
@@ -52,22 +50,25 @@ export function blockedIndex(items: number, tile: number): (i: string) => string
 
 /**
  * One invocation's share of a stable merge of two sorted runs in workgroup memory: its start
- * by merge path, then `n` elements merged serially into `ok` (`ov`), heads kept in registers so
+ * by merge path, then `items` elements merged serially into `ok` (`ov`), heads kept in registers so
  * each output costs one comparison and one read. On equal keys A's element goes first. Each
  * step is branch-free (CUB's serial merge): the lanes of a subgroup take A or B at random, so
  * a branch a side would run both sides' reads one after the other; here every lane reads once,
  * the next head of the side it took (clamped into the arrays: a read past a run's end is never
- * used). Declares lo, hi, ia, ib, ka, kb, ok, ov in the caller's scope.
+ * used). Every step runs, also past `n` (their outputs are the caller's to ignore): a step
+ * under a guard would leave its registers holding either its results or the old ones, and the
+ * compiler then waits for each step's read before the next step is issued. Declares lo, hi, ia,
+ * ib, ka, kb, ok, ov in the caller's scope.
  */
 export function mergeSharedRuns(o: SharedRunsMerge): string {
   const at = o.at ?? ((i: string): string => i);
   const read = (arr: string, i: string): string => `${arr}[${at(`min(${i}, ${o.size} - 1u)`)}]`;
   const v = (s: string): string => (o.vals ? s : '');
-  const steps = Array.from({ length: o.items }, (_, k) => `  if (${k}u < ${o.n}) {
+  const steps = Array.from({ length: o.items }, (_, k) => `  {
     let take_a = (ia < ${o.na}) & ((ib >= ${o.nb}) | !(${o.less('kb', 'ka')}));
     let taken = select(${o.bBase} + ib, ${o.aBase} + ia, take_a);
     ok[${k}] = select(kb, ka, take_a);
-    ${v(`ov[${k}] = ${o.vals}[${at('taken')}];`)}
+    ${v(`ov[${k}] = ${read(o.vals ?? '', 'taken')};`)}
     ia += select(0u, 1u, take_a);
     ib += select(1u, 0u, take_a);
     let head = ${read(o.keys, 'taken + 1u')};
