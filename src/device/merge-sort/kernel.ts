@@ -75,15 +75,14 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   let valid = min(TILE, P.count - base);
 ${stagedTileLoad('valid', 'WG', IPT, tileLanes(K, o.valueBytes, (i) => `base + ${i}`, at))}
   workgroupBarrier();
-  // This invocation's IPT consecutive elements, sorted in registers and put back.
+  // This invocation's IPT consecutive elements, sorted in registers and put back. All IPT are
+  // read (unguarded, so the reads go out together); those past n are never compared or stored.
   let first = lid * IPT;
   let n = select(0u, min(IPT, valid - first), first < valid);
   var ks: array<${K}, IPT>;
   ${v(`var vs: array<${V}, IPT>;`)}
-${unroll(IPT, 'j', `  if (j < n) {
-    ks[j] = s_keys[${at('first + j')}];
-    ${v(`vs[j] = s_vals[${at('first + j')}];`)}
-  }`)}
+${unroll(IPT, 'j', `  ks[j] = s_keys[${at('first + j')}];
+  ${v(`vs[j] = s_vals[${at('first + j')}];`)}`)}
 ${registerSort(IPT, pairs)}
 ${unroll(IPT, 'j', `  if (j < n) {
     s_keys[${at('first + j')}] = ks[j];
