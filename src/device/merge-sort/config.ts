@@ -28,9 +28,9 @@ export const mergeSortBlockMergeProblem = mergeConfigProblem;
 export const mergeSortBlockSortHeuristic = (ctx: DeviceContext, key: TypeInfo, valueBytes: number): MergeSortBlockSortConfig =>
   tileHeuristic(ctx, key, valueBytes, [16, 12, 8, 4, 2, 1], 0);
 /**
- * 128 invocations and up to 15 items each that fit: the H200's tuned keys row, and for pairs
- * (no tuned row: the stage times keys) 2.2x faster there than 256 x 16, whose 32 KiB tile of
- * keys and values leaves room for few workgroups.
+ * 256 invocations and up to 11 items each that fit: the H200's tuned keys row (its pairs row, 128
+ * x 11, is within 1% of it). Larger tiles there cost more in the merge than they save in the
+ * partition pass.
  */
 export const mergeSortBlockMergeHeuristic = (ctx: DeviceContext, key: TypeInfo, valueBytes: number): MergeSortBlockMergeConfig =>
-  tileHeuristic(ctx, key, valueBytes, [15, 12, 8, 4, 2, 1], 0, 128);
+  tileHeuristic(ctx, key, valueBytes, [11, 8, 4, 2, 1], 0);

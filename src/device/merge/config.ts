@@ -54,6 +54,6 @@ export function tileHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: num
   return { workgroupSize: 64, itemsPerThread: 1 };
 }
 
-/** The merge: 256 x up to 15 items (CUB's DeviceMerge takes 512 x 15, rocPRIM 256 x 10). */
+/** The merge: 256 x up to 11 items, the H200's tuned row (CUB's DeviceMerge takes 512 x 15, rocPRIM 256 x 10). */
 export const mergeHeuristic = (ctx: DeviceContext, key: TypeInfo, valueBytes: number): MergeConfig =>
-  tileHeuristic(ctx, key, valueBytes, [15, 12, 10, 8, 6, 4, 2, 1], 0);
+  tileHeuristic(ctx, key, valueBytes, [11, 8, 6, 4, 2, 1], 0);

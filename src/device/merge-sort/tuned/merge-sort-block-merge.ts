@@ -20,10 +20,19 @@ export const mergeSortBlockMergeTuned: readonly TunedEntry<MergeSortBlockMergeCo
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 15 },
+    config: { workgroupSize: 256, itemsPerThread: 11 },
     evidence: {
-      itemsPerSecond: 8.348e9, cv: 0.00732, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 12/12 configs eligible; runner-up 256x15 at 0.984x',
+      itemsPerSecond: 1.472e10, cv: 0.0018, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 8/8 configs eligible; runner-up 128x11 at 0.991x',
+    },
+  },
+  {
+    target: { vendor: 'nvidia', device: 'nvidia-h200' },
+    typeClass: { float: false, bytes: 4, valueBytes: 4 },
+    config: { workgroupSize: 128, itemsPerThread: 11 },
+    evidence: {
+      itemsPerSecond: 7.897e9, cv: 0.00113, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=u32); cv: max; 8/8 configs eligible; runner-up 256x11 at 0.990x',
     },
   },
   {

@@ -20,10 +20,10 @@ export const mergeTuned: readonly TunedEntry<MergeConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 8 },
+    config: { workgroupSize: 256, itemsPerThread: 11 },
     evidence: {
-      itemsPerSecond: 5.969e10, cv: 0.0155, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 15/15 configs eligible; runner-up 128x10 at 0.990x',
+      itemsPerSecond: 2.301e11, cv: 0.0115, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 256x15 at 0.982x',
     },
   },
   {
@@ -38,10 +38,10 @@ export const mergeTuned: readonly TunedEntry<MergeConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 8 },
+    config: { workgroupSize: 256, itemsPerThread: 11 },
     evidence: {
-      itemsPerSecond: 5.718e10, cv: 0.0128, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x value_type=empty); cv: max; 15/15 configs eligible; runner-up 128x10 at 0.995x',
+      itemsPerSecond: 2.179e11, cv: 0.0106, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28 x value_type=empty); cv: max; 9/9 configs eligible; runner-up 512x11 at 0.985x',
     },
   },
 ];
