@@ -6,7 +6,8 @@ import { minstd } from '../bench/run.js';
 import { type DemoCheck, type DemoData } from '../device/spec.js';
 import { ALGORITHMS } from '../algorithms.js';
 import { type Prim } from '../prim.js';
-import { isSoftwareAdapter, openDevice } from './device.js';
+import { isSoftwareAdapter } from '../runtime/target.js';
+import { openDevice } from './device.js';
 import { printTable, runBenchmarks } from './bench.js';
 import { formatCount } from './parse.js';
 

@@ -1,11 +1,11 @@
 // Opens the Node (Dawn) device the CLI runs on, and gathers host facts for benchmark files.
 import os from 'node:os';
 import path from 'node:path';
-import { requestDevice, type NodeDevice } from '../node/index.js';
+import { requestDevice, throttleDawnPolling, type NodeDevice } from '../node/index.js';
 import { loadTunedDir } from '../node/tables.js';
 import { createPrim, type Prim } from '../prim.js';
 import { type HostFacts } from '../bench/gbench.js';
-import { type Target } from '../runtime/target.js';
+import { isSoftwareAdapter } from '../runtime/target.js';
 
 export interface CliDevice extends NodeDevice {
   readonly prim: Prim;
@@ -29,12 +29,10 @@ export async function openDevice(tunedDir?: string): Promise<CliDevice> {
   const nd = await requestDevice({ dawnFlags: dawnFlagsFromEnv() });
   const tuned = tunedDir === undefined ? undefined : loadTunedDir(tunedDir);
   held = { ...nd, prim: createPrim(nd.device, { adapterInfo: nd.adapterInfo, ...(tuned ? { tuned } : {}) }) };
+  // On a CPU adapter dawn.node's spinning poll would take a core from the adapter's own work
+  // (and make its timings noisy); on a GPU a poll's latency would add to every wait.
+  if (isSoftwareAdapter(held.prim.target)) throttleDawnPolling();
   return held;
-}
-
-/** A CPU or emulated adapter (lavapipe, SwiftShader, WARP): benchmarks there use small sizes. */
-export function isSoftwareAdapter(t: Target): boolean {
-  return t.architecture === 'software' || t.architecture === 'swiftshader' || /llvmpipe|lavapipe|swiftshader|warp/i.test(`${t.device} ${t.description}`);
 }
 
 export function hostFacts(): HostFacts {

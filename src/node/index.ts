@@ -88,5 +88,6 @@ const LIMIT_NAMES = [
 ];
 
 export { loadTunedDir } from './tables.js';
+export { throttleDawnPolling } from './poll.js';
 export { DawnWarningFilter, filterNativeStderr, isDawnLimitWarning, withoutDawnLimitWarnings } from './stderr.js';
 export { fileTuneCache, defaultTuneCacheDir, tuneCacheFileName, type FileTuneCache } from './cache.js';
