@@ -55,10 +55,10 @@ export function blockedIndex(items: number, tile: number): (i: string) => string
  * step is branch-free (CUB's serial merge): the lanes of a subgroup take A or B at random, so
  * a branch a side would run both sides' reads one after the other; here every lane reads once,
  * the next head of the side it took (clamped into the arrays: a read past a run's end is never
- * used). Every step runs, also past `n` (their outputs are the caller's to ignore): a step
- * under a guard would leave its registers holding either its results or the old ones, and the
- * compiler then waits for each step's read before the next step is issued. Declares lo, hi, ia,
- * ib, ka, kb, ok, ov in the caller's scope.
+ * used). Every step runs, also past the invocation's share (those outputs are the caller's to
+ * ignore): a guarded step would leave its registers holding either its results or the old ones,
+ * the pattern that made guarded loads wait for one another (`stagedTileLoad`). Declares lo, hi,
+ * ia, ib, ka, kb, ok, ov in the caller's scope.
  */
 export function mergeSharedRuns(o: SharedRunsMerge): string {
   const at = o.at ?? ((i: string): string => i);
