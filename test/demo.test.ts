@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sameResult } from '../src/cli/demo.js';
+import { demoBenchSizes, sameResult } from '../src/cli/demo.js';
+import { expandAlgorithm } from '../src/bench/run.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const main = path.join(root, 'dist/cli/main.js');
@@ -28,6 +29,21 @@ describe('wgprim demo', () => {
     const run = demo('--algorithm', 'selct');
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/unknown algorithm "selct": use .*select/);
+  });
+
+  it('benchmarks each algorithm at the demo size, or the largest power of two below it its calls take', () => {
+    const limits = (binding: number) => ({ maxStorageBufferBindingSize: binding, maxBufferSize: 2 ** 32 }) as GPUSupportedLimits;
+    const all = expandAlgorithm('all');
+    // lavapipe's 128 MiB binding: batch copy's 2^20 ranges take about 740 bytes each, past it.
+    const lavapipe = demoBenchSizes(limits(2 ** 27), 2 ** 20);
+    expect(lavapipe.get(2 ** 17)?.sort()).toEqual(['batch_memcpy', 'batch_memcpy_copy_buffer']);
+    expect(lavapipe.get(2 ** 20)).toEqual(all.filter((n) => !n.startsWith('batch_memcpy')));
+    expect([...lavapipe.keys()].sort((a, b) => a - b)).toEqual([2 ** 17, 2 ** 20]);
+    // A GPU's 4 GiB binding: batch copy at 2^22 (23 MB of entries at most), the rest at 2^24.
+    const gpu = demoBenchSizes(limits(2 ** 32 - 4), 2 ** 24);
+    expect(gpu.get(2 ** 22)?.sort()).toEqual(['batch_memcpy', 'batch_memcpy_copy_buffer']);
+    expect(gpu.get(2 ** 24)).toEqual(all.filter((n) => !n.startsWith('batch_memcpy')));
+    expect(gpu.size).toBe(2);
   });
 
   it('takes a second run for checked when it equals the first (sameResult): bytes, fields, numbers', () => {

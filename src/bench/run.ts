@@ -147,6 +147,12 @@ const IDLE_WARMUP_AFTER_MS = 100;
 /** The time-based warmup `call` gets: `warmupMs` after an input slow to make, else none. */
 export const idleWarmupMs = (call: PreparedCall, warmupMs = 0): number => (call.inputMs > IDLE_WARMUP_AFTER_MS ? warmupMs : 0);
 
+/** The most bytes of elements one call of a benchmark takes on a device with these limits. */
+export function benchmarkMaxBytes(limits: GPUSupportedLimits, algorithm: string): number {
+  const bench = benchmarkSpec(algorithm);
+  return bench.maxArrayBytes ? Math.min(bench.maxArrayBytes(limits), limits.maxBufferSize) : limits.maxStorageBufferBindingSize;
+}
+
 /** The inputs and recorder of one benchmark call (buffers kept as `benchmarkAlgorithm` keeps them). */
 export async function prepareAlgorithmCall(prim: Prim, algorithm: string, options: Pick<BenchmarkOptions, 'type' | 'size' | 'seed' | 'config'>): Promise<PreparedCall> {
   const start = performance.now();
@@ -160,8 +166,7 @@ export async function prepareAlgorithmCall(prim: Prim, algorithm: string, option
   const source = options.config ? 'user' : selected.source;
   const dataBytes = size * t.bytes;
   // Checked before allocating: an oversized createBuffer is only a deferred device error.
-  const limits = prim.context.limits;
-  const max = bench.maxArrayBytes ? Math.min(bench.maxArrayBytes(limits), limits.maxBufferSize) : limits.maxStorageBufferBindingSize;
+  const max = benchmarkMaxBytes(prim.context.limits, algorithm);
   if (dataBytes > max) {
     const limit = bench.maxArrayBytes ? 'largest array its calls take' : 'maxStorageBufferBindingSize';
     throw new WgprimError('limit-exceeded', `${size} elements of ${type} (${dataBytes} bytes) exceed this device's ${limit} (${max} bytes)`);

@@ -1,12 +1,12 @@
 // `wgprim demo`: every registered algorithm's checks on random elements against its CPU
 // reference (1e6 by default; `--size` checks kernels at the sizes a GPU is timed at), then a
 // short bench.
-import { describeTarget } from '../runtime/target.js';
-import { minstd } from '../bench/run.js';
+import { describeTarget, isSoftwareAdapter } from '../runtime/target.js';
+import { benchmarkMaxBytes, expandAlgorithm, minstd } from '../bench/run.js';
+import { type BenchRecord } from '../bench/gbench.js';
 import { type DemoCheck, type DemoData } from '../device/spec.js';
 import { ALGORITHMS } from '../algorithms.js';
 import { type Prim } from '../prim.js';
-import { isSoftwareAdapter } from '../runtime/target.js';
 import { openDevice } from './device.js';
 import { printTable, runBenchmarks } from './bench.js';
 import { formatCount } from './parse.js';
@@ -18,6 +18,21 @@ export interface DemoOptions {
   readonly algorithm?: readonly string[];
   /** Skip the short benchmark after the checks. */
   readonly bench?: boolean;
+}
+
+/**
+ * The demo's benchmarks by the size each runs at: `size` u32 elements, or the largest power of two
+ * below it that the benchmark's calls take on a device with these limits (batch copy's ranges at
+ * 2^20 outgrow lavapipe's binding).
+ */
+export function demoBenchSizes(limits: GPUSupportedLimits, size: number): Map<number, string[]> {
+  const bySize = new Map<number, string[]>();
+  for (const name of expandAlgorithm('all')) {
+    let n = size;
+    while (n > 1 && n * 4 > benchmarkMaxBytes(limits, name)) n /= 2;
+    bySize.set(n, [...(bySize.get(n) ?? []), name]);
+  }
+  return bySize;
 }
 
 /** The registered algorithms' demo checks on the same random data of `n` elements. */
@@ -90,9 +105,17 @@ export async function demoCommand(options: DemoOptions = {}): Promise<number> {
   const size = software ? 2 ** 20 : 2 ** 24;
   const plan = software ? { warmup: 2, warmupMs: 0, batches: 3, batchSize: 5 } : { warmup: 5, warmupMs: 200, batches: 10, batchSize: 10 };
   console.log(`\nbenchmark at ${formatCount(size)} u32 (${plan.batches} batches of ${plan.batchSize} after ${plan.warmup} warm-up calls${software ? '; software adapter, so a small size' : ''}):`);
-  const { records, failures } = await runBenchmarks(prim, { algorithm: ['all'], type: ['u32'], size: [size], seed: 82589933, ...plan }, (line, isError) => {
-    if (isError) console.log(`  ${line}`);
-  });
+  const bySize = demoBenchSizes(prim.context.limits, size);
+  const records: BenchRecord[] = [];
+  let failures = 0;
+  for (const [n, algorithm] of bySize) {
+    if (n < size) console.log(`  ${algorithm.join(', ')}: at ${formatCount(n)}, the most this device's calls take`);
+    const run = await runBenchmarks(prim, { algorithm, type: ['u32'], size: [n], seed: 82589933, ...plan }, (line, isError) => {
+      if (isError) console.log(`  ${line}`);
+    });
+    records.push(...run.records);
+    failures += run.failures;
+  }
   printTable(dev, records, undefined);
   if (failures) console.log(`${failures} benchmark(s) failed`);
   console.log(wrong ? `\n${wrong} result(s) WRONG` : '\nall results correct');
