@@ -31,7 +31,7 @@ describe('wgprim demo', () => {
     expect(run.stderr).toMatch(/unknown algorithm "selct": use .*select/);
   });
 
-  it('benchmarks each algorithm at the demo size, or the largest power of two below it its calls take', () => {
+  it('benchmarks each chosen algorithm at the demo size, or the largest power of two below it its calls take', () => {
     const limits = (binding: number) => ({ maxStorageBufferBindingSize: binding, maxBufferSize: 2 ** 32 }) as GPUSupportedLimits;
     const all = expandAlgorithm('all');
     // lavapipe's 128 MiB binding: batch copy's 2^20 ranges take about 740 bytes each, past it.
@@ -44,6 +44,8 @@ describe('wgprim demo', () => {
     expect(gpu.get(2 ** 22)?.sort()).toEqual(['batch_memcpy', 'batch_memcpy_copy_buffer']);
     expect(gpu.get(2 ** 24)).toEqual(all.filter((n) => !n.startsWith('batch_memcpy')));
     expect(gpu.size).toBe(2);
+    // --algorithm: only those folders' benchmarks.
+    expect([...demoBenchSizes(limits(2 ** 27), 2 ** 20, ['merge', 'transform'])]).toEqual([[2 ** 20, ['transform', 'merge']]]);
   });
 
   it('takes a second run for checked when it equals the first (sameResult): bytes, fields, numbers', () => {

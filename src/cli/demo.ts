@@ -23,11 +23,12 @@ export interface DemoOptions {
 /**
  * The demo's benchmarks by the size each runs at: `size` u32 elements, or the largest power of two
  * below it that the benchmark's calls take on a device with these limits (batch copy's ranges at
- * 2^20 outgrow lavapipe's binding).
+ * 2^20 outgrow lavapipe's binding); `algorithms`: only those folders' benchmarks.
  */
-export function demoBenchSizes(limits: GPUSupportedLimits, size: number): Map<number, string[]> {
+export function demoBenchSizes(limits: GPUSupportedLimits, size: number, algorithms?: readonly string[]): Map<number, string[]> {
+  const chosen = algorithms && new Set(ALGORITHMS.filter((a) => algorithms.includes(a.name)).flatMap((a) => a.benchmarks.map((b) => b.name)));
   const bySize = new Map<number, string[]>();
-  for (const name of expandAlgorithm('all')) {
+  for (const name of expandAlgorithm('all').filter((n) => !chosen || chosen.has(n))) {
     let n = size;
     while (n > 1 && n * 4 > benchmarkMaxBytes(limits, name)) n /= 2;
     bySize.set(n, [...(bySize.get(n) ?? []), name]);
@@ -105,7 +106,7 @@ export async function demoCommand(options: DemoOptions = {}): Promise<number> {
   const size = software ? 2 ** 20 : 2 ** 24;
   const plan = software ? { warmup: 2, warmupMs: 0, batches: 3, batchSize: 5 } : { warmup: 5, warmupMs: 200, batches: 10, batchSize: 10 };
   console.log(`\nbenchmark at ${formatCount(size)} u32 (${plan.batches} batches of ${plan.batchSize} after ${plan.warmup} warm-up calls${software ? '; software adapter, so a small size' : ''}):`);
-  const bySize = demoBenchSizes(prim.context.limits, size);
+  const bySize = demoBenchSizes(prim.context.limits, size, options.algorithm);
   const records: BenchRecord[] = [];
   let failures = 0;
   for (const [n, algorithm] of bySize) {
