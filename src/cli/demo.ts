@@ -29,8 +29,9 @@ export function demoBenchSizes(limits: GPUSupportedLimits, size: number, algorit
   const chosen = algorithms && new Set(ALGORITHMS.filter((a) => algorithms.includes(a.name)).flatMap((a) => a.benchmarks.map((b) => b.name)));
   const bySize = new Map<number, string[]>();
   for (const name of expandAlgorithm('all').filter((n) => !chosen || chosen.has(n))) {
+    const max = benchmarkMaxBytes(limits, name);
     let n = size;
-    while (n > 1 && n * 4 > benchmarkMaxBytes(limits, name)) n /= 2;
+    while (n > 1 && n * 4 > max) n /= 2;
     bySize.set(n, [...(bySize.get(n) ?? []), name]);
   }
   return bySize;
