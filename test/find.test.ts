@@ -6,6 +6,7 @@ import { adjacentFindReference, type Elem, type Equal, findEndReference, findFir
 import { matchPosition } from '../src/device/find/bench.js';
 import { benchmarkName, configFromName } from '../src/bench/run.js';
 import { parseName } from '../src/bench/gbench.js';
+import { type Kernel } from '../src/runtime/kernel.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
 import { SWEEP, sweepTimeout } from './support/sweep.js';
@@ -145,28 +146,68 @@ describe('every call, every type, both paths, awkward sizes, matches at 0, at th
 });
 
 describe('findFirstOf with many targets', () => {
-  it('from 33 targets sorted and binary-searched: every type, duplicates, -0 and NaN, matches at word and tile ends', async () => {
-    for (const type of typesOn(prim)) {
-      const config = small(type);
-      const tile = config.workgroupSize * config.itemsPerThread;
-      const word = wordElements(typeInfo(type));
-      const n = 3 * tile + 7;
-      const base = data(type, n, SEED + 11) as unknown as Elem[];
-      const float = type === 'f32' || type === 'f16';
-      const zero = (negative: boolean): Elem => (type === 'f16' ? f16Bits(negative ? -0 : 0) : negative ? -0 : 0);
-      // Markers repeated out of order, a value the data holds late (keys spread over the data's),
-      // and for floats -0 (equal to the data's +0) and NaN (equal to nothing).
-      const ts: Elem[] = [...Array.from({ length: 36 }, (_, k) => marker(type, (k * 7) % 13)), base[3 * tile]!, ...(float ? [zero(true), type === 'f16' ? 0x7e00 : NaN] : [])];
-      // Every target value alone (a sort that lost one misses it), then the boundaries.
-      const single = Array.from({ length: 13 }, (_, k) => [[5 + 17 * k], k] as const);
-      const bounds = [[], [0], [tile - 1], [3 * word - 1], [n - 1], [tile + 1, 2 * tile]].map((at, k) => [at, 3 * k] as const);
-      for (const [at, k] of [...single, ...bounds]) {
-        const d = base.slice();
-        for (const [j, p] of at.entries()) d[p] = marker(type, (k + 5 * j) % 13);
-        if (float) { d[1] = type === 'f16' ? 0x7e00 : NaN; d[2 * tile + 3] = zero(false); }
-        const got = await prim.arrays.findFirstOf(typed(type, d), typed(type, ts), { type, config });
-        expect(got, `${type} planted at [${at.join(', ')}]`).toBe(findFirstOfReference(d, ts, equalOf(type)));
+  // 12 targets: the filter, then compares; 36 and more: the filter, then a binary search.
+  for (const [lookup, count] of [['filtered and compared', 12], ['filtered and binary-searched', 36]] as const) {
+    it(`${count} targets ${lookup}: every type, duplicates, -0 and NaN, matches at word and tile ends`, async () => {
+      for (const type of typesOn(prim)) {
+        const config = small(type);
+        const tile = config.workgroupSize * config.itemsPerThread;
+        const word = wordElements(typeInfo(type));
+        const n = 3 * tile + 7;
+        const base = data(type, n, SEED + 11) as unknown as Elem[];
+        const float = type === 'f32' || type === 'f16';
+        const zero = (negative: boolean): Elem => (type === 'f16' ? f16Bits(negative ? -0 : 0) : negative ? -0 : 0);
+        // Markers repeated out of order, a value the data holds late (keys spread over the data's),
+        // and for floats -0 (equal to the data's +0) and NaN (equal to nothing).
+        const ts: Elem[] = [...Array.from({ length: count }, (_, k) => marker(type, (k * 7) % 13)), base[3 * tile]!, ...(float ? [zero(true), type === 'f16' ? 0x7e00 : NaN] : [])];
+        // Every marker alone (a lookup that lost one misses it), then the boundaries.
+        const single = Array.from({ length: 13 }, (_, k) => [[5 + 17 * k], k] as const);
+        const bounds = [[], [0], [tile - 1], [3 * word - 1], [n - 1], [tile + 1, 2 * tile]].map((at, k) => [at, 3 * k] as const);
+        for (const [at, k] of [...single, ...bounds]) {
+          const d = base.slice();
+          for (const [j, p] of at.entries()) d[p] = marker(type, (k + 5 * j) % 13);
+          if (float) { d[1] = type === 'f16' ? 0x7e00 : NaN; d[2 * tile + 3] = zero(false); }
+          const got = await prim.arrays.findFirstOf(typed(type, d), typed(type, ts), { type, config });
+          expect(got, `${type} planted at [${at.join(', ')}]`).toBe(findFirstOfReference(d, ts, equalOf(type)));
+        }
       }
+    });
+  }
+
+  it('the filter lets non-targets through (bits shared by hash) and the lookup rejects them', async () => {
+    // 256 targets and data that holds none of them: many elements pass the filter (2^14 bits),
+    // every one must fail the lookup; then one target planted late.
+    const d = Uint32Array.from({ length: 20 * TILE + 3 }, (_, i) => (i * 2654435761) >>> 0 | 1);
+    const ts = Uint32Array.from({ length: 256 }, (_, k) => 2 * k * 40503);
+    const config = small('u32');
+    expect(await prim.arrays.findFirstOf(d, ts, { config })).toBe(findFirstOfReference(d, ts, (a, b) => a === b));
+    d[19 * TILE + 5] = ts[200]!;
+    expect(await prim.arrays.findFirstOf(d, ts, { config })).toBe(19 * TILE + 5);
+    expect(await prim.arrays.findFirstOf(d, ts.subarray(0, 20), { config })).toBe(d.length);
+  });
+
+  it('the lookup follows the target count and the equality', async () => {
+    const ctx = prim.context;
+    const pipeline = ctx.pipeline.bind(ctx);
+    const keys: string[] = [];
+    ctx.pipeline = (k: Kernel): Promise<GPUComputePipeline> => { keys.push(k.key); return pipeline(k); };
+    try {
+      const d = Uint32Array.from({ length: 300 }, (_, i) => i);
+      const lookupOf = async (targets: number, equality?: string): Promise<string | undefined> => {
+        keys.length = 0;
+        const ts = Uint32Array.from({ length: targets }, (_, k) => 1000 + k);
+        expect(await prim.arrays.findFirstOf(d, ts, { equality })).toBe(300);
+        return keys.find((k) => k.startsWith('find:first-of'))?.split(':')[6];
+      };
+      expect(await lookupOf(7)).toBe('compare');
+      expect(await lookupOf(8)).toBe('filter');
+      expect(await lookupOf(32)).toBe('filter');
+      expect(await lookupOf(33)).toBe('filter-sorted');
+      expect(await lookupOf(256)).toBe('filter-sorted');
+      expect(await lookupOf(257)).toBe('filter');
+      expect(await lookupOf(40, 'a == b')).toBe('compare');
+    } finally {
+      ctx.pipeline = pipeline;
     }
   });
 

@@ -10,7 +10,7 @@ import { type TunedEntry } from '../../config/types.js';
 import { type ConfigTable } from '../spec.js';
 import { selectFromTable } from '../select.js';
 import { type FindConfig } from './config.js';
-import { defaultFindEquality, findKernel, type FindKind, findResultKernel, sortsTargets } from './kernel.js';
+import { defaultFindEquality, findKernel, type FindKind, findResultKernel, firstOfLookup } from './kernel.js';
 
 /** One call of the scanner, as the public calls describe it. */
 export interface FindCall {
@@ -83,8 +83,8 @@ export async function prepareFind(ctx: DeviceContext, rows: readonly (readonly T
   // Tile ends are u32 in the kernel.
   if (numTiles * tile > 0xffffffff) fail('limit-exceeded', `${what} of ${count} elements needs tile ends past 2^32 with tiles of ${tile}; split the input`);
   const custom = call.equality !== undefined;
-  const sorted = call.kind === 'first-of' && sortsTargets(call.auxCount!, custom);
-  const kernel = numTiles > 0 ? findKernel({ kind: call.kind, order: call.order, type: t, equality: call.equality ?? defaultFindEquality(t), custom, sorted, config }) : undefined;
+  const lookup = call.kind === 'first-of' ? firstOfLookup(call.auxCount!, custom) : undefined;
+  const kernel = numTiles > 0 ? findKernel({ kind: call.kind, order: call.order, type: t, equality: call.equality ?? defaultFindEquality(t), custom, lookup, config }) : undefined;
   const result = findResultKernel(call.order);
   const [pipeline, resultPipeline] = await Promise.all([kernel ? ctx.pipeline(kernel) : undefined, ctx.pipeline(result)]);
 

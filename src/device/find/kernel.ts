@@ -26,16 +26,33 @@ export const FIND_PARAMS = ['num_cand', 'num_tiles', 'in_tail', 'fast_end', 'aux
 export const AUX_CACHED = 256;
 
 /**
- * Target counts from which findFirstOf sorts its targets (once a workgroup, in workgroup memory)
- * and binary-searches each element: log2(targets) workgroup-memory reads an element instead of
- * a compare a target. Below it the compares win: a target is read once per invocation per tile
- * and compared with all of its elements in registers (one compare-and-or each).
+ * How findFirstOf tells whether an element is a target:
+ * - `compare`: every target read once per invocation per tile and compared with all of the
+ *   invocation's elements in registers (one compare-and-or each): the cheapest for a few targets,
+ *   and the only way under a custom equality;
+ * - `filter`: a bitmap of hashed target keys in workgroup memory first (one workgroup-memory
+ *   read an element; a non-target passes with probability targets / FILTER_BITS), and only an
+ *   element that passes is compared with the targets;
+ * - `filter-sorted`: the same, the passing element binary-searched in the targets, sorted once a
+ *   workgroup in workgroup memory (log2(targets) reads instead of one a target).
  */
-export const SORTED_TARGETS_FROM = 33;
+export type FirstOfLookup = 'compare' | 'filter' | 'filter-sorted';
 
-/** Whether findFirstOf with `targets` targets takes the sorted lookup (default equality only). */
-export const sortsTargets = (targets: number, customEquality: boolean): boolean =>
-  !customEquality && targets >= SORTED_TARGETS_FROM && targets <= AUX_CACHED;
+/**
+ * Target counts from which the filter pays: the compares cost one instruction a target an
+ * element, the filter about ten (a hash, the bitmap read and its test) and a branch.
+ */
+export const FILTERED_TARGETS_FROM = 8;
+/** Target counts from which a passing element is binary-searched rather than compared. */
+export const SORTED_TARGETS_FROM = 33;
+/** Bits of the filter: 2 KB of workgroup memory; 16 targets let one non-target in 1,024 through. */
+export const FILTER_LOG2 = 14;
+
+/** The lookup findFirstOf takes for `targets` targets (the filter and the sort need the default equality). */
+export function firstOfLookup(targets: number, customEquality: boolean): FirstOfLookup {
+  if (customEquality || targets < FILTERED_TARGETS_FROM) return 'compare';
+  return targets >= SORTED_TARGETS_FROM && targets <= AUX_CACHED ? 'filter-sorted' : 'filter';
+}
 
 export interface FindKernelOptions {
   readonly kind: FindKind;
@@ -45,8 +62,8 @@ export interface FindKernelOptions {
   readonly equality: string;
   /** The equality is the caller's: its compile errors are the caller's (`invalid-operator`). */
   readonly custom: boolean;
-  /** first-of: sort the targets and binary-search them (`sortsTargets`: needs the default equality). */
-  readonly sorted?: boolean;
+  /** first-of: how an element is looked up among the targets (`firstOfLookup`); `compare` by default. */
+  readonly lookup?: FirstOfLookup;
   readonly config: FindConfig;
 }
 
@@ -57,13 +74,15 @@ export function defaultFindEquality(t: TypeInfo): string {
 
 /**
  * `lookup_key(x)`: bits equal exactly where the default equality can hold (floats' -0 as +0; a
- * NaN's bits are a key like any other, its `==` then fails), and `key_less`, a total order on them.
+ * NaN's bits are a key like any other, its `==` then fails), `key_less`, a total order on them,
+ * and `filter_hash`, the key's bit in the filter (Fibonacci hashing: the product's top bits).
  */
 function lookupKey(t: TypeInfo): string {
   if (t.is64) {
     return `fn lookup_key(x: vec2<u32>) -> vec2<u32> { return x; }
 fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool { return a.y < b.y || (a.y == b.y && a.x < b.x); }
-fn key_same(a: vec2<u32>, b: vec2<u32>) -> bool { return all(a == b); }`;
+fn key_same(a: vec2<u32>, b: vec2<u32>) -> bool { return all(a == b); }
+fn filter_hash(k: vec2<u32>) -> u32 { return ((k.x ^ (k.y * 0x85ebca77u)) * 0x9e3779b1u) >> (32u - FILTER_LOG2); }`;
   }
   const bits = t.name === 'f16' ? 'bitcast<u32>(vec2<f16>(x, 0.0h))' : `bitcast<u32>(x)`;
   const sign = t.name === 'f16' ? '0x8000u' : '0x80000000u';
@@ -73,7 +92,8 @@ fn key_same(a: vec2<u32>, b: vec2<u32>) -> bool { return all(a == b); }`;
   ${body}
 }
 fn key_less(a: u32, b: u32) -> bool { return a < b; }
-fn key_same(a: u32, b: u32) -> bool { return a == b; }`;
+fn key_same(a: u32, b: u32) -> bool { return a == b; }
+fn filter_hash(k: u32) -> u32 { return (k * 0x9e3779b1u) >> (32u - FILTER_LOG2); }`;
 }
 
 export function findKernel(o: FindKernelOptions): Kernel {
@@ -82,7 +102,9 @@ export function findKernel(o: FindKernelOptions): Kernel {
   const WG = c.workgroupSize;
   const E = wordElements(t);
   const V = c.itemsPerThread / E;
-  const sorted = kind === 'first-of' && o.sorted === true;
+  const lookup = kind === 'first-of' ? o.lookup ?? 'compare' : 'compare';
+  const sorted = lookup === 'filter-sorted';
+  const filtered = lookup !== 'compare';
   const bindings: BindingKind[] = ['uniform'];
   const decls: string[] = [viewWgsl({ name: 'in', type: t, access: 'read', tailStart: 'P.in_tail', words: true }, bindings.length)];
   bindings.push(...viewBindings({ access: 'read' }));
@@ -127,9 +149,19 @@ fn aux_get(k: u32) -> ${T} {
     if (i < P.aux_count) { sh_aux[ranks[r]] = ranked[r]; }
   }
   workgroupBarrier();` : '';
+  // The filter: every target's bit set (atomically: targets share words), then copied to a plain
+  // array, which the elements read.
+  const filterStage = filtered ? `
+  for (var i = lid; i < P.aux_count; i += WG) {
+    let h = filter_hash(lookup_key(aux_get(i)));
+    atomicOr(&sh_filter_bits[h >> 5u], 1u << (h & 31u));
+  }
+  workgroupBarrier();
+  for (var i = lid; i < FILTER_WORDS; i += WG) { sh_filter[i] = atomicLoad(&sh_filter_bits[i]); }
+  workgroupBarrier();` : '';
   const loadStage = staged ? `
   for (var i = lid; i < min(P.aux_count, AUX_CACHED); i += WG) { sh_aux[i] = aux_at(i); }
-  workgroupBarrier();${sortStage}${kind === 'search' ? `
+  workgroupBarrier();${sortStage}${filterStage}${kind === 'search' ? `
   aux_first = sh_aux[0];` : ''}` : '';
 
   const firstOf = sorted
@@ -151,8 +183,14 @@ fn is_target(x: ${T}) -> bool {
 }`;
   const matchFn: Record<FindKind, string> = {
     adjacent: `fn is_match(p: u32, x: ${T}) -> bool { return eq(x, in_at(p + 1u)); }`,
-    'first-of': `${firstOf}
-fn is_match(p: u32, x: ${T}) -> bool { return is_target(x); }`,
+    'first-of': `${firstOf}${filtered ? `
+var<workgroup> sh_filter_bits: array<atomic<u32>, FILTER_WORDS>;
+var<workgroup> sh_filter: array<u32, FILTER_WORDS>;
+fn maybe_target(x: ${T}) -> bool {
+  let h = filter_hash(lookup_key(x));
+  return ((sh_filter[h >> 5u] >> (h & 31u)) & 1u) != 0u;
+}` : ''}
+fn is_match(p: u32, x: ${T}) -> bool { return ${filtered ? 'maybe_target(x) && ' : ''}is_target(x); }`,
     search: `var<private> aux_first: ${T};
 fn is_match(p: u32, x: ${T}) -> bool {
   if (!eq(x, aux_first)) { return false; }
@@ -178,7 +216,7 @@ ${Array.from({ length: V }, (_, k) => `        xs[${k}] = in_word(w0 + ${k}u * W
   let test: string;
   if (kind === 'adjacent') {
     test = items((k, i) => `if (eq(xs[${k}][${i}], ${i + 1 < E ? `xs[${k}][${i + 1}]` : `nx[${k}]`})) { ${record(k, i)} }`);
-  } else if (kind === 'first-of' && !sorted) {
+  } else if (kind === 'first-of' && !filtered) {
     // Each target is read once and compared with every element held (`|`: no short circuit).
     test = `        var hit: array<array<bool, E>, V>;
         for (var j = 0u; j < P.aux_count; j++) {
@@ -213,10 +251,12 @@ const E = ${E}u;
 const V = ${V}u;
 const TILE = ${WG * c.itemsPerThread}u;
 ${EARLY_EXIT_DECLS}
-const AUX_CACHED = ${AUX_CACHED}u;
+const AUX_CACHED = ${AUX_CACHED}u;${filtered ? `
+const FILTER_LOG2 = ${FILTER_LOG2}u;
+const FILTER_WORDS = ${2 ** FILTER_LOG2 / 32}u;` : ''}
 ${stage}
 fn eq(a: ${T}, b: ${T}) -> bool { return ${o.equality}; }
-${sorted ? lookupKey(t) : ''}
+${filtered ? lookupKey(t) : ''}
 ${matchFn[kind]}
 
 @compute @workgroup_size(WG)
@@ -224,7 +264,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {${loadStage}
 ${earlyExitLoop({ order, state: 'state', ticket: '0u', best: '1u', numTiles: 'P.num_tiles', tileSize: 'TILE' }, body)}
 }
 `;
-  const key = ['find', kind, order, t.name, WG, c.itemsPerThread, sorted ? 'sorted' : 'linear', o.equality].join(':');
+  const key = ['find', kind, order, t.name, WG, c.itemsPerThread, lookup, o.equality].join(':');
   return { key, label: `wgprim.find.${kind}.${order}.${t.name}`, code, bindings, workgroupSize: WG, userCode: o.custom };
 }
 
