@@ -63,8 +63,12 @@ export function histogramWorkgroupBytes(o: Pick<HistogramKernelOptions, 'activeC
   return 4 * (counters + fold + (o.hasLevels && o.levelsIn === 'workgroup' ? o.capacity + 1 : 0));
 }
 
-/** The sample `j` of word `w` as its u32 key. */
-function sampleKey(s: SampleInfo, w: string, j: number): string {
+/**
+ * The sample `j` of word `w` as its u32 key; under `even-float` a float sample stays raw f32 bits
+ * (its bin needs the value, and `bin_of` makes the key only for the range test).
+ */
+function sampleKey(s: SampleInfo, w: string, j: number, binning: Binning): string {
+  if (binning === 'even-float' && s.isFloat) return s.name === 'f16' ? `bitcast<u32>(unpack2x16float(${w})[${j}])` : w;
   switch (s.name) {
     case 'u8': return j === 0 ? `(${w} & 0xffu)` : `extractBits(${w}, ${8 * j}u, 8u)`;
     case 'u16': return j === 0 ? `(${w} & 0xffffu)` : `(${w} >> 16u)`;
@@ -79,10 +83,14 @@ function sampleKey(s: SampleInfo, w: string, j: number): string {
 function binFunction(o: HistogramKernelOptions): string {
   switch (o.binning) {
     case 'even-float':
-      return `fn bin_of(k: u32) -> u32 {
-  if (k < P.lo_key || k > P.hi_key) { return P.bins; }
-  let v = bitcast<f32>(select(~k, k ^ 0x80000000u, (k >> 31u) == 1u));
-  return min(u32((v - bitcast<f32>(P.lower)) * bitcast<f32>(P.scale)), P.bins - 1u);
+      // x: f32 bits. The range test on the key (exact, and NaN fails it whatever a compiler
+      // assumes of float compares: WGSL lets it assume no NaN); the bin from x itself (-0 and +0
+      // give the same bin). One unsigned compare: k in [lo, hi] iff k - lo <= hi - lo.
+      return `fn bin_of(x: u32) -> u32 {
+  let y = select(x, 0u, x == 0x80000000u);
+  let k = y ^ (u32(i32(y) >> 31u) | 0x80000000u);
+  if (k - P.lo_key > P.hi_key - P.lo_key) { return P.bins; }
+  return min(u32((bitcast<f32>(x) - bitcast<f32>(P.lower)) * bitcast<f32>(P.scale)), P.bins - 1u);
 }`;
     case 'even-shift':
       return `fn bin_of(k: u32) -> u32 {
@@ -148,7 +156,7 @@ ${histogramFlush(fold, (d, n) => `if (${n} > 0u) { atomicAdd(&hist[${d}], ${n});
 
   /** Counts sample j of word expression `w` of channel `c` (a number, or a WGSL expression). */
   const countOne = (w: string, j: number, c: number | string): string => {
-    const call = (ch: string): string => `count(${ch}, ${sampleKey(s, w, j)}, copy_base);`;
+    const call = (ch: string): string => `count(${ch}, ${sampleKey(s, w, j, o.binning)}, copy_base);`;
     if (typeof c === 'number') return c >= o.activeChannels ? '' : call(`${c}u`);
     return o.activeChannels < CH ? `{ let c = ${c}; if (c < ACTIVE) { ${call('c')} } }` : `{ let c = ${c}; ${call('c')} }`;
   };
