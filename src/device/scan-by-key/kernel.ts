@@ -253,8 +253,7 @@ ${unroll(Q, 'k', `
       var x = op(head, pre[k]);
       let m = masks[k];
       let q = base + k * sg_size + sg_lane;${scanStore ? `\n      var o: array<${V}, 4>;` : ''}
-      for (var j = 0u; j < 4u; j++) {
-        let e = q * 4u + j;
+${unroll(4, 'j', `        let e = q * 4u + j;
         if (e < P.count) {
           let ex = x;
           x = op(x, ${pairOf('k', 'j', 'm')});
@@ -262,8 +261,7 @@ ${unroll(Q, 'k', `
           ${emit[o.output]}${scanStore ? (gaps ? `
           if ((incl.x & GAP) == 0u) { out_store(e, r); }` : `
           o[j] = r;`) : ''}
-        }
-      }${scanStore && !gaps ? `
+        }`)}${scanStore && !gaps ? `
 ${o.heads === 'offsets'
     ? quadStore('out', 'q', 'o', 'fast && q * 4u >= seg_lo && q * 4u + 4u <= seg_hi', 'seg_hi', 'seg_lo')
     : quadStore('out', 'q', 'o', 'fast')}` : ''}`)}${copyOut}`;
@@ -315,13 +313,11 @@ ${loads}${o.heads === 'offsets' ? OFFSET_HEADS : ''}
 ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
       var m = 0u;
       var t = identity();
-      for (var j = 0u; j < 4u; j++) {
-        let e = q * 4u + j;
+${unroll(4, 'j', `        let e = q * 4u + j;
         if (e < P.count) {
           ${flagOf}
           t = op(t, ${pairOf('k', 'j', 'm')});
-        }
-      }
+        }`)}
       masks[k] = m;${chunkScanStep(sub)}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();

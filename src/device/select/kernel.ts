@@ -224,15 +224,13 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
 ${unroll(Q, 'k', `
       var s = op(head, pre[k]);
       let q = base + k * sg_size + sg_lane;
-      for (var j = 0u; j < 4u; j++) {
-        let e = q * 4u + j;
+${unroll(4, 'j', `        let e = q * 4u + j;
         if (e < P.count) {
           let x = items[k][j];
           let f = unpack_flag(masks[k], j);
           ${staged ? stageOrStore(stage[layout], direct[layout]) : direct[layout]}
           s = op(s, f);
-        }
-      }`)}${staged ? `
+        }`)}`)}${staged ? `
 ${stagedCopyOut([copyOut[layout]])}` : ''}`;
 
   // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
@@ -278,8 +276,7 @@ ${source === 'unique' ? quadNeighbours({ name: 'in', T, quads: Q, items: 'items'
 ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
       var t = identity();
       var m = 0u;
-      for (var j = 0u; j < 4u; j++) {
-        let e = q * 4u + j;
+${unroll(4, 'j', `        let e = q * 4u + j;
         if (e < P.count) {${source === 'unique' ? `
           // The element before: in this quad, or (its first) the quad before's last.
           var prev = items[k][max(j, 1u) - 1u];
@@ -288,8 +285,7 @@ ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
           let f = flag_of(items[k][j], e, prev);
           t = op(t, f);
           m |= pack_flag(f) << (2u * j);
-        }
-      }
+        }`)}
       masks[k] = m;${withinSubgroup}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
