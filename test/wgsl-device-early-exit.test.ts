@@ -1,5 +1,6 @@
 // The early-exit tile loop (src/wgsl/device/early-exit.ts) in a harness kernel: positions whose
-// word is non-zero match; the block must find the first (or last) and take no tile past it.
+// word is non-zero match; the block must find the first (or last) and take no tile past it
+// (each tile taken counts itself in state[0]).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDevice } from '../src/node/index.js';
 import { decodeMatch, EARLY_EXIT_DECLS, earlyExitLoop, earlyExitRecord, type SearchOrder } from '../src/wgsl/device/early-exit.js';
@@ -12,10 +13,11 @@ function harness(order: SearchOrder): string {
 @group(0) @binding(1) var<storage, read_write> state: array<atomic<u32>>;
 ${EARLY_EXIT_DECLS}
 @compute @workgroup_size(${WG})
-fn main(@builtin(local_invocation_index) lid: u32) {
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let n = arrayLength(&data);
   let tiles = (n + ${TILE}u - 1u) / ${TILE}u;
-${earlyExitLoop({ order, state: 'state', ticket: '0u', best: '1u', numTiles: 'tiles', tileSize: `${TILE}u` }, `
+${earlyExitLoop({ order, state: 'state', best: '1u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'tiles', tileSize: `${TILE}u` }, `
+    if (lid == 0u) { atomicAdd(&state[0], 1u); }
     for (var j = 0u; j < 2u; j++) {
       let p = tile * ${TILE}u + j * ${WG}u + lid;
       if (p < n && data[p] != 0u) { ${earlyExitRecord(order, 'p')} }
@@ -34,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => device?.destroy());
 
-/** Runs the loop with `grid` workgroups over `data`: [tickets taken, encoded best, decoded answer]. */
+/** Runs the loop with `grid` workgroups over `data`: [tiles taken, encoded best, decoded answer]. */
 async function run(order: SearchOrder, data: Uint32Array<ArrayBuffer>, grid: number): Promise<Uint32Array> {
   const module = device.createShaderModule({ code: harness(order) });
   const [main, decode] = await Promise.all(['main', 'decode'].map((entryPoint) => device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint } })));
@@ -67,18 +69,29 @@ describe('WGSL device block: early-exit tile loop', () => {
     return d;
   };
 
-  // Tickets: one before the loop and one fetched during each tile read (the next tile's).
   it('first: the smallest match, and one workgroup takes no tile past it', async () => {
-    expect(Array.from(await run('first', with_(3 * TILE + 5, 3 * TILE + 9, 7 * TILE), 1))).toEqual([5, ~(3 * TILE + 5) >>> 0, 3 * TILE + 5]);
-    expect(Array.from(await run('first', with_(), 1))).toEqual([tiles + 1, 0, n]);
+    expect(Array.from(await run('first', with_(3 * TILE + 5, 3 * TILE + 9, 7 * TILE), 1))).toEqual([4, ~(3 * TILE + 5) >>> 0, 3 * TILE + 5]);
+    expect(Array.from(await run('first', with_(), 1))).toEqual([tiles, 0, n]);
     expect((await run('first', with_(0, n - 1), 8))[2]).toBe(0);
     expect((await run('first', with_(TILE - 1, TILE), 8))[2]).toBe(TILE - 1);
   });
 
   it('last: the largest match, tiles taken from the end', async () => {
-    expect(Array.from(await run('last', with_(2 * TILE, 9 * TILE + 1, 9 * TILE + 3), 1))).toEqual([3, 9 * TILE + 4, 9 * TILE + 3]);
-    expect(Array.from(await run('last', with_(), 1))).toEqual([tiles + 1, 0, n]);
+    expect(Array.from(await run('last', with_(2 * TILE, 9 * TILE + 1, 9 * TILE + 3), 1))).toEqual([2, 9 * TILE + 4, 9 * TILE + 3]);
+    expect(Array.from(await run('last', with_(), 1))).toEqual([tiles, 0, n]);
     expect((await run('last', with_(0, 5), 8))[2]).toBe(5);
     expect((await run('last', with_(n - 1), 8))[2]).toBe(n - 1);
+  });
+
+  it('tiles by stride: with several workgroups every tile is read once and a match in any of them is found', async () => {
+    for (const grid of [3, 4, 16]) {
+      expect((await run('first', with_(), grid))[0], `tiles taken, grid ${grid}`).toBe(tiles);
+      expect((await run('last', with_(), grid))[0], `tiles taken, grid ${grid}`).toBe(tiles);
+      for (let k = 0; k < tiles; k++) {
+        const at = k * TILE + (k % 3);
+        expect((await run('first', with_(at, n - 1), grid))[2], `first, grid ${grid}, tile ${k}`).toBe(at);
+        expect((await run('last', with_(0, at), grid))[2], `last, grid ${grid}, tile ${k}`).toBe(at);
+      }
+    }
   });
 });

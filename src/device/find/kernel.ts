@@ -260,8 +260,8 @@ ${filtered ? lookupKey(t) : ''}
 ${matchFn[kind]}
 
 @compute @workgroup_size(WG)
-fn main(@builtin(local_invocation_index) lid: u32) {${loadStage}
-${earlyExitLoop({ order, state: 'state', ticket: '0u', best: '1u', numTiles: 'P.num_tiles', tileSize: 'TILE' }, body)}
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {${loadStage}
+${earlyExitLoop({ order, state: 'state', best: '0u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'P.num_tiles', tileSize: 'TILE' }, body)}
 }
 `;
   const key = ['find', kind, order, t.name, WG, c.itemsPerThread, lookup, o.equality].join(':');
@@ -276,7 +276,7 @@ export function findResultKernel(order: SearchOrder): Kernel {
 @group(0) @binding(2) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(1)
 fn main() {
-  let e = state[1];
+  let e = state[0];
   out[0] = ${decodeMatch(order, 'e', 'P.none')};
 }
 `;

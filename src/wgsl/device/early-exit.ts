@@ -1,21 +1,24 @@
-import { tileTicket } from './tile-counter.js';
-
 /**
- * The early-exit tile loop (CUB's FindIf, rocPRIM's adjacent_find): a persistent workgroup takes
- * tiles *in order* from the tile counter and stops once a match lies before (for `last`: after)
- * its next tile, so the work done grows with the position found, not the input. The best match
- * so far lives in one word of `state`, encoded so that 0 is "none" and `atomicMax` improves it
- * (WGSL's atomics are relaxed; a value that only moves one way needs no more):
+ * The early-exit tile loop (CUB's FindIf, rocPRIM's adjacent_find): workgroup w of G takes tiles
+ * w, w + G, w + 2G, ... (for `last`: counted from the end) and stops once a match lies before
+ * (for `last`: after) its next tile, so the work done grows with the position found, not the
+ * input. The best match so far lives in one word of `state`, encoded so that 0 is "none" and
+ * `atomicMax` improves it (WGSL's atomics are relaxed; a value that only moves one way needs no
+ * more):
  * - `first`: the smallest position p, stored as `~p` (positions stay below 2^32 - 1);
- * - `last`: the largest, stored as `p + 1`; its tiles are taken from the end.
- * `state[ticket]` is the tile counter, `state[best]` the best match; both zero before the launch.
- * A tile's matches meet in a workgroup atomic first, so one global atomic a workgroup at most.
+ * - `last`: the largest, stored as `p + 1`.
+ * `state[best]` is zero before the launch. A tile's matches meet in a workgroup atomic first, so
+ * one global atomic a workgroup at most.
  *
- * The next tile's ticket and the best match so far are fetched when a tile starts, so their round
- * trips overlap the tile's loads instead of preceding them; a tile costs one barrier and one
- * uniform broadcast. The price: the decision to take a tile uses the best as it was one tile
- * earlier (at most one more tile a workgroup read past a match), and a workgroup that stops
- * leaves one ticket it took unused (past the match or past the end).
+ * Tiles are assigned by stride, not taken from an atomic tile counter: a counter that every
+ * workgroup hits every tile held the scan at 75-79% of copy bandwidth on the H200, the stride
+ * at 90-101%. The price: a grid larger than the GPU holds at once leaves the tiles of the
+ * workgroups that start late to the end (slower early exits, never a wrong answer), so the
+ * tuned grids stay within what the GPU holds.
+ *
+ * The best match so far is fetched when a tile starts, so its round trip overlaps the tile's
+ * loads; a tile costs one barrier and one uniform broadcast. The decision to take the next tile
+ * uses the best as it was one tile earlier (at most one more tile a workgroup read past a match).
  */
 export type SearchOrder = 'first' | 'last';
 
@@ -28,10 +31,12 @@ export const encodeMatch = (order: SearchOrder, p: string): string => (order ===
 
 export interface EarlyExitLoop {
   readonly order: SearchOrder;
-  /** The `array<atomic<u32>>` holding the ticket and the best match, and their indices (WGSL u32). */
+  /** The `array<atomic<u32>>` holding the best match, and its index (WGSL u32). */
   readonly state: string;
-  readonly ticket: string;
   readonly best: string;
+  /** This workgroup's index and the number of workgroups (WGSL u32; a one-dimensional grid). */
+  readonly workgroup: string;
+  readonly workgroups: string;
   /** WGSL u32 expressions. */
   readonly numTiles: string;
   readonly tileSize: string;
@@ -45,27 +50,27 @@ export interface EarlyExitLoop {
  */
 export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
   const { order, state, numTiles, tileSize } = o;
-  const tileOf = order === 'first' ? 'ee_ticket' : `${numTiles} - 1u - ee_ticket`;
+  const tileOf = order === 'first' ? 'ee_next' : `${numTiles} - 1u - ee_next`;
   // A match before this tile (first) or past its end (last) wins over anything the tile holds.
   const beaten = order === 'first' ? `b != 0u && ~b < t * ${tileSize}` : `b != 0u && b - 1u >= (t + 1u) * ${tileSize}`;
-  const fetch = `ee_ticket = ${tileTicket(state, o.ticket)};
-      ee_best = atomicLoad(&${state}[${o.best}]);`;
-  // Invocation 0 alone decides (from the fetched ticket and best, and the tile's matches, which
-  // the barrier before made visible); the uniform load hands the decision to the workgroup.
+  const fetch = `ee_best = atomicLoad(&${state}[${o.best}]);`;
+  // Invocation 0 alone decides (from the fetched best and the tile's matches, which the barrier
+  // before made visible); the uniform load hands the decision to the workgroup.
   const decide = `if (lid == 0u) {
       let m = atomicLoad(&sh_best);
       var next = 0xffffffffu;
       if (m != 0u) {
         atomicMax(&${state}[${o.best}], m);
-      } else if (ee_ticket < ${numTiles}) {
+      } else if (ee_next < ${numTiles}) {
         let t = ${tileOf};
         let b = ee_best;
         if (!(${beaten})) { next = t; }
+        ee_next += ${o.workgroups};
       }
       sh_tile = next;
     }`;
   return `
-  var ee_ticket = 0u;
+  var ee_next = ${o.workgroup};
   var ee_best = 0u;
   if (lid == 0u) {
       atomicStore(&sh_best, 0u);
