@@ -20,10 +20,11 @@ beforeAll(async () => {
 // persistent workgroup walking every tile in order, and many workgroups racing for tiles. An
 // invocation's items are whole 16-byte words (4 elements; 8 of f16, 2 of 64-bit types).
 const PATHS: readonly (readonly [string, (type: ElementType) => FindConfig])[] = [
-  ['one workgroup, 32 x 4 tiles (32 x 8 for f16)', (type) => ({ workgroupSize: 32, itemsPerThread: type === 'f16' ? 8 : 4, grid: 1 })],
-  ['64 workgroups, 64 x 8 tiles', () => ({ workgroupSize: 64, itemsPerThread: 8, grid: 64 })],
-  // The sweep adds a third shape: fewer workgroups than tiles, each taking several in turn.
-  ...(SWEEP ? [['3 workgroups, 32 x 16 tiles', () => ({ workgroupSize: 32, itemsPerThread: 16, grid: 3 })] as const] : []),
+  ['one workgroup, 32 x 4 tiles (32 x 8 for f16)', (type) => ({ workgroupSize: 32, itemsPerThread: type === 'f16' ? 8 : 4, grid: 1, assignment: 'ticket' })],
+  ['64 workgroups, 64 x 8 tiles', () => ({ workgroupSize: 64, itemsPerThread: 8, grid: 64, assignment: 'ticket' })],
+  ['5 workgroups taking tiles by stride, 32 x 8 tiles', () => ({ workgroupSize: 32, itemsPerThread: 8, grid: 5, assignment: 'stride' })],
+  // The sweep adds a fourth shape: fewer workgroups than tiles, each taking several in turn.
+  ...(SWEEP ? [['3 workgroups, 32 x 16 tiles', () => ({ workgroupSize: 32, itemsPerThread: 16, grid: 3, assignment: 'ticket' })] as const] : []),
 ];
 const small = (type: ElementType): FindConfig => PATHS[0]![1](type);
 /** The small path's tile of a 4-byte type. */
@@ -197,7 +198,7 @@ describe('findFirstOf with many targets', () => {
         keys.length = 0;
         const ts = Uint32Array.from({ length: targets }, (_, k) => 1000 + k);
         expect(await prim.arrays.findFirstOf(d, ts, { equality })).toBe(300);
-        return keys.find((k) => k.startsWith('find:first-of'))?.split(':')[6];
+        return keys.find((k) => k.startsWith('find:first-of'))?.split(':')[7];
       };
       expect(await lookupOf(7)).toBe('compare');
       expect(await lookupOf(8)).toBe('filter');
@@ -331,13 +332,13 @@ describe('buffer level: the call initialises its output; early exit', () => {
     expect((await read(out2, 1))[0]).toBe(0);
     // The best match as the loop encodes it (first: ~p); which tiles a workgroup takes is the
     // early-exit block's test (wgsl-device-early-exit.test.ts).
-    expect((await read(prim.context.scratch('find.state', 4), 1))[0]).toBe(~(2 * TILE + 5) >>> 0);
+    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(~(2 * TILE + 5) >>> 0);
     const none = buffer(4);
     const enc2 = prim.device.createCommandEncoder();
     await prim.searchN(enc2, { input, count: n, n: 2, value: 7, type: 'u32', output: none, config });
     prim.device.queue.submit([enc2.finish()]);
     expect((await read(none, 1))[0]).toBe(n);
-    expect((await read(prim.context.scratch('find.state', 4), 1))[0]).toBe(0); // none
+    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(0); // none
     // find_end takes tiles from the end (last: p + 1).
     const pat = buffer(4);
     prim.device.queue.writeBuffer(pat, 0, Uint32Array.of(9 * TILE + 3));
@@ -345,7 +346,7 @@ describe('buffer level: the call initialises its output; early exit', () => {
     await prim.findEnd(enc3, { input, count: n, pattern: pat, patternCount: 1, type: 'u32', output: none, config });
     prim.device.queue.submit([enc3.finish()]);
     expect((await read(none, 1))[0]).toBe(9 * TILE + 3);
-    expect((await read(prim.context.scratch('find.state', 4), 1))[0]).toBe(9 * TILE + 4);
+    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(9 * TILE + 4);
     pat.destroy();
     for (const b of [input, out1, out2, none]) b.destroy();
   });
@@ -392,11 +393,14 @@ describe('benchmark inputs', () => {
     expect(matchPosition('search', 8, 0.5, 16)).toBe(0);
   });
 
-  it("carry rocPRIM's names with the part read, and map the cfg back", () => {
-    const config = { workgroupSize: 256, itemsPerThread: 8, grid: 512 };
+  it("carry rocPRIM's names with the part read, and map the cfg back (tiles by ticket left out, as names before the field)", () => {
+    const config = { workgroupSize: 256, itemsPerThread: 8, grid: 512, assignment: 'ticket' } as const;
     const name = benchmarkName('find_end_at_1pct', 'u64', config);
     expect(name).toBe('{lvl:device,algo:find_end,key_type:u64,read:0.01,cfg:{bs:256,ipt:8,grid:512}}');
     expect(configFromName('find_end', parseName(name).cfg as never)).toEqual(config);
-    expect(benchmarkName('search_n', 'f32', config)).toBe('{lvl:device,algo:search_n,key_type:f32,read:1,cfg:{bs:256,ipt:8,grid:512}}');
+    const stride = { ...config, assignment: 'stride' } as const;
+    const strideName = benchmarkName('search_n', 'f32', stride);
+    expect(strideName).toBe('{lvl:device,algo:search_n,key_type:f32,read:1,cfg:{bs:256,ipt:8,grid:512,tiles:stride}}');
+    expect(configFromName('search_n', parseName(strideName).cfg as never)).toEqual(stride);
   });
 });

@@ -3,12 +3,12 @@
 // (each tile taken counts itself in state[0]).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDevice } from '../src/node/index.js';
-import { decodeMatch, EARLY_EXIT_DECLS, earlyExitLoop, earlyExitRecord, type SearchOrder } from '../src/wgsl/device/early-exit.js';
+import { decodeMatch, EARLY_EXIT_DECLS, earlyExitLoop, earlyExitRecord, type SearchOrder, type TileAssignment } from '../src/wgsl/device/early-exit.js';
 
 const WG = 32;
 const TILE = WG * 2;
 
-function harness(order: SearchOrder): string {
+function harness(order: SearchOrder, assignment: TileAssignment): string {
   return `@group(0) @binding(0) var<storage, read> data: array<u32>;
 @group(0) @binding(1) var<storage, read_write> state: array<atomic<u32>>;
 ${EARLY_EXIT_DECLS}
@@ -16,7 +16,7 @@ ${EARLY_EXIT_DECLS}
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let n = arrayLength(&data);
   let tiles = (n + ${TILE}u - 1u) / ${TILE}u;
-${earlyExitLoop({ order, state: 'state', best: '1u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'tiles', tileSize: `${TILE}u` }, `
+${earlyExitLoop({ order, assignment, state: 'state', best: '1u', ticket: '3u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'tiles', tileSize: `${TILE}u` }, `
     if (lid == 0u) { atomicAdd(&state[0], 1u); }
     for (var j = 0u; j < 2u; j++) {
       let p = tile * ${TILE}u + j * ${WG}u + lid;
@@ -37,8 +37,8 @@ beforeAll(async () => {
 afterAll(() => device?.destroy());
 
 /** Runs the loop with `grid` workgroups over `data`: [tiles taken, encoded best, decoded answer]. */
-async function run(order: SearchOrder, data: Uint32Array<ArrayBuffer>, grid: number): Promise<Uint32Array> {
-  const module = device.createShaderModule({ code: harness(order) });
+async function run(order: SearchOrder, data: Uint32Array<ArrayBuffer>, grid: number, assignment: TileAssignment = 'ticket'): Promise<Uint32Array> {
+  const module = device.createShaderModule({ code: harness(order, assignment) });
   const [main, decode] = await Promise.all(['main', 'decode'].map((entryPoint) => device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint } })));
   const input = device.createBuffer({ size: Math.max(data.byteLength, 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(input, 0, data);
@@ -69,29 +69,33 @@ describe('WGSL device block: early-exit tile loop', () => {
     return d;
   };
 
-  it('first: the smallest match, and one workgroup takes no tile past it', async () => {
-    expect(Array.from(await run('first', with_(3 * TILE + 5, 3 * TILE + 9, 7 * TILE), 1))).toEqual([4, ~(3 * TILE + 5) >>> 0, 3 * TILE + 5]);
-    expect(Array.from(await run('first', with_(), 1))).toEqual([tiles, 0, n]);
-    expect((await run('first', with_(0, n - 1), 8))[2]).toBe(0);
-    expect((await run('first', with_(TILE - 1, TILE), 8))[2]).toBe(TILE - 1);
-  });
+  for (const assignment of ['ticket', 'stride'] as const) {
+    describe(`tiles by ${assignment}`, () => {
+      it('first: the smallest match, and one workgroup takes no tile past it', async () => {
+        expect(Array.from(await run('first', with_(3 * TILE + 5, 3 * TILE + 9, 7 * TILE), 1, assignment))).toEqual([4, ~(3 * TILE + 5) >>> 0, 3 * TILE + 5]);
+        expect(Array.from(await run('first', with_(), 1, assignment))).toEqual([tiles, 0, n]);
+        expect((await run('first', with_(0, n - 1), 8, assignment))[2]).toBe(0);
+        expect((await run('first', with_(TILE - 1, TILE), 8, assignment))[2]).toBe(TILE - 1);
+      });
 
-  it('last: the largest match, tiles taken from the end', async () => {
-    expect(Array.from(await run('last', with_(2 * TILE, 9 * TILE + 1, 9 * TILE + 3), 1))).toEqual([2, 9 * TILE + 4, 9 * TILE + 3]);
-    expect(Array.from(await run('last', with_(), 1))).toEqual([tiles, 0, n]);
-    expect((await run('last', with_(0, 5), 8))[2]).toBe(5);
-    expect((await run('last', with_(n - 1), 8))[2]).toBe(n - 1);
-  });
+      it('last: the largest match, tiles taken from the end', async () => {
+        expect(Array.from(await run('last', with_(2 * TILE, 9 * TILE + 1, 9 * TILE + 3), 1, assignment))).toEqual([2, 9 * TILE + 4, 9 * TILE + 3]);
+        expect(Array.from(await run('last', with_(), 1, assignment))).toEqual([tiles, 0, n]);
+        expect((await run('last', with_(0, 5), 8, assignment))[2]).toBe(5);
+        expect((await run('last', with_(n - 1), 8, assignment))[2]).toBe(n - 1);
+      });
 
-  it('tiles by stride: with several workgroups every tile is read once and a match in any of them is found', async () => {
-    for (const grid of [3, 4, 16]) {
-      expect((await run('first', with_(), grid))[0], `tiles taken, grid ${grid}`).toBe(tiles);
-      expect((await run('last', with_(), grid))[0], `tiles taken, grid ${grid}`).toBe(tiles);
-      for (let k = 0; k < tiles; k++) {
-        const at = k * TILE + (k % 3);
-        expect((await run('first', with_(at, n - 1), grid))[2], `first, grid ${grid}, tile ${k}`).toBe(at);
-        expect((await run('last', with_(0, at), grid))[2], `last, grid ${grid}, tile ${k}`).toBe(at);
-      }
-    }
-  });
+      it('several workgroups: every tile is read once and a match in any of them is found', async () => {
+        for (const grid of [3, 4, 16]) {
+          expect((await run('first', with_(), grid, assignment))[0], `tiles taken, grid ${grid}`).toBe(tiles);
+          expect((await run('last', with_(), grid, assignment))[0], `tiles taken, grid ${grid}`).toBe(tiles);
+          for (let k = 0; k < tiles; k++) {
+            const at = k * TILE + (k % 3);
+            expect((await run('first', with_(at, n - 1), grid, assignment))[2], `first, grid ${grid}, tile ${k}`).toBe(at);
+            expect((await run('last', with_(0, at), grid, assignment))[2], `last, grid ${grid}, tile ${k}`).toBe(at);
+          }
+        }
+      });
+    });
+  }
 });

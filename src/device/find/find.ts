@@ -89,15 +89,15 @@ export async function prepareFind(ctx: DeviceContext, rows: readonly (readonly T
   const [pipeline, resultPipeline] = await Promise.all([kernel ? ctx.pipeline(kernel) : undefined, ctx.pipeline(result)]);
 
   return (encoder) => {
-    const state = ctx.scratch('find.state', 4);
-    encoder.clearBuffer(state, 0, 4);
+    const state = ctx.scratch('find.state', 8);
+    encoder.clearBuffer(state, 0, 8);
     if (kernel && 'num' in c) {
       const input = ctx.view(call.input, count, t, 1);
       const aux = call.kind === 'first-of' || call.kind === 'search' ? ctx.view(call.aux!, call.auxCount!, t, 3) : undefined;
       const params = ctx.uniform(new Uint32Array([
         c.num, numTiles, input.tailStart, Math.min(input.tailStart, c.num), call.auxCount ?? 0, aux?.tailStart ?? 0, value[0], value[1],
       ]));
-      const entries: GPUBufferBinding[] = [{ buffer: params }, ...input.entries, ...(aux?.entries ?? []), { buffer: state, offset: 0, size: 4 }];
+      const entries: GPUBufferBinding[] = [{ buffer: params }, ...input.entries, ...(aux?.entries ?? []), { buffer: state, offset: 0, size: 8 }];
       ctx.dispatch(encoder, kernel.label, pipeline!, ctx.bindGroup(pipeline!, kernel.key, entries), Math.min(numTiles, config.grid));
     }
     const none = 'answer' in c ? c.answer : count;

@@ -261,10 +261,10 @@ ${matchFn[kind]}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {${loadStage}
-${earlyExitLoop({ order, state: 'state', best: '0u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'P.num_tiles', tileSize: 'TILE' }, body)}
+${earlyExitLoop({ order, assignment: c.assignment, state: 'state', best: '0u', ticket: '1u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'P.num_tiles', tileSize: 'TILE' }, body)}
 }
 `;
-  const key = ['find', kind, order, t.name, WG, c.itemsPerThread, lookup, o.equality].join(':');
+  const key = ['find', kind, order, t.name, WG, c.itemsPerThread, c.assignment, lookup, o.equality].join(':');
   return { key, label: `wgprim.find.${kind}.${order}.${t.name}`, code, bindings, workgroupSize: WG, userCode: o.custom };
 }
 

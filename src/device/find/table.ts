@@ -18,7 +18,10 @@ function findTable<N extends string>(name: N, fileName: string, builtin: readonl
     name, fileName, tunedModule: `device/find/tuned/${fileName}`, exportName: `${name}Tuned`, configType: 'FindConfig', configModule: 'device/find/config.js',
     space: findSpace,
     valueClasses: false,
-    nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', grid: 'grid' },
+    nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', grid: 'grid', assignment: 'tiles' },
+    nameOmits: { assignment: 'ticket' },
+    // Rows written before the field existed took tiles by ticket.
+    defaults: { assignment: 'ticket' },
     builtin,
     keyInfo: typeInfo,
     problem: (ctx, t, _vb, c) => findConfigProblem(ctx, t, c),

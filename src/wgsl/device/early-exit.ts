@@ -1,26 +1,30 @@
+import { tileTicket } from './tile-counter.js';
+
 /**
- * The early-exit tile loop (CUB's FindIf, rocPRIM's adjacent_find): workgroup w of G takes tiles
- * w, w + G, w + 2G, ... (for `last`: counted from the end) and stops once a match lies before
- * (for `last`: after) its next tile, so the work done grows with the position found, not the
- * input. The best match so far lives in one word of `state`, encoded so that 0 is "none" and
- * `atomicMax` improves it (WGSL's atomics are relaxed; a value that only moves one way needs no
- * more):
+ * The early-exit tile loop (CUB's FindIf, rocPRIM's adjacent_find): a workgroup takes tiles in
+ * the search order and stops once a match lies before (for `last`: after) its next tile, so the
+ * work done grows with the position found, not the input. The best match so far lives in one word
+ * of `state`, encoded so that 0 is "none" and `atomicMax` improves it (WGSL's atomics are relaxed;
+ * a value that only moves one way needs no more):
  * - `first`: the smallest position p, stored as `~p` (positions stay below 2^32 - 1);
- * - `last`: the largest, stored as `p + 1`.
- * `state[best]` is zero before the launch. A tile's matches meet in a workgroup atomic first, so
- * one global atomic a workgroup at most.
+ * - `last`: the largest, stored as `p + 1`; tiles are counted from the end.
+ * A tile's matches meet in a workgroup atomic first, so one global atomic a workgroup at most.
  *
- * Tiles are assigned by stride, not taken from an atomic tile counter: a counter that every
- * workgroup hits every tile held the scan at 75-79% of copy bandwidth on the H200, the stride
- * at 90-101%. The price: a grid larger than the GPU holds at once leaves the tiles of the
- * workgroups that start late to the end (slower early exits, never a wrong answer), so the
- * tuned grids stay within what the GPU holds.
- *
- * The best match so far is fetched when a tile starts, so its round trip overlaps the tile's
- * loads; a tile costs one barrier and one uniform broadcast. The decision to take the next tile
- * uses the best as it was one tile earlier (at most one more tile a workgroup read past a match).
+ * Which tile comes next (`TileAssignment`):
+ * - `ticket`: from an atomic counter in `state[ticket]`, so tiles go in order whatever part of
+ *   the grid runs at once; fetched when a tile starts, its round trip overlapping the loads (a
+ *   workgroup that stops leaves one ticket unused);
+ * - `stride`: workgroup w of G takes tiles w, w + G, w + 2G, ...: no counter, which every
+ *   workgroup hits every tile (on the H200 it held the scan at 75-79% of copy bandwidth, the
+ *   stride at 90-101%), but a workgroup that starts late (a grid larger than the device runs at
+ *   once) leaves its tiles, early ones among them, to the end: slower early exits, never a wrong
+ *   answer.
+ * The state words are zero before the launch. The best is fetched when a tile starts too; a
+ * tile costs one barrier and one uniform broadcast, and the decision to take the next tile uses
+ * the best as it was one tile earlier (at most one more tile a workgroup read past a match).
  */
 export type SearchOrder = 'first' | 'last';
+export type TileAssignment = 'ticket' | 'stride';
 
 /** Workgroup variables of the loop. */
 export const EARLY_EXIT_DECLS = `var<workgroup> sh_tile: u32;
@@ -31,10 +35,12 @@ export const encodeMatch = (order: SearchOrder, p: string): string => (order ===
 
 export interface EarlyExitLoop {
   readonly order: SearchOrder;
-  /** The `array<atomic<u32>>` holding the best match, and its index (WGSL u32). */
+  readonly assignment: TileAssignment;
+  /** The `array<atomic<u32>>` holding the best match and the tile counter, and their indices (WGSL u32). */
   readonly state: string;
   readonly best: string;
-  /** This workgroup's index and the number of workgroups (WGSL u32; a one-dimensional grid). */
+  readonly ticket: string;
+  /** This workgroup's index and the number of workgroups (WGSL u32; a one-dimensional grid; for `stride`). */
   readonly workgroup: string;
   readonly workgroups: string;
   /** WGSL u32 expressions. */
@@ -53,7 +59,9 @@ export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
   const tileOf = order === 'first' ? 'ee_next' : `${numTiles} - 1u - ee_next`;
   // A match before this tile (first) or past its end (last) wins over anything the tile holds.
   const beaten = order === 'first' ? `b != 0u && ~b < t * ${tileSize}` : `b != 0u && b - 1u >= (t + 1u) * ${tileSize}`;
-  const fetch = `ee_best = atomicLoad(&${state}[${o.best}]);`;
+  const ticket = o.assignment === 'ticket';
+  const fetch = `${ticket ? `ee_next = ${tileTicket(state, o.ticket)};
+      ` : ''}ee_best = atomicLoad(&${state}[${o.best}]);`;
   // Invocation 0 alone decides (from the fetched best and the tile's matches, which the barrier
   // before made visible); the uniform load hands the decision to the workgroup.
   const decide = `if (lid == 0u) {
@@ -64,13 +72,13 @@ export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
       } else if (ee_next < ${numTiles}) {
         let t = ${tileOf};
         let b = ee_best;
-        if (!(${beaten})) { next = t; }
-        ee_next += ${o.workgroups};
+        if (!(${beaten})) { next = t; }${ticket ? '' : `
+        ee_next += ${o.workgroups};`}
       }
       sh_tile = next;
     }`;
   return `
-  var ee_next = ${o.workgroup};
+  var ee_next = ${ticket ? '0u' : o.workgroup};
   var ee_best = 0u;
   if (lid == 0u) {
       atomicStore(&sh_best, 0u);

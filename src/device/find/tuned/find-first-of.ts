@@ -4,6 +4,10 @@
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
+// Measured in:
+//   tune-ticket.json (nvidia//nvidia-h200, 2026-12-03)
+//   tune-stride.json (nvidia//nvidia-h200, 2026-12-03)
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../../config/types.js';
 import type { FindConfig } from '../config.js';
 
@@ -11,7 +15,7 @@ export const findFirstOfTuned: readonly TunedEntry<FindConfig>[] = [
   {
     target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
     typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 128, itemsPerThread: 8, grid: 16 },
+    config: { workgroupSize: 128, itemsPerThread: 8, grid: 16, assignment: 'ticket' },
     evidence: {
       itemsPerSecond: 2.963e8, cv: 1.82, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
       note: 'geomean of items/s over 4 points (sizes 2^16, 2^20 x read=0.01|1); cv: max; 8/8 configs eligible; runner-up 256x16 16 at 0.914x',
@@ -20,28 +24,28 @@ export const findFirstOfTuned: readonly TunedEntry<FindConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 8, grid: 1024 },
+    config: { workgroupSize: 256, itemsPerThread: 16, grid: 1024, assignment: 'ticket' },
     evidence: {
-      itemsPerSecond: 9.179e11, cv: 0.0126, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
-      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 24/24 configs eligible; runner-up 256x16 1024 at 0.954x',
+      itemsPerSecond: 9.463e11, cv: 0.0386, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 48/48 configs eligible; runner-up 256x16 2048 ticket at 0.997x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8 },
-    config: { workgroupSize: 256, itemsPerThread: 8, grid: 512 },
+    config: { workgroupSize: 256, itemsPerThread: 8, grid: 512, assignment: 'stride' },
     evidence: {
       itemsPerSecond: 4.433e11, cv: 0.0199, size: 16777216, date: '2026-12-03', version: '0.1.0',
-      note: 'geomean of items/s over 3 points (sizes 2^24 x read=0.01|0.5|1); cv: max; 24/24 configs eligible; runner-up 512x8 256 at 0.904x',
+      note: 'geomean of items/s over 3 points (sizes 2^24 x read=0.01|0.5|1); cv: max; 24/24 configs eligible; runner-up 512x8 256 stride at 0.904x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4 },
-    config: { workgroupSize: 256, itemsPerThread: 16, grid: 2048 },
+    config: { workgroupSize: 256, itemsPerThread: 8, grid: 1024, assignment: 'ticket' },
     evidence: {
-      itemsPerSecond: 5.951e11, cv: 0.0362, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
-      note: 'geomean of items/s over 4 points (sizes 2^24, 2^28 x read=0.5|1); cv: max; 24/24 configs eligible; runner-up 256x16 1024 at 0.995x',
+      itemsPerSecond: 9.028e11, cv: 0.0592, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 48/48 configs eligible; runner-up 256x16 1024 ticket at 1.000x',
     },
   },
 ];

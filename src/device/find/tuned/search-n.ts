@@ -4,6 +4,9 @@
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
+// Measured in:
+//   tune-stride.json (nvidia//nvidia-h200, 2026-12-03)
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../../config/types.js';
 import type { FindConfig } from '../config.js';
 
@@ -11,7 +14,7 @@ export const searchNTuned: readonly TunedEntry<FindConfig>[] = [
   {
     target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
     typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 128, itemsPerThread: 16, grid: 16 },
+    config: { workgroupSize: 128, itemsPerThread: 16, grid: 16, assignment: 'ticket' },
     evidence: {
       itemsPerSecond: 4.473e8, cv: 1.99, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
       note: 'geomean of items/s over 4 points (sizes 2^16, 2^20 x read=0.01|1); cv: max; 8/8 configs eligible; runner-up 128x8 16 at 0.925x',
@@ -20,28 +23,28 @@ export const searchNTuned: readonly TunedEntry<FindConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 512, itemsPerThread: 8, grid: 512 },
+    config: { workgroupSize: 512, itemsPerThread: 8, grid: 512, assignment: 'stride' },
     evidence: {
-      itemsPerSecond: 1.191e12, cv: 0.0294, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
-      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 12/12 configs eligible; runner-up 512x8 1024 at 0.989x',
+      itemsPerSecond: 1.261e12, cv: 0.0226, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 24/24 configs eligible; runner-up 256x8 1024 stride at 0.988x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8 },
-    config: { workgroupSize: 256, itemsPerThread: 8, grid: 512 },
+    config: { workgroupSize: 256, itemsPerThread: 8, grid: 512, assignment: 'stride' },
     evidence: {
-      itemsPerSecond: 1.735e11, cv: 0.0506, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 4 points (sizes 2^20, 2^24 x read=0.01|1); cv: max; 24/24 configs eligible; runner-up 256x8 1024 at 0.982x',
+      itemsPerSecond: 4.933e11, cv: 0.0193, size: 16777216, date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 3 points (sizes 2^24 x read=0.01|0.5|1); cv: max; 24/24 configs eligible; runner-up 512x8 256 stride at 0.996x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4 },
-    config: { workgroupSize: 512, itemsPerThread: 8, grid: 512 },
+    config: { workgroupSize: 256, itemsPerThread: 8, grid: 1024, assignment: 'stride' },
     evidence: {
-      itemsPerSecond: 1.215e12, cv: 0.0413, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
-      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 12/12 configs eligible; runner-up 512x8 1024 at 0.990x',
+      itemsPerSecond: 1.229e12, cv: 0.0263, size: [16777216, 268435456], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 6 points (sizes 2^24, 2^28 x read=0.01|0.5|1); cv: max; 24/24 configs eligible; runner-up 512x8 512 stride at 0.996x',
     },
   },
 ];
