@@ -112,8 +112,10 @@ const METHOD = `## Method
   (floats uniform in [-1, 1)); pairs carry u32 indices. Inputs are never overwritten and buffers
   are reused between calls, so caches are hot unless the run says "cold" (\`--cold\`).
 - **GB/s** counts each input read once and each output written once, at the median time.
-- **Type.** \`k:v\` is a sort of pairs (key type : value type); \`/seg1024\` a segmented sort of
-  segments of 1024 keys: the names CUB's figures use.
+- **Type.** The names CUB's figures use: \`k:v\` is a sort of pairs (key type : value type);
+  \`/seg1024\` a segmented sort of segments of 1024 keys; \`u8x4/3ch\` RGBA8 pixels, 3 of 4
+  channels counted. \`u32/levels_f32\` is our histogram of f32 samples, set beside CUB's nearest
+  figure: its float binning of u32 samples.
 - **vs CUB** is our items/s over CUB's items/s at the same algorithm, type and size, CUB measured
   on the same GPU (median of timed calls, hot L2): above 1.00x is faster than CUB. Absolute times
   move a few percent between runs; compare ratios within one table.
