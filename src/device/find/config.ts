@@ -16,7 +16,7 @@ export interface FindConfig {
    */
   readonly itemsPerThread: number;
   /**
-   * Workgroups launched (at most one per tile): each takes tiles in order from a ticket until
+   * Workgroups launched (at most one per tile): each takes tiles (as `assignment` says) until
    * the tiles run out or a match lies before its next tile. Changes the launch, not the kernel.
    */
   readonly grid: number;

@@ -13,7 +13,7 @@ import { type FindConfig } from './config.js';
  *   each candidate, as rocPRIM's, stopping at the first mismatch);
  * - run: `eq(in[p + k], value)` for k < n, tested only where a run of such elements starts (the
  *   first run of n copies begins at a run's head, so each run is walked once, by its head).
- * Tiles go in order through the early-exit loop (src/wgsl/device/early-exit.ts). On a tile
+ * Tiles go through the early-exit loop (src/wgsl/device/early-exit.ts). On a tile
  * inside the input's vector part an invocation issues all its 16-byte loads at once (word k at
  * `w0 + k * WG`, coalesced), plus for adjacent one element past each word (in the next
  * invocation's word, so a cache hit); the last tile goes element by element.

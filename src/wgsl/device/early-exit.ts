@@ -15,8 +15,8 @@ import { tileTicket } from './tile-counter.js';
  *   the grid runs at once; fetched when a tile starts, its round trip overlapping the loads (a
  *   workgroup that stops leaves one ticket unused);
  * - `stride`: workgroup w of G takes tiles w, w + G, w + 2G, ...: no counter, which every
- *   workgroup hits every tile (on the H200 it held the scan at 75-79% of copy bandwidth, the
- *   stride at 90-101%), but a workgroup that starts late (a grid larger than the device runs at
+ *   workgroup hits every tile (on the H200 the counter held the scan at 75-79% of copy
+ *   bandwidth, the stride reaches 89-100%), but a workgroup that starts late (a grid larger than the device runs at
  *   once) leaves its tiles, early ones among them, to the end: slower early exits, never a wrong
  *   answer.
  * The state words are zero before the launch. The best is fetched when a tile starts too; a
