@@ -24,7 +24,7 @@ const PATHS: readonly (readonly [string, (type: ElementType) => FindConfig])[] =
   ['64 workgroups, 64 x 8 tiles', () => ({ workgroupSize: 64, itemsPerThread: 8, grid: 64, assignment: 'ticket' })],
   ['5 workgroups taking tiles by stride, 32 x 8 tiles', () => ({ workgroupSize: 32, itemsPerThread: 8, grid: 5, assignment: 'stride' })],
   // The sweep adds a fourth shape: fewer workgroups than tiles, each taking several in turn.
-  ...(SWEEP ? [['3 workgroups, 32 x 16 tiles', () => ({ workgroupSize: 32, itemsPerThread: 16, grid: 3, assignment: 'ticket' })] as const] : []),
+  ...(SWEEP ? [['3 workgroups, 32 x 16 tiles', () => ({ workgroupSize: 32, itemsPerThread: 16, grid: 3, assignment: 'ticket' as const })] as const] : []),
 ];
 const small = (type: ElementType): FindConfig => PATHS[0]![1](type);
 /** The small path's tile of a 4-byte type. */
