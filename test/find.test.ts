@@ -187,7 +187,7 @@ describe('findFirstOf with many targets', () => {
     expect(await prim.arrays.findFirstOf(d, ts.subarray(0, 20), { config })).toBe(d.length);
   });
 
-  it('the lookup follows the target count and the equality', async () => {
+  it('the lookup follows the target count and the equality; tiles by ticket unless a config says stride', async () => {
     const ctx = prim.context;
     const pipeline = ctx.pipeline.bind(ctx);
     const keys: string[] = [];
@@ -207,6 +207,12 @@ describe('findFirstOf with many targets', () => {
       expect(await lookupOf(256)).toBe('filter-sorted');
       expect(await lookupOf(257)).toBe('filter');
       expect(await lookupOf(40, 'a == b')).toBe('compare');
+      // Tiles by ticket wherever a table does not say otherwise (here a CPU adapter, which runs
+      // a few workgroups at a time: by stride, late workgroups would leave early tiles to the end).
+      expect(keys.find((k) => k.startsWith('find:first-of'))?.split(':')[6]).toBe('ticket');
+      keys.length = 0;
+      expect(await prim.arrays.search(d, Uint32Array.of(7, 8), { config: { assignment: 'stride' } })).toBe(7);
+      expect(keys.find((k) => k.startsWith('find:search'))?.split(':')[6]).toBe('stride');
     } finally {
       ctx.pipeline = pipeline;
     }
