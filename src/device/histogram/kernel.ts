@@ -68,15 +68,15 @@ export function histogramWorkgroupBytes(o: Pick<HistogramKernelOptions, 'activeC
  * (its bin needs the value, and `bin_of` makes the key only for the range test).
  */
 function sampleKey(s: SampleInfo, w: string, j: number, binning: Binning): string {
-  if (binning === 'even-float' && s.isFloat) return s.name === 'f16' ? `bitcast<u32>(unpack2x16float(${w})[${j}])` : w;
+  const floatKey = (bits: string): string => (binning === 'even-float' ? bits : `fkey(${bits})`);
   switch (s.name) {
     case 'u8': return j === 0 ? `(${w} & 0xffu)` : `extractBits(${w}, ${8 * j}u, 8u)`;
     case 'u16': return j === 0 ? `(${w} & 0xffffu)` : `(${w} >> 16u)`;
     case 'u32': return w;
     case 'i32': return `(${w} ^ 0x80000000u)`;
-    case 'f32': return `fkey(${w})`;
+    case 'f32': return floatKey(w);
     // Widened exactly to f32 (no shader-f16 needed).
-    case 'f16': return `fkey(bitcast<u32>(unpack2x16float(${w})[${j}]))`;
+    case 'f16': return floatKey(`bitcast<u32>(unpack2x16float(${w})[${j}])`);
   }
 }
 
@@ -87,8 +87,7 @@ function binFunction(o: HistogramKernelOptions): string {
       // assumes of float compares: WGSL lets it assume no NaN); the bin from x itself (-0 and +0
       // give the same bin). One unsigned compare: k in [lo, hi] iff k - lo <= hi - lo.
       return `fn bin_of(x: u32) -> u32 {
-  let y = select(x, 0u, x == 0x80000000u);
-  let k = y ^ (u32(i32(y) >> 31u) | 0x80000000u);
+  let k = fkey(x);
   if (k - P.lo_key > P.hi_key - P.lo_key) { return P.bins; }
   return min(u32((bitcast<f32>(x) - bitcast<f32>(P.lower)) * bitcast<f32>(P.scale)), P.bins - 1u);
 }`;
@@ -193,7 +192,7 @@ ${wgLevels ? 'var<workgroup> lv: array<u32, LV_CAP>;' : ''}
 // Order-preserving key of f32 bits, -0 as +0.
 fn fkey(x: u32) -> u32 {
   let y = select(x, 0u, x == 0x80000000u);
-  return y ^ select(0x80000000u, 0xffffffffu, (y >> 31u) == 1u);
+  return y ^ (u32(i32(y) >> 31u) | 0x80000000u);
 }
 fn level_key(x: u32) -> u32 { return ${rawKey}; }
 fn level(i: u32) -> u32 { return ${wgLevels ? 'lv[i]' : 'level_key(levels_g[i])'}; }
