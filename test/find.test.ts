@@ -4,6 +4,7 @@ import { typeInfo } from '../src/wgsl/types.js';
 import { wordElements } from '../src/wgsl/views.js';
 import { adjacentFindReference, type Elem, type Equal, findEndReference, findFirstOfReference, searchNReference, searchReference } from '../src/device/find/reference.js';
 import { matchPosition } from '../src/device/find/bench.js';
+import { FIND_STATE_BYTES } from '../src/device/find/find.js';
 import { benchmarkName, configFromName } from '../src/bench/run.js';
 import { parseName } from '../src/bench/gbench.js';
 import { type Kernel } from '../src/runtime/kernel.js';
@@ -149,9 +150,9 @@ describe('every call, every type, both paths, awkward sizes, matches at 0, at th
 describe('findFirstOf with many targets', () => {
   // 12 targets: the filter, then compares; 36 and more: the filter, then a binary search.
   for (const [lookup, count] of [['filtered and compared', 12], ['filtered and binary-searched', 36]] as const) {
-    it(`${count} targets ${lookup}: every type, duplicates, -0 and NaN, matches at word and tile ends`, async () => {
-      for (const type of typesOn(prim)) {
-        const config = small(type);
+    it(`${count} targets ${lookup}: every type, duplicates, -0 and NaN, matches at word and tile ends; 64 items an invocation (two words of filter bits)`, async () => {
+      const wide: FindConfig = { workgroupSize: 32, itemsPerThread: 64, grid: 3, assignment: 'ticket' };
+      for (const [type, config] of [...typesOn(prim).map((type) => [type, small(type)] as const), ['u32', wide] as const]) {
         const tile = config.workgroupSize * config.itemsPerThread;
         const word = wordElements(typeInfo(type));
         const n = 3 * tile + 7;
@@ -169,7 +170,7 @@ describe('findFirstOf with many targets', () => {
           for (const [j, p] of at.entries()) d[p] = marker(type, (k + 5 * j) % 13);
           if (float) { d[1] = type === 'f16' ? 0x7e00 : NaN; d[2 * tile + 3] = zero(false); }
           const got = await prim.arrays.findFirstOf(typed(type, d), typed(type, ts), { type, config });
-          expect(got, `${type} planted at [${at.join(', ')}]`).toBe(findFirstOfReference(d, ts, equalOf(type)));
+          expect(got, `${type} ${config.itemsPerThread} items, planted at [${at.join(', ')}]`).toBe(findFirstOfReference(d, ts, equalOf(type)));
         }
       }
     });
@@ -319,7 +320,7 @@ describe('buffer level: the call initialises its output; early exit', () => {
     return out;
   }
 
-  it('writes count over what the output held; two calls in one encoder; the state holds the encoded best match', async () => {
+  it('writes count over what the output held; two calls in one encoder; the scan leaves its state zero', async () => {
     const n = 10 * TILE;
     const input = buffer(n * 4);
     const d = Uint32Array.from({ length: n }, (_, i) => i);
@@ -336,15 +337,16 @@ describe('buffer level: the call initialises its output; early exit', () => {
     prim.device.queue.submit([enc.finish()]);
     expect((await read(out1, 1))[0]).toBe(2 * TILE + 5);
     expect((await read(out2, 1))[0]).toBe(0);
-    // The best match as the loop encodes it (first: ~p); which tiles a workgroup takes is the
-    // early-exit block's test (wgsl-device-early-exit.test.ts).
-    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(~(2 * TILE + 5) >>> 0);
+    // The next call needs no clear: best, tile counter and count out are zero again (which tiles
+    // a workgroup takes is the early-exit block's test, wgsl-device-early-exit.test.ts).
+    const state = async (): Promise<number[]> => Array.from(await read(prim.context.scratch('find.state', FIND_STATE_BYTES), FIND_STATE_BYTES / 4));
+    expect(await state()).toEqual([0, 0, 0]);
     const none = buffer(4);
     const enc2 = prim.device.createCommandEncoder();
     await prim.searchN(enc2, { input, count: n, n: 2, value: 7, type: 'u32', output: none, config });
     prim.device.queue.submit([enc2.finish()]);
     expect((await read(none, 1))[0]).toBe(n);
-    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(0); // none
+    expect(await state()).toEqual([0, 0, 0]);
     // find_end takes tiles from the end (last: p + 1).
     const pat = buffer(4);
     prim.device.queue.writeBuffer(pat, 0, Uint32Array.of(9 * TILE + 3));
@@ -352,7 +354,7 @@ describe('buffer level: the call initialises its output; early exit', () => {
     await prim.findEnd(enc3, { input, count: n, pattern: pat, patternCount: 1, type: 'u32', output: none, config });
     prim.device.queue.submit([enc3.finish()]);
     expect((await read(none, 1))[0]).toBe(9 * TILE + 3);
-    expect((await read(prim.context.scratch('find.state', 8), 1))[0]).toBe(9 * TILE + 4);
+    expect(await state()).toEqual([0, 0, 0]);
     pat.destroy();
     for (const b of [input, out1, out2, none]) b.destroy();
   });

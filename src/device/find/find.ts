@@ -1,5 +1,6 @@
-// Host side of the find family: checks a call, selects its config, compiles its two pipelines,
-// then records the clear of its state, the early-exit scan and the write of the result.
+// Host side of the find family: checks a call, selects its config, compiles its pipeline, then
+// records one dispatch: the early-exit scan, whose last workgroup writes the result and leaves
+// the state zero for the next call (a call answered without a scan writes its answer alone).
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
@@ -10,7 +11,7 @@ import { type TunedEntry } from '../../config/types.js';
 import { type ConfigTable } from '../spec.js';
 import { selectFromTable } from '../select.js';
 import { type FindConfig } from './config.js';
-import { defaultFindEquality, findKernel, type FindKind, findResultKernel, firstOfLookup } from './kernel.js';
+import { defaultFindEquality, findAnswerKernel, findKernel, type FindKind, firstOfLookup } from './kernel.js';
 
 /** One call of the scanner, as the public calls describe it. */
 export interface FindCall {
@@ -55,6 +56,9 @@ function candidates(call: FindCall): { num: number } | { answer: number } {
   }
 }
 
+/** Bytes of the scan's state: the best match, the tile counter and the count of workgroups out. */
+export const FIND_STATE_BYTES = 12;
+
 /** Checks the call, selects its config and compiles its pipelines; the result records it. */
 export async function prepareFind(ctx: DeviceContext, rows: readonly (readonly TunedEntry<FindConfig>[])[], call: FindCall): Promise<(encoder: GPUCommandEncoder) => void> {
   ctx.assertAlive();
@@ -84,26 +88,29 @@ export async function prepareFind(ctx: DeviceContext, rows: readonly (readonly T
   if (numTiles * tile > 0xffffffff) fail('limit-exceeded', `${what} of ${count} elements needs tile ends past 2^32 with tiles of ${tile}; split the input`);
   const custom = call.equality !== undefined;
   const lookup = call.kind === 'first-of' ? firstOfLookup(call.auxCount!, custom) : undefined;
-  const kernel = numTiles > 0 ? findKernel({ kind: call.kind, order: call.order, type: t, equality: call.equality ?? defaultFindEquality(t), custom, lookup, config }) : undefined;
-  const result = findResultKernel(call.order);
-  const [pipeline, resultPipeline] = await Promise.all([kernel ? ctx.pipeline(kernel) : undefined, ctx.pipeline(result)]);
-
+  if ('answer' in c) {
+    const kernel = findAnswerKernel();
+    const pipeline = await ctx.pipeline(kernel);
+    return (encoder) => {
+      const entries: GPUBufferBinding[] = [{ buffer: ctx.uniform(new Uint32Array([c.answer])) }, { buffer: call.output, offset: 0, size: 4 }];
+      ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), 1);
+    };
+  }
+  const kernel = findKernel({ kind: call.kind, order: call.order, type: t, equality: call.equality ?? defaultFindEquality(t), custom, lookup, config });
+  const pipeline = await ctx.pipeline(kernel);
   return (encoder) => {
-    const state = ctx.scratch('find.state', 8);
-    encoder.clearBuffer(state, 0, 8);
-    if (kernel && 'num' in c) {
-      const input = ctx.view(call.input, count, t, 1);
-      const aux = call.kind === 'first-of' || call.kind === 'search' ? ctx.view(call.aux!, call.auxCount!, t, 3) : undefined;
-      const params = ctx.uniform(new Uint32Array([
-        c.num, numTiles, input.tailStart, Math.min(input.tailStart, c.num), call.auxCount ?? 0, aux?.tailStart ?? 0, value[0], value[1],
-      ]));
-      const entries: GPUBufferBinding[] = [{ buffer: params }, ...input.entries, ...(aux?.entries ?? []), { buffer: state, offset: 0, size: 8 }];
-      ctx.dispatch(encoder, kernel.label, pipeline!, ctx.bindGroup(pipeline!, kernel.key, entries), Math.min(numTiles, config.grid));
-    }
-    const none = 'answer' in c ? c.answer : count;
-    const params = ctx.uniform(new Uint32Array([none]));
-    const entries: GPUBufferBinding[] = [{ buffer: params }, { buffer: state, offset: 0, size: 4 }, { buffer: call.output, offset: 0, size: 4 }];
-    ctx.dispatch(encoder, result.label, resultPipeline, ctx.bindGroup(resultPipeline, result.key, entries), 1);
+    // Zero when created, and every scan leaves it zero (FIND_STATE_BYTES).
+    const state = ctx.scratch('find.state', FIND_STATE_BYTES);
+    const input = ctx.view(call.input, count, t, 1);
+    const aux = call.kind === 'first-of' || call.kind === 'search' ? ctx.view(call.aux!, call.auxCount!, t, 3) : undefined;
+    const params = ctx.uniform(new Uint32Array([
+      c.num, numTiles, input.tailStart, Math.min(input.tailStart, c.num), call.auxCount ?? 0, aux?.tailStart ?? 0, value[0], value[1], count, 0,
+    ]));
+    const entries: GPUBufferBinding[] = [
+      { buffer: params }, ...input.entries, ...(aux?.entries ?? []),
+      { buffer: state, offset: 0, size: FIND_STATE_BYTES }, { buffer: call.output, offset: 0, size: 4 },
+    ];
+    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, entries), Math.min(numTiles, config.grid));
   };
 }
 

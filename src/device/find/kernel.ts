@@ -1,5 +1,5 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { decodeMatch, EARLY_EXIT_DECLS, earlyExitLoop, earlyExitRecord, type SearchOrder } from '../../wgsl/device/early-exit.js';
+import { EARLY_EXIT_DECLS, earlyExitFinish, earlyExitLoop, earlyExitRecord, type SearchOrder } from '../../wgsl/device/early-exit.js';
 import { fromWords, type TypeInfo } from '../../wgsl/types.js';
 import { typesHeader } from '../../wgsl/prelude.js';
 import { type BindingKind, viewBindings, viewWgsl, wordElements } from '../../wgsl/views.js';
@@ -20,7 +20,7 @@ import { type FindConfig } from './config.js';
  */
 export type FindKind = 'adjacent' | 'first-of' | 'search' | 'run';
 
-export const FIND_PARAMS = ['num_cand', 'num_tiles', 'in_tail', 'fast_end', 'aux_count', 'aux_tail', 'value_lo', 'value_hi'] as const;
+export const FIND_PARAMS = ['num_cand', 'num_tiles', 'in_tail', 'fast_end', 'aux_count', 'aux_tail', 'value_lo', 'value_hi', 'none', 'zero'] as const;
 
 /** Targets or pattern elements a workgroup keeps in workgroup memory (the rest are read from the buffer). */
 export const AUX_CACHED = 256;
@@ -112,8 +112,9 @@ export function findKernel(o: FindKernelOptions): Kernel {
     decls.push(viewWgsl({ name: 'aux', type: t, access: 'read', tailStart: 'P.aux_tail' }, bindings.length));
     bindings.push(...viewBindings({ access: 'read' }));
   }
-  decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> state: array<atomic<u32>>;`);
-  bindings.push('storage');
+  decls.push(`@group(0) @binding(${bindings.length}) var<storage, read_write> state: array<atomic<u32>>;
+@group(0) @binding(${bindings.length + 1}) var<storage, read_write> out: array<u32>;`);
+  bindings.push('storage', 'storage');
 
   // Targets and pattern are read by every candidate: the first AUX_CACHED wait in workgroup
   // memory (rocPRIM caches them too), loaded once a workgroup.
@@ -224,6 +225,18 @@ ${Array.from({ length: V }, (_, k) => `        xs[${k}] = in_word(w0 + ${k}u * W
 ${items((k, i) => `  hit[${k}][${i}] = hit[${k}][${i}] | eq(xs[${k}][${i}], a);`)}
         }
 ${items((k, i) => `if (hit[${k}][${i}]) { ${record(k, i)} }`)}`;
+  } else if (filtered) {
+    // Every element through the filter first, into pass bits (no branch between the
+    // workgroup-memory reads, so they are issued together); the rare passes are looked up after.
+    const n = (k: number, i: number): number => k * E + i;
+    const words = Math.ceil((V * E) / 32);
+    const masks = Array.from({ length: words }, (_, w) => `pass_${w}`);
+    const bit = (k: number, i: number): string => `(${masks[n(k, i) >> 5]} & ${2 ** (n(k, i) & 31) >>> 0}u) != 0u`;
+    test = `${masks.map((m) => `        var ${m} = 0u;`).join('\n')}
+${items((k, i) => `${masks[n(k, i) >> 5]} |= select(0u, ${2 ** (n(k, i) & 31) >>> 0}u, maybe_target(xs[${k}][${i}]));`)}
+        if ((${masks.join(' | ')}) != 0u) {
+${items((k, i) => `  if (${bit(k, i)} && is_target(xs[${k}][${i}])) { ${record(k, i)} }`)}
+        }`;
   } else {
     test = items((k, i) => `if (is_match(${pos(k, i)}, xs[${k}][${i}])) { ${record(k, i)} }`);
   }
@@ -242,6 +255,7 @@ ${test}
       }
     }`;
 
+  const loop = { order, assignment: c.assignment, state: 'state', best: '0u', ticket: '1u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'P.num_tiles', tileSize: 'TILE' } as const;
   const code = `${typesHeader([t])}
 ${paramsStruct(FIND_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
@@ -261,24 +275,23 @@ ${matchFn[kind]}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {${loadStage}
-${earlyExitLoop({ order, assignment: c.assignment, state: 'state', best: '0u', ticket: '1u', workgroup: 'wid.x', workgroups: 'nwg.x', numTiles: 'P.num_tiles', tileSize: 'TILE' }, body)}
+${earlyExitLoop(loop, body)}
+${earlyExitFinish({ ...loop, done: '2u', zero: 'P.zero', none: 'P.none' }, (answer) => `out[0] = ${answer};`)}
 }
 `;
   const key = ['find', kind, order, t.name, WG, c.itemsPerThread, c.assignment, lookup, o.equality].join(':');
   return { key, label: `wgprim.find.${kind}.${order}.${t.name}`, code, bindings, workgroupSize: WG, userCode: o.custom };
 }
 
-/** Writes the result: the best match's position, or `P.none` when there is none. */
-export function findResultKernel(order: SearchOrder): Kernel {
-  const code = `struct Params { none: u32 }
+/** Writes an answer known without a scan (\`P.answer\`) into the output. */
+export function findAnswerKernel(): Kernel {
+  const code = `struct Params { answer: u32 }
 @group(0) @binding(0) var<uniform> P: Params;
-@group(0) @binding(1) var<storage, read> state: array<u32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(1)
 fn main() {
-  let e = state[0];
-  out[0] = ${decodeMatch(order, 'e', 'P.none')};
+  out[0] = P.answer;
 }
 `;
-  return { key: `find-result:${order}`, label: `wgprim.find.result.${order}`, code, bindings: ['uniform', 'read-only-storage', 'storage'], workgroupSize: 1 };
+  return { key: 'find-answer', label: 'wgprim.find.answer', code, bindings: ['uniform', 'storage'], workgroupSize: 1 };
 }

@@ -19,7 +19,7 @@ import { tileTicket } from './tile-counter.js';
  *   bandwidth, the stride reaches 89-100%), but a workgroup that starts late (a grid larger than the device runs at
  *   once) leaves its tiles, early ones among them, to the end: slower early exits, never a wrong
  *   answer.
- * The state words are zero before the launch. The best is fetched when a tile starts too; a
+ * The state words are zero before the launch; \`earlyExitFinish\` leaves them so. The best is fetched when a tile starts too; a
  * tile costs one barrier and one uniform broadcast, and the decision to take the next tile uses
  * the best as it was one tile earlier (at most one more tile a workgroup read past a match).
  */
@@ -68,7 +68,7 @@ export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
       let m = atomicLoad(&sh_best);
       var next = 0xffffffffu;
       if (m != 0u) {
-        atomicMax(&${state}[${o.best}], m);
+        ee_published = atomicMax(&${state}[${o.best}], m);
       } else if (ee_next < ${numTiles}) {
         let t = ${tileOf};
         let b = ee_best;
@@ -80,6 +80,7 @@ export function earlyExitLoop(o: EarlyExitLoop, body: string): string {
   return `
   var ee_next = ${ticket ? '0u' : o.workgroup};
   var ee_best = 0u;
+  var ee_published = 0u;
   if (lid == 0u) {
       atomicStore(&sh_best, 0u);
       ${fetch}
@@ -95,6 +96,38 @@ ${body}
     workgroupBarrier();
     ${decide}
     tile = workgroupUniformLoad(&sh_tile);
+  }`;
+}
+
+export interface EarlyExitFinish extends EarlyExitLoop {
+  /** The state word that counts workgroups out (WGSL u32 index; zero before the launch). */
+  readonly done: string;
+  /** WGSL u32 expression that is 0 at run time but not to the compiler (a uniform's word). */
+  readonly zero: string;
+  /** What the answer is when nothing matched (WGSL u32). */
+  readonly none: string;
+}
+
+/**
+ * Statements after \`earlyExitLoop\`: each workgroup counts itself out, and the last one out
+ * writes the answer (\`write\`, given the decoded position as a WGSL u32 expression) and zeroes the
+ * state words, so the next launch needs no clear and no second dispatch reads the best. The count
+ * takes the old value of the workgroup's published match as an operand (times \`zero\`): so it is
+ * issued after that \`atomicMax\` was performed, and the last one out sees every match (WGSL's
+ * atomics are relaxed, and a max whose result is unused may still be in flight).
+ */
+export function earlyExitFinish(o: EarlyExitFinish, write: (answer: string) => string): string {
+  const { state } = o;
+  return `
+  if (lid == 0u) {
+    let ee_out = atomicAdd(&${state}[${o.done}], 1u + ee_published * (${o.zero}));
+    if (ee_out == ${o.workgroups} - 1u) {
+      let e = atomicLoad(&${state}[${o.best}]);
+      ${write(decodeMatch(o.order, 'e', o.none))}
+      atomicStore(&${state}[${o.best}], 0u);
+      atomicStore(&${state}[${o.ticket}], 0u);
+      atomicStore(&${state}[${o.done}], 0u);
+    }
   }`;
 }
 
