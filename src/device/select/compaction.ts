@@ -89,7 +89,7 @@ export async function prepareCompaction(ctx: DeviceContext, tables: CompactionTa
   const passes: CompactionPass[] = decoupled ? ['lookback'] : ['partials-out', 'partials-in'];
   const kernels = passes.map((pass) => compactionKernel({
     type: t, source: call.source, layout: call.layout, predicate: call.predicate, second: call.second, equality: call.equality,
-    valueBytes: call.valueBytes, pass, config, subgroupMinSize: ctx.target.subgroupMinSize,
+    valueBytes: call.valueBytes, pass, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize,
   }));
   const storage = kernels[kernels.length - 1]!.bindings.filter((b) => b !== 'uniform').length;
   if (storage > ctx.limits.maxStorageBuffersPerShaderStage) {

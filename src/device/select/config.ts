@@ -19,9 +19,12 @@ export interface SelectConfig {
    * How elements reach their outputs: `direct`, each invocation writes its own to their places;
    * `staged`, through the tile's runs in workgroup memory, copied out by consecutive invocations
    * (CUB's two-phase scatter: coalesced writes, for a barrier and the staging's memory), in each
-   * tile that writes more elements than it has invocations (a sparser one writes directly).
+   * tile that writes more elements than it has invocations (a sparser one writes directly);
+   * `striped`, each subgroup reads rows of consecutive elements (one a lane) and ranks a row's
+   * selected by ballot, so a row's are written to consecutive places (subgroup operations only:
+   * `workgroupScan: 'subgroup'`).
    */
-  readonly scatter: 'direct' | 'staged';
+  readonly scatter: 'direct' | 'staged' | 'striped';
 }
 
 export const selectSpace = {
@@ -29,7 +32,7 @@ export const selectSpace = {
   itemsPerThread: [4, 8, 12, 16, 20, 24, 32],
   lookback: ['decoupled', 'reduce-then-scan'],
   workgroupScan: ['subgroup', 'shared'],
-  scatter: ['direct', 'staged'],
+  scatter: ['direct', 'staged', 'striped'],
 } as const;
 
 /**
@@ -38,7 +41,8 @@ export const selectSpace = {
  * go along).
  */
 export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number, c: SelectConfig): string | undefined {
-  if (c.scatter !== 'direct' && c.scatter !== 'staged') return `unknown scatter "${String(c.scatter)}"`;
+  if (c.scatter !== 'direct' && c.scatter !== 'staged' && c.scatter !== 'striped') return `unknown scatter "${String(c.scatter)}"`;
+  if (c.scatter === 'striped' && c.workgroupScan !== 'subgroup') return "scatter 'striped' ranks by subgroup ballot: it needs workgroupScan 'subgroup'";
   return singlePassScanProblem(ctx, c, counts.bytes, 12 + (c.scatter === 'staged' ? c.workgroupSize * c.itemsPerThread * stagedBytes : 0));
 }
 

@@ -15,6 +15,7 @@ import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { stagedCopyOut, type StagedRun, stageOrStore, stagingDecl, twoPhaseRule } from '../../wgsl/workgroup/two-phase-scatter.js';
 import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type SelectConfig } from './config.js';
+import { stripedDecls, stripedFlags, stripedScatter, type StripedTile } from './striped.js';
 
 /**
  * The compaction engine behind select, the partitions and unique (rocPRIM's one partition
@@ -64,6 +65,7 @@ export interface CompactionKernelOptions {
   readonly pass: CompactionPass;
   readonly config: SelectConfig;
   readonly subgroupMinSize: number;
+  readonly subgroupMaxSize: number;
 }
 
 export const COMPACTION_PARAMS = ['count', 'num_tiles', 'in_tail', 'fast_end', 'out_tail', 'second_tail', 'rejected_tail'] as const;
@@ -189,6 +191,9 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
     'three-way': 'if (f.x != 0u) { out_store(s.x, x); } else if (f.y != 0u) { second_store(s.y, x); } else { rejected_store(e - s.x - s.y, x); }',
   };
   const staged = c.scatter === 'staged';
+  const striped: StripedTile | undefined = c.scatter === 'striped'
+    ? { T, itemsPerThread: c.itemsPerThread, pair, prev: source === 'unique', subgroupMaxSize: o.subgroupMaxSize }
+    : undefined;
   const stage: Record<OutputLayout, string> = {
     select: `if (f != 0u) { sh_items[s - tile_prefix] = x;${o.valueBytes ? ' sh_index[s - tile_prefix] = e;' : ''} }`,
     partition: 'let ls = s - tile_prefix; if (f != 0u) { sh_items[ls] = x; } else { sh_items[tile_agg + (e - tile_start) - ls] = x; }',
@@ -216,7 +221,8 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
       else { rejected_store(tile_start - tile_prefix.x - tile_prefix.y + ${i} - tile_agg.x - tile_agg.y, x); }`,
     },
   };
-  const scatter = !scatters ? '' : `
+  const scatter = !scatters ? '' : striped ? `
+    let head = op(tile_prefix, sg_prefix);${stripedScatter(striped, direct[layout])}` : `
     let head = op(tile_prefix, sg_prefix);
     let tile_start = tile * TILE;
     let tile_valid = min(TILE, P.count - tile_start);${staged ? `
@@ -233,6 +239,27 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
         }`)}`)}${staged ? `
 ${stagedCopyOut([copyOut[layout]])}` : ''}`;
 
+  const quadFlags = `    let base = tile * (TILE / 4u) + sgid * sg_size * Q;
+    let fast = (tile + 1u) * TILE <= P.fast_end;
+${quadTileLoad({ view: 'in', T, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${T}()` })}
+${source === 'unique' ? quadNeighbours({ name: 'in', T, quads: Q, items: 'items', sub, load: (e) => `in_at(${e})` }) : ''}
+    var pre: array<${C.wgsl}, Q>;
+    var masks: array<u32, Q>;
+    var run = identity();
+${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
+      var t = identity();
+      var m = 0u;
+${unroll(4, 'j', `        let e = q * 4u + j;
+        if (e < P.count) {${source === 'unique' ? `
+          // The element before: in this quad, or (its first) the quad before's last.
+          var prev = items[k][max(j, 1u) - 1u];
+          if (j == 0u) { prev = in_before[k]; }` : `
+          let prev = items[k][j];`}
+          let f = flag_of(items[k][j], e, prev);
+          t = op(t, f);
+          m |= pack_flag(f) << (2u * j);
+        }`)}
+      masks[k] = m;${withinSubgroup}`)}`;
   // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
   const countPrelude = prelude(C, countOperator(layout), sub);
   const head = [...typeEnables(t).filter((line) => !countPrelude.includes(line)), countPrelude, t.is64 && !C.is64 ? INT64_HELPERS : ''].join('\n');
@@ -257,6 +284,7 @@ fn unpack_flag(m: u32, j: u32) -> vec2<u32> { return vec2<u32>((m >> (2u * j)) &
 fn unpack_flag(m: u32, j: u32) -> u32 { return (m >> (2u * j)) & 1u; }`}
 ${sub ? subgroupInclusiveFn(C, countOperator(layout)) : ''}
 ${pass === 'lookback' ? `${tileStateFns(C)}\n${sub ? FIRST_LANE_FN : ''}` : ''}
+${striped ? stripedDecls(striped) : ''}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
@@ -266,27 +294,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   {
     ${pass === 'lookback' ? `${takeTile('state', '0')}
     if (tile >= P.num_tiles) { return; }` : reduceThenScanTile(pass)}
-    let base = tile * (TILE / 4u) + sgid * sg_size * Q;
-    let fast = (tile + 1u) * TILE <= P.fast_end;
-${quadTileLoad({ view: 'in', T, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${T}()` })}
-${source === 'unique' ? quadNeighbours({ name: 'in', T, quads: Q, items: 'items', sub, load: (e) => `in_at(${e})` }) : ''}
-    var pre: array<${C.wgsl}, Q>;
-    var masks: array<u32, Q>;
-    var run = identity();
-${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
-      var t = identity();
-      var m = 0u;
-${unroll(4, 'j', `        let e = q * 4u + j;
-        if (e < P.count) {${source === 'unique' ? `
-          // The element before: in this quad, or (its first) the quad before's last.
-          var prev = items[k][max(j, 1u) - 1u];
-          if (j == 0u) { prev = in_before[k]; }` : `
-          let prev = items[k][j];`}
-          let f = flag_of(items[k][j], e, prev);
-          t = op(t, f);
-          m |= pack_flag(f) << (2u * j);
-        }`)}
-      masks[k] = m;${withinSubgroup}`)}
+${striped ? stripedFlags(striped) : quadFlags}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
     ${acrossSubgroups}
@@ -296,7 +304,7 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
 }
 `;
   const key = ['compaction', pass, source, layout, t.name, o.predicate ?? '', o.second ?? '', o.equality ?? '', o.valueBytes ?? 0,
-    WG, c.itemsPerThread, c.workgroupScan, c.scatter, sub ? o.subgroupMinSize : 0].join(':');
+    WG, c.itemsPerThread, c.workgroupScan, c.scatter, sub ? o.subgroupMinSize : 0, striped ? o.subgroupMaxSize : 0].join(':');
   const userCode = o.predicate !== undefined || o.second !== undefined || o.equality !== undefined;
   return { key, label: `wgprim.${layout}.${source}.${pass}.${t.name}`, code, bindings, workgroupSize: WG, userCode };
 }
