@@ -5,7 +5,7 @@
 
 const MODULES = {
   types: 'wgsl/types.js', operators: 'wgsl/operators.js', prelude: 'wgsl/prelude.js', values: 'wgsl/values.js', views: 'wgsl/views.js',
-  unroll: 'wgsl/thread/unroll.js', radixKey: 'wgsl/thread/radix-key.js',
+  unroll: 'wgsl/thread/unroll.js', radixKey: 'wgsl/thread/radix-key.js', orderedStores: 'wgsl/thread/ordered-stores.js',
   sgId: 'wgsl/subgroup/id.js', sgScan: 'wgsl/subgroup/scan.js', sgReduce: 'wgsl/subgroup/reduce.js', ballot: 'wgsl/subgroup/ballot.js', quadNeighbours: 'wgsl/subgroup/quad-neighbours.js',
   wgScan: 'wgsl/workgroup/scan.js', wgReduce: 'wgsl/workgroup/reduce.js', tile: 'wgsl/workgroup/tile.js', exchange: 'wgsl/workgroup/exchange.js',
   discontinuity: 'wgsl/workgroup/discontinuity.js', rank: 'wgsl/workgroup/radix-rank.js', split: 'wgsl/workgroup/radix-split.js',
@@ -836,6 +836,50 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   return [];
 }
 
+/**
+ * Ordered stores: each of 64 invocations has four elements, some flagged, each flagged one with
+ * its place (the flagged before it in the whole input); gathered in order, then stored with a
+ * second value (the element's index) beside each. Every place written once with the right pair,
+ * nothing else written; densities from none to all.
+ */
+async function orderedStoresCase(lib, device) {
+  const N = 64;
+  const failures = [];
+  for (const density of [0, 0.25, 0.5, 1]) {
+    const r = rng(71 + density * 8);
+    const flags = Uint32Array.from({ length: 4 * N }, () => (r() < density ? 1 : 0));
+    const place = new Uint32Array(4 * N);
+    let c = 0;
+    flags.forEach((f, e) => { place[e] = c; c += f; });
+    const o = { name: 'os', T: 'u32', T2: 'u32', most: 4 };
+    const gathers = [0, 1, 2, 3].map((j) => `{
+  let e = lid * 4u + ${j}u;
+  ${lib.orderedStores.orderedStoresGather(o, 'in0[e] != 0u', `in0[${4 * N}u + e]`, 'e * 7u + 1u', 'e')}
+}`).join('\n');
+    const code = `${IO_BINDINGS}
+@compute @workgroup_size(${N})
+fn main(@builtin(local_invocation_index) lid: u32) {
+${lib.orderedStores.orderedStoresDecl(o)}
+${gathers}
+${lib.orderedStores.orderedStoresFlush(o, (at, v, w) => `out[2u * (${at})] = ${v}; out[2u * (${at}) + 1u] = ${w} + 1000u;`)}
+}`;
+    const data = new Uint32Array(8 * N);
+    data.set(flags, 0);
+    data.set(place, 4 * N);
+    // The buffer is zeroed: a pair never written stays (0, 0).
+    const [w] = await dispatch(device, code, [{ words: 8 * N }, { data }]);
+    let k = 0;
+    for (let e = 0; e < 4 * N; e++) {
+      if (!flags[e]) continue;
+      if (w[2 * k] !== e * 7 + 1 || w[2 * k + 1] !== e + 1000) failures.push(`density ${density}: place ${k} got (${w[2 * k]}, ${w[2 * k + 1]}), want (${e * 7 + 1}, ${e + 1000})`);
+      k++;
+    }
+    for (let i = 2 * c; i < 8 * N; i++) if (w[i] !== 0) { failures.push(`density ${density}: word ${i} past the ${c} places written (${w[i]})`); break; }
+    if (failures.length) return failures.slice(0, 4);
+  }
+  return [];
+}
+
 // ------------------------------------------------------------------ device
 
 /** Decoupled look-back over typed tile state, tiles from the tile counter: each tile's exclusive prefix. */
@@ -949,6 +993,7 @@ ${main(`${lib.rts.reduceThenScanTile('partials-in')}${lib.rts.reduceThenScanPref
  * only on devices with shader-f16 (`features` has it).
  */
 export const BLOCK_CASES = [
+  { scope: 'thread', name: 'ordered stores of a quad\'s flagged elements', run: (l, d) => orderedStoresCase(l, d) },
   { scope: 'thread', name: 'radix key bits f32', run: (l, d) => radixKeyCase(l, d, 'f32') },
   { scope: 'thread', name: 'radix key bits i64', run: (l, d) => radixKeyCase(l, d, 'i64') },
   { scope: 'thread', name: 'radix key bits f16', f16: true, run: (l, d) => radixKeyCase(l, d, 'f16') },

@@ -9,6 +9,7 @@ import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
 import { quadNeighbours } from '../../wgsl/subgroup/quad-neighbours.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
+import { type OrderedStores, orderedStoresDecl, orderedStoresFlush, orderedStoresGather } from '../../wgsl/thread/ordered-stores.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, toWords, type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
@@ -214,21 +215,14 @@ var<workgroup> head_bits: array<atomic<u32>, TILE / 32u>;`);
   // different invocations).
   const staged = o.staged === true && o.output !== 'scan';
   const [headOut, tailOut] = o.output === 'reduce' ? ['uniq', 'aggs'] : ['offs', 'lens'];
-  // Direct, a quad's heads (and its tails) take consecutive places, so each invocation first
-  // gathers them in order (`laneOrdered`) and then stores its first, its second, ...: the
-  // subgroup's first store then fills nearly every place of the row's span, where a store per
-  // quad slot would write one place in four across it (runs of 1..7: about 9 sectors a row
-  // written instead of 16).
+  // Direct, a quad's heads (and its tails) take consecutive places: ordered stores
+  // (src/wgsl/thread/ordered-stores.ts; runs of 1..7: about 9 sectors a row instead of 16).
   const laneOrdered = !staged && o.output !== 'scan';
-  const [HV, TV] = o.output === 'reduce' ? [K, V] : ['u32', 'u32'];
-  const gather = (which: 'h' | 't', is: string, value: string): string => `if (${is}) {
-            if (n${which} == 0u) { ${which}s = cnt(incl) - 1u; }
-${Array.from({ length: 4 }, (_, i) => `            ${which}v${i} = select(${which}v${i}, ${value}, n${which} == ${i}u);`).join('\n')}
-            n${which} += 1u;
-          }`;
+  const heads: OrderedStores = { name: 'hd', T: o.output === 'reduce' ? K : 'u32', most: 4 };
+  const tailsOut: OrderedStores = { name: 'tl', T: o.output === 'reduce' ? V : 'u32', most: 4 };
   const twoRuns = (isHead: string, isTail: string, headValue: string, tailValue: string): string => !staged
-    ? `${gather('h', isHead, headValue)}
-          ${gather('t', isTail, tailValue)}`
+    ? `${orderedStoresGather(heads, isHead, 'cnt(incl) - 1u', headValue)}
+          ${orderedStoresGather(tailsOut, isTail, 'cnt(incl) - 1u', tailValue)}`
     : `if (${isHead}) {
             ${stageOrStore(`sh_heads[cnt(incl) - 1u - heads_before] = ${headValue};`, `${headOut}_store(cnt(incl) - 1u, ${headValue});`)}
           }
@@ -265,11 +259,8 @@ ${unroll(Q, 'k', `
       var x = op(head, pre[k]);
       let m = masks[k];
       let q = base + k * sg_size + sg_lane;${scanStore ? `\n      var o: array<${V}, 4>;` : ''}${laneOrdered ? `
-      var nh = 0u;
-      var nt = 0u;
-      var hs = 0u;
-      var ts = 0u;
-${[0, 1, 2, 3].map((i) => `      var hv${i}: ${HV};\n      var tv${i}: ${TV};`).join('\n')}` : ''}
+${orderedStoresDecl(heads)}
+${orderedStoresDecl(tailsOut)}` : ''}
 ${unroll(4, 'j', `        let e = q * 4u + j;
         if (e < P.count) {
           let ex = x;
@@ -279,8 +270,8 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
           if ((incl.x & GAP) == 0u) { out_store(e, r); }` : `
           o[j] = r;`) : ''}
         }`)}${laneOrdered ? `
-${[0, 1, 2, 3].map((i) => `      if (nh > ${i}u) { ${headOut}_store(hs + ${i}u, hv${i}); }`).join('\n')}
-${[0, 1, 2, 3].map((i) => `      if (nt > ${i}u) { ${tailOut}_store(ts + ${i}u, tv${i}); }`).join('\n')}` : ''}${scanStore && !gaps ? `
+${orderedStoresFlush(heads, (at, x) => `${headOut}_store(${at}, ${x});`)}
+${orderedStoresFlush(tailsOut, (at, x) => `${tailOut}_store(${at}, ${x});`)}` : ''}${scanStore && !gaps ? `
 ${o.heads === 'offsets'
     ? quadStore('out', 'q', 'o', 'fast && q * 4u >= seg_lo && q * 4u + 4u <= seg_hi', 'seg_hi', 'seg_lo')
     : quadStore('out', 'q', 'o', 'fast')}` : ''}`)}${copyOut}`;

@@ -8,6 +8,7 @@ import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
 import { quadNeighbours } from '../../wgsl/subgroup/quad-neighbours.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
+import { type OrderedStores, orderedStoresDecl, orderedStoresFlush, orderedStoresGather } from '../../wgsl/thread/ordered-stores.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { INT64_HELPERS, type TypeInfo, typeEnables, typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
@@ -221,6 +222,14 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
       else { rejected_store(tile_start - tile_prefix.x - tile_prefix.y + ${i} - tile_agg.x - tile_agg.y, x); }`,
     },
   };
+  // Direct select: a quad's selected take consecutive places, so ordered stores
+  // (src/wgsl/thread/ordered-stores.ts) write them in fewer sectors.
+  const ordered: OrderedStores | undefined = !staged && !striped && layout === 'select'
+    ? { name: 'sel', T, T2: o.valueBytes ? 'u32' : undefined, most: 4 }
+    : undefined;
+  const place = ordered
+    ? orderedStoresGather(ordered, 'f != 0u', 's', 'x', o.valueBytes ? 'e' : undefined)
+    : staged ? stageOrStore(stage[layout], direct[layout]) : direct[layout];
   const scatter = !scatters ? '' : striped ? `
     let head = op(tile_prefix, sg_prefix);${stripedScatter(striped, direct[layout])}` : `
     let head = op(tile_prefix, sg_prefix);
@@ -229,14 +238,16 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
     ${twoPhaseRule(layout === 'select' ? 'tile_agg' : 'tile_valid')}` : ''}
 ${unroll(Q, 'k', `
       var s = op(head, pre[k]);
-      let q = base + k * sg_size + sg_lane;
+      let q = base + k * sg_size + sg_lane;${ordered ? `
+${orderedStoresDecl(ordered)}` : ''}
 ${unroll(4, 'j', `        let e = q * 4u + j;
         if (e < P.count) {
           let x = items[k][j];
           let f = unpack_flag(masks[k], j);
-          ${staged ? stageOrStore(stage[layout], direct[layout]) : direct[layout]}
+          ${place}
           s = op(s, f);
-        }`)}`)}${staged ? `
+        }`)}${ordered ? `
+${orderedStoresFlush(ordered, (at, x, e) => `out_store(${at}, ${x});${o.valueBytes ? ` vals_out[${at}] = vals[${e}];` : ''}`)}` : ''}`)}${staged ? `
 ${stagedCopyOut([copyOut[layout]])}` : ''}`;
 
   const quadFlags = `    let base = tile * (TILE / 4u) + sgid * sg_size * Q;
