@@ -221,17 +221,17 @@ describe('selected configs are the ones that run', () => {
     for (const x of data) want = (want + x) >>> 0;
 
     expect(await prim.arrays.reduce(data), `tuned reduce seed=${seed}`).toBe(want);
-    // 128 x 8 = 1024 per tile, 98 tiles, at most 3 workgroups (the last one out folds the partials).
+    // 128 x 8 = 1024 per tile, 98 tiles, at most 3 workgroups, then one to fold the partials.
     expect(seen.kernels.map((k) => k.workgroupSize)).toEqual([128]);
     expect(seen.kernels[0]!.key).toContain(':128:8:shared');
-    expect(seen.dispatches).toEqual([3]);
+    expect(seen.dispatches).toEqual([3, 1]);
 
     seen.kernels.length = 0;
     seen.dispatches.length = 0;
     const override: Partial<ReduceConfig> = { maxWorkgroups: 5, ...(prim.context.hasSubgroups ? { workgroupReduce: 'subgroup' as const } : {}) };
     expect(await prim.arrays.reduce(data, { config: override }), `override reduce seed=${seed}`).toBe(want);
     expect(seen.kernels[0]!.key).toContain(`:128:8:${override.workgroupReduce ?? 'shared'}`);
-    expect(seen.dispatches).toEqual([5]);
+    expect(seen.dispatches).toEqual([5, 1]);
   });
 
   it('scan with the tuned device row (reduce-then-scan, 64 x 12), and transform with a tuned row', async () => {

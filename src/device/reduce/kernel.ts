@@ -7,21 +7,15 @@ import { fromWords, type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { workgroupReduce, workgroupReduceDecls } from '../../wgsl/workgroup/reduce.js';
 import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
-import { tileStateFns } from '../../wgsl/device/lookback.js';
 import { type ReduceConfig } from './config.js';
 
 export const REDUCE_PARAMS = ['count', 'num_tiles', 'num_wg', 'in_tail', 'out_tail', 'fast_end', 'has_init', 'init_lo', 'init_hi'] as const;
 
-/** Words of `state` a reduce of `workgroups` workgroups takes: the counter, then each partial's halves. */
-export const reduceStateWords = (t: TypeInfo, workgroups: number): number => 1 + workgroups * 2 * t.words;
-
 /**
- * The device reduce in one dispatch: workgroup w folds tiles w, w + num_wg, ... (loads striped
- * across the workgroup, 16 bytes at a time), publishes its partial in `state` (each 16-bit half
- * with a status, as the look-back's tile state, so a reader needs no fence) and counts itself
- * out; the last workgroup out folds every partial (spinning on any not yet visible), writes the
- * result, combined with the initial value when has_init is set, and zeroes `state` for the next
- * call. A second pass would cost a launch. Operators must be commutative.
+ * One reduction pass: workgroup w folds tiles w, w + num_wg, ... (loads striped across the
+ * workgroup, 16 bytes at a time) and writes its result to out[w], combined with the initial
+ * value when has_init is set. The device reduce runs it twice: inputs to per-workgroup
+ * partials, then partials to the single output. Operators must be commutative.
  */
 export function reduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig): Kernel {
   const T = t.wgsl;
@@ -33,22 +27,16 @@ export function reduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig)
   bindings.push(...viewBindings({ access: 'read' }));
   const outDecl = viewWgsl({ name: 'out', type: t, access: 'read_write', tailStart: 'P.out_tail' }, bindings.length);
   bindings.push(...viewBindings({ access: 'read_write' }));
-  const stateSlot = bindings.length;
-  bindings.push('storage');
-  const stride = 2 * t.words;
 
   const code = `${prelude(t, op, sub)}
 ${paramsStruct(REDUCE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${inDecl}
 ${outDecl}
-@group(0) @binding(${stateSlot}) var<storage, read_write> state: array<atomic<u32>>;
 ${quadTileConstants(WG, c.itemsPerThread)}
 ${workgroupReduceDecls(t, op, sub)}
 var<workgroup> sg_counter: atomic<u32>;
-var<workgroup> sh_last: u32;
 ${quadReduce(T)}
-${tileStateFns(t, 'state', '1u', stride)}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
@@ -61,25 +49,12 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 ${quadTileLoad({ view: 'in', T, quads: Q, fast: '(tile + 1u) * TILE <= P.fast_end', quad: 'base + k * WG', unrolled: false })}
     for (var k = 0u; k < Q; k++) { acc = op(acc, quad_reduce(items[k])); }
   }
-  ${sub ? SUBGROUP_ID : ''}{${workgroupReduce(sub)}
-  }
-  if (lid == 0u) {
-    publish(w, LB_AGGREGATE, sh[0]);
-    sh_last = select(0u, 1u, atomicAdd(&state[0], 1u) == P.num_wg - 1u);
-  }
-  if (workgroupUniformLoad(&sh_last) == 0u) { return; }
-  // The last workgroup out: each invocation folds its share of the partials in a fixed order.
-  acc = identity();
-  for (var i = lid; i < P.num_wg; i += WG) { acc = op(acc, read_state(i).value); }
-  {${workgroupReduce(sub)}
-  }
+  ${sub ? SUBGROUP_ID : ''}${workgroupReduce(sub)}
   if (lid == 0u) {
     var total = sh[0];
     if (P.has_init != 0u) { total = op(${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}, total); }
-    out_store(0u, total);
-    atomicStore(&state[0], 0u);
+    out_store(w, total);
   }
-  for (var i = lid; i < P.num_wg * ${stride}u; i += WG) { atomicStore(&state[1u + i], 0u); }
 }
 `;
   const key = ['reduce', t.name, op.key, WG, c.itemsPerThread, c.workgroupReduce].join(':');

@@ -1,5 +1,5 @@
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
-import { ceilDiv, roundUp } from '../../runtime/dispatch.js';
+import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
@@ -8,7 +8,7 @@ import { type TunedEntry } from '../../config/types.js';
 import { selectFromTable } from '../select.js';
 import { type ReduceConfig } from './config.js';
 import { reduceTable } from './table.js';
-import { reduceKernel, reduceStateWords } from './kernel.js';
+import { reduceKernel } from './kernel.js';
 
 export interface ReduceArgs {
   readonly input: GPUBuffer;
@@ -40,14 +40,20 @@ export async function recordReduce(ctx: DeviceContext, tables: readonly (readonl
   const numTiles = ceilDiv(args.count, tile);
   const kernel = reduceKernel(t, op, config);
   const pipeline = await ctx.pipeline(kernel);
-  // A resident grid: each workgroup loops over tiles, the last one out folds their partials.
-  const workgroups = Math.max(1, Math.min(numTiles, config.maxWorkgroups));
-  // Zero when created, and every call leaves it zero (reduceKernel).
-  const stateBytes = 4 * reduceStateWords(t, workgroups);
-  const state = ctx.scratch('reduce.state', stateBytes);
-  const iv = ctx.view(args.input, args.count, t, 1);
-  const ov = ctx.view(args.output, 1, t, 3);
-  const params = ctx.uniform(new Uint32Array([args.count, numTiles, workgroups, iv.tailStart, ov.tailStart, iv.tailStart, init ? 1 : 0, init?.[0] ?? 0, init?.[1] ?? 0]));
-  const group = ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...iv.entries, ...ov.entries, { buffer: state, offset: 0, size: roundUp(stateBytes, 4) }]);
-  ctx.dispatch(encoder, kernel.label, pipeline, group, workgroups);
+  const pass = (input: GPUBuffer, count: number, tiles: number, workgroups: number, output: GPUBuffer, outCount: number, withInit: [number, number] | undefined): void => {
+    const iv = ctx.view(input, count, t, 1);
+    const ov = ctx.view(output, outCount, t, 3);
+    const params = ctx.uniform(new Uint32Array([count, tiles, workgroups, iv.tailStart, ov.tailStart, iv.tailStart, withInit ? 1 : 0, withInit?.[0] ?? 0, withInit?.[1] ?? 0]));
+    const group = ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...iv.entries, ...ov.entries]);
+    ctx.dispatch(encoder, kernel.label, pipeline, group, workgroups);
+  };
+  if (numTiles <= 1) {
+    pass(args.input, args.count, numTiles, 1, args.output, 1, init);
+    return;
+  }
+  // Pass 1: a resident grid folds the input into one partial per workgroup; pass 2 folds those.
+  const workgroups = Math.min(numTiles, config.maxWorkgroups);
+  const partials = ctx.scratch('reduce.partials', workgroups * t.bytes + 256);
+  pass(args.input, args.count, numTiles, workgroups, partials, workgroups, undefined);
+  pass(partials, workgroups, ceilDiv(workgroups, tile), 1, args.output, 1, init);
 }

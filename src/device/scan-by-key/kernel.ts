@@ -9,7 +9,6 @@ import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
 import { quadNeighbours } from '../../wgsl/subgroup/quad-neighbours.js';
 import { subgroupInclusiveFn } from '../../wgsl/subgroup/scan.js';
-import { type OrderedStores, orderedStoresDecl, orderedStoresFlush, orderedStoresGather } from '../../wgsl/thread/ordered-stores.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { fromWords, toWords, type TypeInfo, typeInfo } from '../../wgsl/types.js';
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
@@ -215,14 +214,9 @@ var<workgroup> head_bits: array<atomic<u32>, TILE / 32u>;`);
   // different invocations).
   const staged = o.staged === true && o.output !== 'scan';
   const [headOut, tailOut] = o.output === 'reduce' ? ['uniq', 'aggs'] : ['offs', 'lens'];
-  // Direct, a quad's heads (and its tails) take consecutive places: ordered stores
-  // (src/wgsl/thread/ordered-stores.ts; runs of 1..7: about 9 sectors a row instead of 16).
-  const laneOrdered = !staged && o.output !== 'scan';
-  const heads: OrderedStores = { name: 'hd', T: o.output === 'reduce' ? K : 'u32', most: 4 };
-  const tailsOut: OrderedStores = { name: 'tl', T: o.output === 'reduce' ? V : 'u32', most: 4 };
   const twoRuns = (isHead: string, isTail: string, headValue: string, tailValue: string): string => !staged
-    ? `${orderedStoresGather(heads, isHead, 'cnt(incl) - 1u', headValue)}
-          ${orderedStoresGather(tailsOut, isTail, 'cnt(incl) - 1u', tailValue)}`
+    ? `if (${isHead}) { ${headOut}_store(cnt(incl) - 1u, ${headValue}); }
+          if (${isTail}) { ${tailOut}_store(cnt(incl) - 1u, ${tailValue}); }`
     : `if (${isHead}) {
             ${stageOrStore(`sh_heads[cnt(incl) - 1u - heads_before] = ${headValue};`, `${headOut}_store(cnt(incl) - 1u, ${headValue});`)}
           }
@@ -258,9 +252,7 @@ ${stagedCopyOut([
 ${unroll(Q, 'k', `
       var x = op(head, pre[k]);
       let m = masks[k];
-      let q = base + k * sg_size + sg_lane;${scanStore ? `\n      var o: array<${V}, 4>;` : ''}${laneOrdered ? `
-${orderedStoresDecl(heads)}
-${orderedStoresDecl(tailsOut)}` : ''}
+      let q = base + k * sg_size + sg_lane;${scanStore ? `\n      var o: array<${V}, 4>;` : ''}
 ${unroll(4, 'j', `        let e = q * 4u + j;
         if (e < P.count) {
           let ex = x;
@@ -269,9 +261,7 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
           ${emit[o.output]}${scanStore ? (gaps ? `
           if ((incl.x & GAP) == 0u) { out_store(e, r); }` : `
           o[j] = r;`) : ''}
-        }`)}${laneOrdered ? `
-${orderedStoresFlush(heads, (at, x) => `${headOut}_store(${at}, ${x});`)}
-${orderedStoresFlush(tailsOut, (at, x) => `${tailOut}_store(${at}, ${x});`)}` : ''}${scanStore && !gaps ? `
+        }`)}${scanStore && !gaps ? `
 ${o.heads === 'offsets'
     ? quadStore('out', 'q', 'o', 'fast && q * 4u >= seg_lo && q * 4u + 4u <= seg_hi', 'seg_hi', 'seg_lo')
     : quadStore('out', 'q', 'o', 'fast')}` : ''}`)}${copyOut}`;

@@ -223,7 +223,8 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
     },
   };
   // Direct select: a quad's selected take consecutive places, so ordered stores
-  // (src/wgsl/thread/ordered-stores.ts) write them in fewer sectors.
+  // (src/wgsl/thread/ordered-stores.ts) write them in fewer sectors. The two-output layouts
+  // store as they go.
   const ordered: OrderedStores | undefined = !staged && !striped && layout === 'select'
     ? { name: 'sel', T, T2: o.valueBytes ? 'u32' : undefined, most: 4 }
     : undefined;

@@ -60,19 +60,17 @@ export function lookbackStateWords(numTiles: number, t: { readonly words: number
 }
 
 /**
- * State of tiles holding values of type `t` (any width) in `state` from word `base`, `stride`
- * words a tile (a line each by default; values published once and read once need only their
- * `2 * words`): each
+ * State of tiles holding values of type `t` (any width) in `state` from word `base`: each
  * 32-bit word of a value travels as two 16-bit halves, each a state word of its own, so a
  * reader can check that every half is from the same publication without fences.
  * `publish(p, status, v)`, `peek_state(p)` (status 0 while unpublished or the halves disagree)
  * and `read_state(p)` (spins until published), with `struct TileState { flag, value }`.
  */
-export function tileStateFns(t: TypeInfo | TilePayload, state = 'state', base = '1u', stride = lookbackWordsPerTile('toWords' in t ? t : elementPayload(t))): string {
+export function tileStateFns(t: TypeInfo | TilePayload, state = 'state', base = '1u'): string {
   const pl = 'toWords' in t ? t : elementPayload(t);
   const T = pl.wgsl;
   const parts = 2 * pl.words;
-  const words = (i: number): string => `${state}[${base} + p * ${stride}u + ${i}u]`;
+  const words = (i: number): string => `${state}[${base} + p * ${lookbackWordsPerTile(pl)}u + ${i}u]`;
   return `${LOOKBACK_CONSTS}
 fn publish(p: u32, f: u32, v: ${T}) {
   let w = ${pl.toWords('v')};

@@ -1,11 +1,12 @@
 /**
- * Ordered stores of a quad's sparse outputs (a compaction's selected, reduce by key's heads and
- * tails): the few of an invocation's four elements that write take consecutive places, so the
- * invocation gathers them in order and then stores its first, its second, ... A subgroup's first
- * store then writes nearly every place of the span its elements fill; a store per element slot
- * (every lane's element j at once) would write one place in two to four across the whole span,
- * about twice the 32-byte sectors for the same bytes. Registers only: the gathered values are
- * kept by `select`, never by a dynamic index (which would put the array in local memory).
+ * Ordered stores of a quad's sparse outputs (the direct select's selected): the few of an
+ * invocation's four elements that write take consecutive places, so the invocation gathers them
+ * in order and then stores its first, its second, ... A subgroup's first store then writes most
+ * places of the span its elements fill, where a store per element slot (every lane's element j
+ * at once) writes one place in two to four across the whole span. Registers only: the gathered
+ * values are kept by `select`, never by a dynamic index (which would put the array in local
+ * memory). On an H100 this made select by predicate 4-5% faster (2^24 and 2^28 u32), and reduce
+ * by key and run-length encoding 6-13% slower, so only the select uses it.
  */
 export interface OrderedStores {
   /** Prefix of the WGSL variables (`<name>_n`, `<name>_at`, `<name>_v0` ...). */
