@@ -19,9 +19,10 @@ import { tileTicket } from './tile-counter.js';
  *   bandwidth, the stride reaches 89-100%), but a workgroup that starts late (a grid larger than the device runs at
  *   once) leaves its tiles, early ones among them, to the end: slower early exits, never a wrong
  *   answer.
- * The state words are zero before the launch; \`earlyExitFinish\` leaves them so. The best is fetched when a tile starts too; a
- * tile costs one barrier and one uniform broadcast, and the decision to take the next tile uses
- * the best as it was one tile earlier (at most one more tile a workgroup read past a match).
+ * The state words are zero before the launch; `earlyExitFinish` leaves them so. The best is
+ * fetched when a tile starts too; a tile costs one barrier and one uniform broadcast, and the
+ * decision to take the next tile uses the best as it was one tile earlier (at most one more tile
+ * a workgroup read past a match).
  */
 export type SearchOrder = 'first' | 'last';
 export type TileAssignment = 'ticket' | 'stride';
@@ -109,11 +110,11 @@ export interface EarlyExitFinish extends EarlyExitLoop {
 }
 
 /**
- * Statements after \`earlyExitLoop\`: each workgroup counts itself out, and the last one out
- * writes the answer (\`write\`, given the decoded position as a WGSL u32 expression) and zeroes the
+ * Statements after `earlyExitLoop`: each workgroup counts itself out, and the last one out
+ * writes the answer (`write`, given the decoded position as a WGSL u32 expression) and zeroes the
  * state words, so the next launch needs no clear and no second dispatch reads the best. The count
- * takes the old value of the workgroup's published match as an operand (times \`zero\`): so it is
- * issued after that \`atomicMax\` was performed, and the last one out sees every match (WGSL's
+ * takes the old value of the workgroup's published match as an operand (times `zero`): so it is
+ * issued after that `atomicMax` was performed, and the last one out sees every match (WGSL's
  * atomics are relaxed, and a max whose result is unused may still be in flight).
  */
 export function earlyExitFinish(o: EarlyExitFinish, write: (answer: string) => string): string {
