@@ -283,7 +283,7 @@ ${earlyExitFinish({ ...loop, done: '2u', zero: 'P.zero', none: 'P.none' }, (answ
   return { key, label: `wgprim.find.${kind}.${order}.${t.name}`, code, bindings, workgroupSize: WG, userCode: o.custom };
 }
 
-/** Writes an answer known without a scan (\`P.answer\`) into the output. */
+/** Writes an answer known without a scan (`P.answer`) into the output. */
 export function findAnswerKernel(): Kernel {
   const code = `struct Params { answer: u32 }
 @group(0) @binding(0) var<uniform> P: Params;
