@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Prim, type ReduceConfig, WgprimError } from '../src/index.js';
 import { cpuIdentity, cpuOp, type Value } from '../src/device/reference.js';
 import { segmentedReduceReference } from '../src/device/segmented-reduce/reference.js';
+import { segmentedReducePath, splitParts } from '../src/device/segmented-reduce/spec.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { randomInput, rng, SEED } from './support/data.js';
 import { expectValues } from './support/runs.js';
@@ -14,6 +15,7 @@ beforeAll(async () => {
   prim = await testPrim();
 });
 
+const PATHS = ['group', 'workgroup', 'split'] as const;
 const SUB: Partial<ReduceConfig> = { workgroupSize: 64, itemsPerThread: 4, workgroupReduce: 'subgroup' };
 const SHARED: Partial<ReduceConfig> = { workgroupSize: 64, itemsPerThread: 8, workgroupReduce: 'shared' };
 
@@ -30,8 +32,8 @@ function offsetsFor(n: number, seed: number): Uint32Array {
 }
 
 describe('segmented reduce', { timeout: SLOW }, () => {
-  // Both paths on the same segments: unaligned begins, segments past the input's vector view.
-  for (const path of ['group', 'workgroup'] as const) {
+  // Every path on the same segments: unaligned begins, segments past the input's vector view.
+  for (const path of PATHS) {
     it(`every type: empty, one-element and long segments, segments not covering the input (${path} a segment)`, async () => {
       for (const type of typesOn(prim)) {
         for (const n of [0, 1, 10, 5000]) {
@@ -43,33 +45,59 @@ describe('segmented reduce', { timeout: SLOW }, () => {
       }
     });
   }
-  it('the path from the mean segment length: short segments a group, long ones a workgroup', async () => {
+  it('the path from the mean segment length: short segments a group, long ones one or several workgroups', async () => {
     const n = 3000;
     const values = randomInput('u32', 'add', n, SEED + 5);
-    // Mean 3 elements (group), then 3000 / 2 (over two 64 x 4 tiles: workgroup), each element its own segment at the start.
+    // Mean 3 elements (group), then 3000 / 2 (over two 64 x 4 tiles: split on a GPU, a workgroup on a CPU adapter), each element its own segment at the start.
     for (const offsets of [Uint32Array.from({ length: 1001 }, (_, i) => Math.min(n, i * 3)), Uint32Array.from([0, 1, n])]) {
       const got = await prim.arrays.segmentedReduce(values, offsets, { config: SUB });
       expectValues('u32', got, segmentedReduceReference('u32', cpuOp('u32', 'add'), values, offsets, undefined, 0), `${offsets.length - 1} segments`);
     }
   });
+  it('few long segments: several workgroups a segment (split), every type, uneven shares, initial values', async () => {
+    const n = 50_003;
+    // 4 segments (one empty, one of 3 elements, two long and unaligned) and the input's ends uncovered.
+    const offsets = Uint32Array.from([1, 4, 20_001, 20_001, 49_990]);
+    const config: Partial<ReduceConfig> = { ...SUB, maxWorkgroups: 64 };
+    const full = { ...SUB, maxWorkgroups: 64 } as ReduceConfig;
+    // Long enough a mean for the workgroup paths, few enough segments for split; 16 shares each.
+    expect(segmentedReducePath(full, 4 * 2 * 256 + 1, 4)).toBe('split');
+    expect(segmentedReducePath(full, 40 * 2 * 256 + 1, 40)).toBe('workgroup');
+    expect(splitParts(full, n, 4)).toBe(16);
+    expect(splitParts(full, 4 * 300, 4)).toBe(2);
+    for (const type of typesOn(prim)) {
+      const values = randomInput(type, 'add', n, SEED + 11);
+      for (const initialValue of [undefined, type === 'u64' || type === 'i64' ? 5n : 5]) {
+        const got = await prim.arrays.segmentedReduce(values, offsets, { type, config, path: 'split', initialValue });
+        const want = segmentedReduceReference(type, cpuOp(type, 'add'), values as ArrayLike<Value>, offsets, undefined, initialValue ?? cpuIdentity(type, 'add'));
+        expectValues(type, got, want, `${type} split, init ${String(initialValue)}`);
+      }
+    }
+    // On a GPU the default path for few long segments is split; a CPU adapter keeps a workgroup a segment.
+    const x = randomInput('u32', 'max', n, SEED + 12);
+    const two = Uint32Array.from([0, 25_000, n]);
+    expect(segmentedReducePath(full, n, 2)).toBe('split');
+    expect(segmentedReducePath(full, n, 2, undefined, true)).toBe('workgroup');
+    expectValues('u32', await prim.arrays.segmentedReduce(x, two, { op: 'max', config }), segmentedReduceReference('u32', cpuOp('u32', 'max'), x, two, undefined, cpuIdentity('u32', 'max')), 'default path, max');
+  });
   it('workgroup-memory reduce, min, initial values, end offsets in any order and overlapping', async () => {
     const n = 6000;
     const values = randomInput('i32', 'min', n, SEED);
     const offsets = offsetsFor(n, SEED + 1);
-    for (const path of ['group', 'workgroup'] as const) {
+    for (const path of PATHS) {
       const min = await prim.arrays.segmentedReduce(values, offsets, { op: 'min', config: SHARED, path });
       expectValues('i32', min, segmentedReduceReference('i32', cpuOp('i32', 'min'), values, offsets, undefined, cpuIdentity('i32', 'min')), `min (${path})`);
     }
     const begins = Uint32Array.from([4000, 0, 10, 10, 5999, 7]);
     const ends = Uint32Array.from([6000, 3000, 10, 2500, 6000, 8]);
     const u = randomInput('u64', 'add', n, SEED + 2);
-    for (const path of ['group', 'workgroup'] as const) {
+    for (const path of PATHS) {
       const got = await prim.arrays.segmentedReduce(u, begins, { endOffsets: ends, initialValue: 7n, config: SUB, path });
       expectValues('u64', got, segmentedReduceReference('u64', cpuOp('u64', 'add'), u as ArrayLike<Value>, begins, ends, 7n), `u64 with ends and init 7 (${path})`);
     }
     // A custom operator: the group's reduction by shuffles, not a native subgroup reduction.
     const x = randomInput('u32', 'add', n, SEED + 3);
-    for (const path of ['group', 'workgroup'] as const) {
+    for (const path of PATHS) {
       const got = await prim.arrays.segmentedReduce(x, offsets, { op: { wgsl: 'a + b', identity: '0u', name: 'plus' }, config: SUB, path });
       expectValues('u32', got, segmentedReduceReference('u32', cpuOp('u32', 'add'), x, offsets, undefined, 0), `custom + (${path})`);
     }

@@ -1,4 +1,4 @@
-import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
+import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { type ResolvedOperator } from '../../wgsl/operators.js';
 import { prelude, quadTileConstants } from '../../wgsl/prelude.js';
 import { SUBGROUP_BUILTINS } from '../../wgsl/subgroup/id.js';
@@ -11,14 +11,16 @@ import { workgroupReduce, workgroupReduceDecls } from '../../wgsl/workgroup/redu
 import { subgroupIdsOrSelf } from '../../wgsl/workgroup/scan.js';
 import { type ReduceConfig } from '../reduce/config.js';
 
-export const SEGMENTED_REDUCE_PARAMS = ['segments', 'count', 'shift', 'in_tail', 'out_tail', 'has_init', 'init_lo', 'init_hi'] as const;
+export const SEGMENTED_REDUCE_PARAMS = ['segments', 'count', 'shift', 'in_tail', 'out_tail', 'has_init', 'init_lo', 'init_hi', 'parts'] as const;
 
 /**
- * Who reduces a segment: a workgroup (rocPRIM's one workgroup a segment, for long segments), or
- * a group of GROUP_WIDTH invocations with several segments a workgroup, for short ones (CUB's
- * medium policy): a workgroup's launch is spread over several segments.
+ * Who reduces a segment: a workgroup (rocPRIM's one workgroup a segment, for long segments), a
+ * group of GROUP_WIDTH invocations with several segments a workgroup, for short ones (CUB's
+ * medium policy: a workgroup's launch is spread over several segments), or several workgroups
+ * (`split`: `parts` workgroups a segment, each folding an equal share into a partial, then one
+ * invocation a segment folding its partials), for segments too few to fill the GPU.
  */
-export type SegmentedReducePath = 'workgroup' | 'group';
+export type SegmentedReducePath = 'workgroup' | 'group' | 'split';
 
 /** Invocations of a group of the group path (a power of two, at most reduce's smallest workgroup). */
 export const GROUP_WIDTH = 32;
@@ -60,10 +62,12 @@ ${unroll(Q, 'k', '      acc = op(acc, quad_reduce(items[k]));')}
  *   across it (src/wgsl/workgroup/reduce.ts).
  * - `group`: workgroup w takes segments w * SPW .. w * SPW + SPW - 1, each group of invocations
  *   one at a time, reduced across the group in workgroup memory.
+ * - `split`: as `workgroup`, over one of a segment's `parts` shares, into partials that
+ *   `segmentedReducePartsKernel` folds.
  */
 export function segmentedReduceKernel(t: TypeInfo, op: ResolvedOperator, c: ReduceConfig, path: SegmentedReducePath): Kernel {
   // The group path reduces in workgroup memory whatever the config's workgroupReduce.
-  const sub = c.workgroupReduce === 'subgroup' && path === 'workgroup';
+  const sub = c.workgroupReduce === 'subgroup' && path !== 'group';
   const WG = c.workgroupSize;
   const T = t.wgsl;
   const bindings: BindingKind[] = ['uniform', ...viewBindings({ access: 'read' }), 'read-only-storage', 'read-only-storage'];
@@ -74,19 +78,32 @@ export function segmentedReduceKernel(t: TypeInfo, op: ResolvedOperator, c: Redu
   const finish = (total: string): string => `var r = ${total};
       if (P.has_init != 0u) { r = op(${result}, r); }
       out_store(seg, r);`;
-  const body = path === 'workgroup'
+  // Split: workgroup w folds part w % parts of segment w / parts, shares of whole quads, into
+  // its partial out[w] (the initial value waits for the partials' fold).
+  const range = path === 'workgroup'
     ? `
-  ${subgroupIdsOrSelf(sub)}
-  let seg = wid.x + wid.y * nwg.x;
+  let seg = ${LINEAR_WORKGROUP_ID};
   if (seg >= P.segments) { return; }
   let e = min(ends[seg + P.shift], P.count);
-  let b = min(begins[seg], e);
+  let b = min(begins[seg], e);`
+    : `
+  let w = ${LINEAR_WORKGROUP_ID};
+  if (w >= P.segments * P.parts) { return; }
+  let seg = w / P.parts;
+  let se = min(ends[seg + P.shift], P.count);
+  let sb = min(begins[seg], se);
+  let share = ((se - sb + P.parts - 1u) / P.parts + 3u) & ~3u;
+  let b = min(sb + (w % P.parts) * share, se);
+  let e = min(b + share, se);`;
+  const body = path !== 'group'
+    ? `
+  ${subgroupIdsOrSelf(sub)}${range}
   var acc = identity();
   {${segmentFold(T, c.itemsPerThread / 4, 'lid', 'WG')}
   }
 ${workgroupReduce(sub)}
   if (lid == 0u) {
-    ${finish('sh[0]')}
+    ${path === 'workgroup' ? finish('sh[0]') : 'out_store(w, sh[0]);'}
   }`
     : `
   let sgid = lid / ${width}u; let sg_lane = lid % ${width}u; let sg_size = ${width}u;
@@ -109,7 +126,7 @@ ${workgroupReduce(sub)}
       ${finish('total')}
     }
   }`;
-  const decls = path === 'workgroup'
+  const decls = path !== 'group'
     ? `var<workgroup> sg_counter: atomic<u32>;\n${workgroupReduceDecls(t, op, sub)}`
     : subgroupReduceSharedFn(t, width, WG);
   const code = `${prelude(t, op, sub)}
@@ -131,4 +148,34 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 `;
   const key = ['segmented-reduce', path, t.name, op.key, WG, c.itemsPerThread, sub ? 'subgroup' : 'shared'].join(':');
   return { key, label: `wgprim.segmented_reduce.${path}.${t.name}`, code, bindings, workgroupSize: WG, userCode: op.custom };
+}
+
+/** Invocations per workgroup of the partials' fold. */
+export const PARTS_WORKGROUP = 64;
+
+/**
+ * The split path's second pass: invocation s folds segment s's `parts` partials in order,
+ * combines the initial value and writes the result. Its input view is the partials (`count` of
+ * them, segments x parts); `shift` is unused.
+ */
+export function segmentedReducePartsKernel(t: TypeInfo, op: ResolvedOperator): Kernel {
+  const bindings: BindingKind[] = ['uniform', ...viewBindings({ access: 'read' })];
+  const out = scatterOutputWgsl('out', t, 'P.out_tail', 3, bindings);
+  const code = `${prelude(t, op, false)}
+${paramsStruct(SEGMENTED_REDUCE_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+${viewWgsl({ name: 'in', type: t, access: 'read', tailStart: 'P.in_tail' }, 1)}
+${out}
+
+@compute @workgroup_size(${PARTS_WORKGROUP})
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let seg = (${LINEAR_WORKGROUP_ID}) * ${PARTS_WORKGROUP}u + lid;
+  if (seg >= P.segments) { return; }
+  var r = identity();
+  for (var p = 0u; p < P.parts; p++) { r = op(r, in_at(seg * P.parts + p)); }
+  if (P.has_init != 0u) { r = op(${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}, r); }
+  out_store(seg, r);
+}
+`;
+  return { key: ['segmented-reduce-parts', t.name, op.key].join(':'), label: `wgprim.segmented_reduce.parts.${t.name}`, code, bindings, workgroupSize: PARTS_WORKGROUP, userCode: op.custom };
 }

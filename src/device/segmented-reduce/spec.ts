@@ -2,6 +2,7 @@
 // reduce's tuned table as rocPRIM runs it.
 import { type DeviceContext, checkCount } from '../../runtime/context.js';
 import { fail } from '../../runtime/errors.js';
+import { isSoftwareAdapter } from '../../runtime/target.js';
 import { type Operator, resolveOperator } from '../../wgsl/operators.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { encodeValue } from '../../wgsl/values.js';
@@ -15,7 +16,7 @@ import { reduceTable } from '../reduce/table.js';
 import { checkOffsets } from '../scan-by-key/spec.js';
 import { checkDistinct } from '../scan-by-key/engine.js';
 import { type ScanRows } from '../scan-by-key/calls.js';
-import { type SegmentedReducePath, segmentedReduceKernel, segmentsPerWorkgroup } from './kernel.js';
+import { PARTS_WORKGROUP, type SegmentedReducePath, segmentedReduceKernel, segmentedReducePartsKernel, segmentsPerWorkgroup } from './kernel.js';
 
 export interface SegmentedReduceArgs {
   readonly input: GPUBuffer;
@@ -38,18 +39,35 @@ export interface SegmentedReduceArgs {
    * Who reduces a segment. By default chosen from the mean segment length, count / segments:
    * up to two of the config's tiles (workgroupSize x itemsPerThread elements) a group of
    * invocations (a subgroup) a segment with several segments a workgroup (no workgroup barrier,
-   * one launch for several segments), longer a workgroup a segment.
+   * one launch for several segments); longer, a workgroup a segment while the segments fill the
+   * config's `maxWorkgroups`, else (`split`, on GPUs) several workgroups a segment, each folding
+   * an equal share of it, and a second pass folding the shares.
    */
   readonly path?: SegmentedReducePath;
 }
 
-/** The path a call takes: its own, else a group a segment while the mean segment is at most two tiles. */
-export function segmentedReducePath(c: ReduceConfig, count: number, segments: number, path?: SegmentedReducePath): SegmentedReducePath {
+/**
+ * The path a call takes: its own, else by the mean segment length and the segments' count
+ * (SegmentedReduceArgs.path). A CPU adapter (`software`) runs a few workgroups at a time, so
+ * splitting gains it nothing: on lavapipe (2 cores) one segment of 2^22 u32 took 7.4-8.1 ms split
+ * and 4.4 ms a workgroup, four segments 8.4-9.7 against 5.5-5.7.
+ */
+export function segmentedReducePath(c: ReduceConfig, count: number, segments: number, path?: SegmentedReducePath, software = false): SegmentedReducePath {
   if (path !== undefined) {
-    if (path !== 'group' && path !== 'workgroup') fail('invalid-argument', `segmentedReduce: path must be 'group' or 'workgroup', got ${String(path)}`);
+    if (path !== 'group' && path !== 'workgroup' && path !== 'split') fail('invalid-argument', `segmentedReduce: path must be 'group', 'workgroup' or 'split', got ${String(path)}`);
     return path;
   }
-  return count <= 2 * c.workgroupSize * c.itemsPerThread * segments ? 'group' : 'workgroup';
+  if (count <= 2 * c.workgroupSize * c.itemsPerThread * segments) return 'group';
+  return !software && 2 * segments <= c.maxWorkgroups ? 'split' : 'workgroup';
+}
+
+/**
+ * Workgroups a segment of the split path: enough for the config's `maxWorkgroups` in all, and no
+ * more than the mean segment has tiles; at most 65,535.
+ */
+export function splitParts(c: ReduceConfig, count: number, segments: number): number {
+  const tile = c.workgroupSize * c.itemsPerThread;
+  return Math.max(1, Math.min(Math.ceil(c.maxWorkgroups / Math.max(segments, 1)), Math.ceil(count / Math.max(segments, 1) / tile), 65535));
 }
 
 export interface ArraySegmentedReduceOptions {
@@ -86,20 +104,35 @@ export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<
   checkDistinct(what, [['output', args.output], ['beginOffsets', args.beginOffsets]]);
   checkDistinct(what, [['output', args.output], ['endOffsets', args.endOffsets]]);
   const { config } = selectFromTable(ctx, reduceTable, rows, args.type, 0, args.config);
-  const path = segmentedReducePath(config, count, segments, args.path);
+  const path = segmentedReducePath(config, count, segments, args.path, isSoftwareAdapter(ctx.target));
+  const parts = path === 'split' ? splitParts(config, count, segments) : 1;
+  if (segments * parts > 0xffffffff) fail('limit-exceeded', `${what}: ${segments} segments in ${parts} parts each is past 2^32 workgroups; take the 'workgroup' path`);
   const kernel = segmentedReduceKernel(t, op, config, path);
-  const workgroups = path === 'group' ? Math.ceil(segments / segmentsPerWorkgroup(config)) : segments;
-  const pipeline = await ctx.pipeline(kernel);
+  const partsKernel = path === 'split' ? segmentedReducePartsKernel(t, op) : undefined;
+  const workgroups = path === 'group' ? Math.ceil(segments / segmentsPerWorkgroup(config)) : segments * parts;
+  const [pipeline, partsPipeline] = await Promise.all([ctx.pipeline(kernel), partsKernel ? ctx.pipeline(partsKernel) : undefined]);
   const initWords: readonly [number, number] = args.initialValue === undefined ? [0, 0] : init;
+  const hasInit = args.initialValue === undefined ? 0 : 1;
+  /** An output of `n` elements from binding `slot`: a view's two bindings for 2-byte types, else one. */
+  const outputEntries = (buffer: GPUBuffer, n: number, slot: number): { tailStart: number; entries: GPUBufferBinding[] } => {
+    const view = ctx.view(buffer, n, t, slot);
+    return { tailStart: view.tailStart, entries: t.bytes === 2 ? view.entries : [{ buffer, offset: 0, size: n * t.bytes }] };
+  };
   return (encoder) => {
     if (segments === 0) return;
     const input = ctx.view(args.input, count, t, 1);
-    const out = ctx.view(args.output, segments, t, 5);
-    const params = ctx.uniform(new Uint32Array([segments, count, shift, input.tailStart, out.tailStart, args.initialValue === undefined ? 0 : 1, ...initWords]));
     const begins = { buffer: args.beginOffsets, offset: 0, size: (segments + shift) * 4 };
     const ends = args.endOffsets ? { buffer: args.endOffsets, offset: 0, size: segments * 4 } : begins;
-    const outEntries = t.bytes === 2 ? out.entries : [{ buffer: args.output, offset: 0, size: segments * t.bytes }];
-    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...input.entries, begins, ends, ...outEntries]), workgroups);
+    // The split path's first pass writes segments x parts partials into scratch, the second the output.
+    const partials = partsKernel ? ctx.scratch('segmented-reduce.partials', segments * parts * t.bytes + 16) : args.output;
+    const out = outputEntries(partials, segments * parts, 5);
+    const params = ctx.uniform(new Uint32Array([segments, count, shift, input.tailStart, out.tailStart, hasInit, ...initWords, parts]));
+    ctx.dispatch(encoder, kernel.label, pipeline, ctx.bindGroup(pipeline, kernel.key, [{ buffer: params }, ...input.entries, begins, ends, ...out.entries]), workgroups);
+    if (!partsKernel || !partsPipeline) return;
+    const partsIn = ctx.view(partials, segments * parts, t, 1);
+    const result = outputEntries(args.output, segments, 3);
+    const partsParams = ctx.uniform(new Uint32Array([segments, segments * parts, 0, partsIn.tailStart, result.tailStart, hasInit, ...initWords, parts]));
+    ctx.dispatch(encoder, partsKernel.label, partsPipeline, ctx.bindGroup(partsPipeline, partsKernel.key, [{ buffer: partsParams }, ...partsIn.entries, ...result.entries]), Math.ceil(segments / PARTS_WORKGROUP));
   };
 }
 
