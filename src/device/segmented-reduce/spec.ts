@@ -145,21 +145,29 @@ function variableOffsets(count: number): Uint32Array<ArrayBuffer> {
   return Uint32Array.from(out);
 }
 
-/** Fixed segments of `segment` elements, or (segment 0) segments of random length with mean 1000. */
+/**
+ * Fixed segments of `segment` elements, or (segment 0) segments of random length with mean 1000,
+ * or (a negative segment) -segment equal segments over the whole input (no CUB anchor).
+ */
 const benchmark = (name: string, segment: number): BenchmarkSpec => ({
   name,
-  anchor: 'segmented_reduce',
+  anchor: segment < 0 ? null : 'segmented_reduce',
   table: reduceTable,
   input: 'values',
   valueBytes: 0,
   needsTypeFeature: true,
   // The anchors' type names the segments: `u32/seg1024`, `u32/segvar_avg1000` (src/cli/table.ts).
-  nameFields: (type) => ({ lvl: 'device', algo: 'segmented_reduce', value_type: type, ...(segment ? { segment_length: segment } : { segment_mean: 1000 }) }),
-  bytesPerCall: (type, n) => n * typeInfo(type).bytes + Math.ceil(n / (segment || 1000)) * (4 + typeInfo(type).bytes),
+  nameFields: (type) => ({ lvl: 'device', algo: 'segmented_reduce', value_type: type, ...(segment > 0 ? { segment_length: segment } : segment < 0 ? { segments: -segment } : { segment_mean: 1000 }) }),
+  bytesPerCall: (type, n) => n * typeInfo(type).bytes + (segment < 0 ? -segment : Math.ceil(n / (segment || 1000))) * (4 + typeInfo(type).bytes),
   prepare: async (env, c, r) => {
     let beginOffsets: GPUBuffer;
     let segments: number;
-    if (segment) {
+    if (segment < 0) {
+      segments = -segment;
+      const offsets = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.floor((i * c.count) / segments));
+      beginOffsets = r.buffer(`segmented-reduce.few.${c.count}`, offsets.byteLength);
+      r.device.queue.writeBuffer(beginOffsets, 0, offsets);
+    } else if (segment) {
       beginOffsets = await r.segmentOffsets(c.count, segment);
       segments = Math.ceil(c.count / segment);
     } else {
@@ -177,9 +185,10 @@ const benchmark = (name: string, segment: number): BenchmarkSpec => ({
 
 export const segmentedReduceAlgorithm = defineAlgorithm({
   name: 'segmented-reduce',
-  summary: 'segmented reduce: one result per segment given by offsets (a subgroup or a workgroup a segment), on reduce\'s tuned table',
+  summary: 'segmented reduce: one result per segment given by offsets (a subgroup, a workgroup or several workgroups a segment), on reduce\'s tuned table',
   tables: [],
-  benchmarks: [benchmark('segmented_reduce', 1024), benchmark('segmented_reduce_variable', 0)],
+  // Four segments over the whole input: the few long segments the split path serves.
+  benchmarks: [benchmark('segmented_reduce', 1024), benchmark('segmented_reduce_variable', 0), benchmark('segmented_reduce_few', -4)],
   tuning: [],
   calls: (env: AlgorithmEnv) => ({
     /** Records one reduction per segment into `output` (an empty segment gets the initial value). */
