@@ -883,12 +883,14 @@ ${lib.orderedStores.orderedStoresFlush(o, (at, v, w) => `out[2u * (${at})] = ${v
 // ------------------------------------------------------------------ device
 
 /** Decoupled look-back over typed tile state, tiles from the tile counter: each tile's exclusive prefix. */
-async function lookbackCase(lib, device, type, op, method) {
+async function lookbackCase(lib, device, type, op, method, selfInclusive) {
   const t = lib.types.typeInfo(type);
   const o = operator(lib, t, op);
   const sub = method === 'subgroup';
   const TILES = 300; const WG = 32;
   const xs = values(type, op, TILES, 34);
+  // Self-inclusive tiles (u32 max): every seventh holds the largest value, its own inclusive prefix.
+  if (selfInclusive) for (let i = 3; i < TILES; i += 7) xs[i] = 0xffffffff;
   const code = `${lib.prelude.prelude(t, o, sub)}
 ${IO_BINDINGS}
 @group(0) @binding(2) var<storage, read_write> state: array<atomic<u32>>;
@@ -905,7 +907,7 @@ fn main(@builtin(local_invocation_index) lid: u32${sub ? `, ${lib.sgId.SUBGROUP_
 ${lib.tileCounter.takeTile('state', '0')}
     let agg = ld(tile);
 ${sub ? `    if (sgid == 0u) {
-      var prefix = identity();${lib.lookback.SUBGROUP_LOOKBACK}
+      var prefix = identity();${selfInclusive ? lib.lookback.subgroupLookback('agg == 0xffffffffu') : lib.lookback.SUBGROUP_LOOKBACK}
       if (sg_lane == 0u) { sh_prefix = prefix; }
     }
     workgroupBarrier();
@@ -1030,6 +1032,7 @@ export const BLOCK_CASES = [
   { scope: 'device', name: 'look-back u64 add, a subgroup', run: (l, d) => lookbackCase(l, d, 'u64', 'add', 'subgroup') },
   { scope: 'device', name: 'look-back i64 max, one invocation', run: (l, d) => lookbackCase(l, d, 'i64', 'max', 'serial') },
   { scope: 'device', name: 'look-back f16 add, a subgroup', f16: true, run: (l, d) => lookbackCase(l, d, 'f16', 'add', 'subgroup') },
+  { scope: 'device', name: 'look-back u32 max, a subgroup, self-inclusive tiles published at once', run: (l, d) => lookbackCase(l, d, 'u32', 'max', 'subgroup', true) },
   { scope: 'device', name: 'count look-back, window 1', run: (l, d) => countLookbackCase(l, d, 1) },
   { scope: 'device', name: 'count look-back, window 3', run: (l, d) => countLookbackCase(l, d, 3) },
   { scope: 'device', name: 'reduce-then-scan passes', run: reduceThenScanCase },

@@ -72,8 +72,13 @@ export function defaultKeyEquality(t: TypeInfo): string {
 /** The pair's WGSL type for a value type: the head count and the value's words. */
 export const pairWords = (v: TypeInfo): 2 | 3 => (v.words === 2 ? 3 : 2);
 
-/** Declarations of the pair: `P`, `mk(c, v)`, `pval(p)`, `cnt(p)`, `op`, `identity` over pairs (the value's are `vop`, `videntity`). */
-export function pairFns(v: TypeInfo, op: ResolvedOperator, gaps: boolean): string {
+/**
+ * Declarations of the pair: `P`, `mk(c, v)`, `pval(p)`, `cnt(p)`, `op`, `identity` over pairs (the
+ * value's are `vop`, `videntity`). `headFlag`: the pair keeps whether a head was seen, not how many
+ * (a scan needs no count): then op(anything, p) is p for any p that holds a head, which lets a tile
+ * with a head publish its aggregate as its inclusive prefix at once (subgroupLookback).
+ */
+export function pairFns(v: TypeInfo, op: ResolvedOperator, gaps: boolean, headFlag = false): string {
   const V = v.wgsl;
   const P = `vec${pairWords(v)}<u32>`;
   const mk = v.words === 2 ? `${P}(c, x)` : `${P}(c, ${toWords(v, 'x')}.x)`;
@@ -82,7 +87,7 @@ export function pairFns(v: TypeInfo, op: ResolvedOperator, gaps: boolean): strin
   const combine = gaps
     ? `if ((b.x & CNT) != 0u) { return mk(((a.x + b.x) & CNT) | (b.x & GAP), pval(b)); }
   return mk(a.x, vop(pval(a), pval(b)));`
-    : `if (b.x != 0u) { return mk(a.x + b.x, pval(b)); }
+    : `if (b.x != 0u) { return mk(${headFlag ? '1u' : 'a.x + b.x'}, pval(b)); }
   return mk(a.x, vop(pval(a), pval(b)));`;
   return `fn vop(a: ${V}, b: ${V}) -> ${V} { ${op.combine} }
 fn videntity() -> ${V} { return ${op.identity}; }
@@ -133,6 +138,8 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
   const gaps = o.heads === 'marks';
   const tails = o.output !== 'scan';
   const writes = pass !== 'partials-out';
+  // A scan (without gaps) counts no heads: a flag, so a tile with a head publishes early.
+  const headFlag = o.output === 'scan' && !gaps;
 
   const bindings: BindingKind[] = ['uniform'];
   const decls: string[] = [];
@@ -275,7 +282,7 @@ ${o.heads === 'keys' ? quadNeighbours({ name: 'key', T: K, quads: Q, items: 'key
 
   const code = `${typesHeader([k, v], sub)}
 ${v.isFloat ? FLOAT_LIMIT_BITS : ''}
-${pairFns(v, o.op, gaps)}
+${pairFns(v, o.op, gaps, headFlag)}
 ${o.heads === 'keys' ? `fn eq(a: ${K}, b: ${K}) -> bool { return ${o.equality ?? defaultKeyEquality(k)}; }` : ''}
 ${paramsStruct(BYKEY_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
@@ -321,7 +328,7 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
       masks[k] = m;${chunkScanStep(sub)}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
-    ${tilePrefixBlock(pass, sub, staged && writes)}
+    ${tilePrefixBlock(pass, sub, staged && writes, headFlag ? 'agg.x != 0u' : undefined)}
     ${output}
   }
 }

@@ -128,12 +128,19 @@ export const SERIAL_LOOKBACK = `
  * predecessor (lane 0 the nearest), so the window is the subgroup size and costs one round trip;
  * stops at the nearest inclusive prefix, which lands in `prefix` (a `var` in scope, the
  * identity before). Needs `tileStateFns`, `sg_inclusive`, `first_lane`.
+ * `selfInclusive` (WGSL bool, the same in every lane): the aggregate is its own inclusive prefix,
+ * op(anything, agg) == agg (a segmented scan's tile that holds a head, its heads kept as a flag):
+ * the tile publishes it as inclusive at once, so its successors need not wait for its look-back.
  */
-export const SUBGROUP_LOOKBACK = `
+export function subgroupLookback(selfInclusive = 'false'): string {
+  const early = selfInclusive !== 'false';
+  return `
       if (tile == 0u) {
         if (sg_lane == 0u) { publish(0u, LB_INCLUSIVE, agg); }
-      } else {
-        if (sg_lane == 0u) { publish(tile, LB_AGGREGATE, agg); }
+      } else {${early ? `
+        let self_inclusive = ${selfInclusive};
+        if (sg_lane == 0u) { publish(tile, select(LB_AGGREGATE, LB_INCLUSIVE, self_inclusive), agg); }` : `
+        if (sg_lane == 0u) { publish(tile, LB_AGGREGATE, agg); }`}
         // Poll only the nearest predecessor until it has published: it is usually the last of
         // the window to do so, and one polling lane keeps the spin's memory traffic low.
         var nearest = TileState(0u, identity());
@@ -165,8 +172,10 @@ export const SUBGROUP_LOOKBACK = `
           if (k < sg_size) { break; }
           end -= sg_size;
         }
-        if (sg_lane == 0u) { publish(tile, LB_INCLUSIVE, op(prefix, agg)); }
+        if (sg_lane == 0u${early ? ' && !self_inclusive' : ''}) { publish(tile, LB_INCLUSIVE, op(prefix, agg)); }
       }`;
+}
+export const SUBGROUP_LOOKBACK = subgroupLookback();
 
 /**
  * Look-back over single-word counts (sums below 2^30, e.g. a radix digit's): `word(q)` is the

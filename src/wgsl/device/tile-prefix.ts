@@ -1,4 +1,4 @@
-import { SERIAL_LOOKBACK, SUBGROUP_LOOKBACK } from './lookback.js';
+import { SERIAL_LOOKBACK, subgroupLookback } from './lookback.js';
 import { type ReduceThenScanPass, reduceThenScanPrefix } from './reduce-then-scan.js';
 import { SUBGROUP_TOTALS_SCAN, subgroupTotalsPrefix } from '../workgroup/scan.js';
 
@@ -13,13 +13,14 @@ export type TilePrefixMode = 'lookback' | ReduceThenScanPass;
  * first subgroup goes on from the totals' scan to the look-back, saving a barrier. Needs what
  * the look-back (src/wgsl/device/lookback.ts) or the reduce-then-scan pass needs, and
  * `sh_prefix`. `aggregate`: also declares `tile_agg`, the tile's aggregate, in every invocation.
+ * `selfInclusive`: as `subgroupLookback`'s (the subgroup look-back only).
  */
-export function tilePrefixBlock(mode: TilePrefixMode, sub: boolean, aggregate = false): string {
+export function tilePrefixBlock(mode: TilePrefixMode, sub: boolean, aggregate = false, selfInclusive?: string): string {
   const fused = sub && mode === 'lookback';
   const acrossSubgroups = fused ? '' : subgroupTotalsPrefix(sub);
   const tilePrefix = mode !== 'lookback' ? reduceThenScanPrefix(mode) : sub ? `
     if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
-      var prefix = identity();${SUBGROUP_LOOKBACK}
+      var prefix = identity();${subgroupLookback(selfInclusive)}
       if (sg_lane == 0u) { sh_prefix = prefix;${aggregate ? ' sh_agg = agg;' : ''} }
     }
     workgroupBarrier();
