@@ -13,6 +13,9 @@ import { type ReduceConfig } from '../reduce/config.js';
 
 export const SEGMENTED_REDUCE_PARAMS = ['segments', 'count', 'shift', 'in_tail', 'out_tail', 'has_init', 'init_lo', 'init_hi', 'parts'] as const;
 
+/** The call's initial value, from the uniform's words (WGSL). */
+const initialValue = (t: TypeInfo): string => fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)');
+
 /**
  * Who reduces a segment: a workgroup (rocPRIM's one workgroup a segment, for long segments), a
  * group of GROUP_WIDTH invocations with several segments a workgroup, for short ones (CUB's
@@ -74,9 +77,8 @@ export function segmentedReduceKernel(t: TypeInfo, op: ResolvedOperator, c: Redu
   const out = scatterOutputWgsl('out', t, 'P.out_tail', 5, bindings);
   const spw = segmentsPerWorkgroup(c);
   const width = groupWidth(c);
-  const result = `${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}`;
   const finish = (total: string): string => `var r = ${total};
-      if (P.has_init != 0u) { r = op(${result}, r); }
+      if (P.has_init != 0u) { r = op(${initialValue(t)}, r); }
       out_store(seg, r);`;
   // Split: workgroup w folds part w % parts of segment w / parts, shares of whole quads, into
   // its partial out[w] (the initial value waits for the partials' fold).
@@ -173,7 +175,7 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   if (seg >= P.segments) { return; }
   var r = identity();
   for (var p = 0u; p < P.parts; p++) { r = op(r, in_at(seg * P.parts + p)); }
-  if (P.has_init != 0u) { r = op(${fromWords(t, 'vec2<u32>(P.init_lo, P.init_hi)')}, r); }
+  if (P.has_init != 0u) { r = op(${initialValue(t)}, r); }
   out_store(seg, r);
 }
 `;

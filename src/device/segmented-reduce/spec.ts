@@ -63,7 +63,8 @@ export function segmentedReducePath(c: ReduceConfig, count: number, segments: nu
 
 /**
  * Workgroups a segment of the split path: enough for the config's `maxWorkgroups` in all, and no
- * more than the mean segment has tiles; at most 65,535.
+ * more than the mean segment has tiles; at most 65,535 (so segments x parts stays below
+ * maxWorkgroups + segments, within a u32).
  */
 export function splitParts(c: ReduceConfig, count: number, segments: number): number {
   const tile = c.workgroupSize * c.itemsPerThread;
@@ -106,7 +107,6 @@ export async function prepareSegmentedReduce(ctx: DeviceContext, rows: ScanRows<
   const { config } = selectFromTable(ctx, reduceTable, rows, args.type, 0, args.config);
   const path = segmentedReducePath(config, count, segments, args.path, isSoftwareAdapter(ctx.target));
   const parts = path === 'split' ? splitParts(config, count, segments) : 1;
-  if (segments * parts > 0xffffffff) fail('limit-exceeded', `${what}: ${segments} segments in ${parts} parts each is past 2^32 workgroups; take the 'workgroup' path`);
   const kernel = segmentedReduceKernel(t, op, config, path);
   const partsKernel = path === 'split' ? segmentedReducePartsKernel(t, op) : undefined;
   const workgroups = path === 'group' ? Math.ceil(segments / segmentsPerWorkgroup(config)) : segments * parts;
@@ -145,34 +145,37 @@ function variableOffsets(count: number): Uint32Array<ArrayBuffer> {
   return Uint32Array.from(out);
 }
 
-/**
- * Fixed segments of `segment` elements, or (segment 0) segments of random length with mean 1000,
- * or (a negative segment) -segment equal segments over the whole input (no CUB anchor).
- */
-const benchmark = (name: string, segment: number): BenchmarkSpec => ({
+/** Segments of a benchmark: a fixed length, random lengths of a mean (1..1999 for 1000), or a few equal ones over the input. */
+type SegmentShape = { readonly length: number } | { readonly mean: 1000 } | { readonly count: number };
+
+const segmentsOf = (shape: SegmentShape, n: number): number =>
+  'length' in shape ? Math.ceil(n / shape.length) : 'count' in shape ? shape.count : Math.ceil(n / shape.mean);
+
+const benchmark = (name: string, shape: SegmentShape): BenchmarkSpec => ({
   name,
-  anchor: segment < 0 ? null : 'segmented_reduce',
+  // CUB's anchors time fixed and variable lengths only.
+  anchor: 'count' in shape ? null : 'segmented_reduce',
   table: reduceTable,
   input: 'values',
   valueBytes: 0,
   needsTypeFeature: true,
   // The anchors' type names the segments: `u32/seg1024`, `u32/segvar_avg1000` (src/cli/table.ts).
-  nameFields: (type) => ({ lvl: 'device', algo: 'segmented_reduce', value_type: type, ...(segment > 0 ? { segment_length: segment } : segment < 0 ? { segments: -segment } : { segment_mean: 1000 }) }),
-  bytesPerCall: (type, n) => n * typeInfo(type).bytes + (segment < 0 ? -segment : Math.ceil(n / (segment || 1000))) * (4 + typeInfo(type).bytes),
+  nameFields: (type) => ({
+    lvl: 'device', algo: 'segmented_reduce', value_type: type,
+    ...('length' in shape ? { segment_length: shape.length } : 'count' in shape ? { segments: shape.count } : { segment_mean: shape.mean }),
+  }),
+  bytesPerCall: (type, n) => n * typeInfo(type).bytes + segmentsOf(shape, n) * (4 + typeInfo(type).bytes),
   prepare: async (env, c, r) => {
     let beginOffsets: GPUBuffer;
     let segments: number;
-    if (segment < 0) {
-      segments = -segment;
-      const offsets = Uint32Array.from({ length: segments + 1 }, (_, i) => Math.floor((i * c.count) / segments));
-      beginOffsets = r.buffer(`segmented-reduce.few.${c.count}`, offsets.byteLength);
-      r.device.queue.writeBuffer(beginOffsets, 0, offsets);
-    } else if (segment) {
-      beginOffsets = await r.segmentOffsets(c.count, segment);
-      segments = Math.ceil(c.count / segment);
+    if ('length' in shape) {
+      beginOffsets = await r.segmentOffsets(c.count, shape.length);
+      segments = segmentsOf(shape, c.count);
     } else {
-      const offsets = variableOffsets(c.count);
-      beginOffsets = r.buffer(`segmented-reduce.offsets.${c.count}`, offsets.byteLength);
+      const offsets = 'count' in shape
+        ? Uint32Array.from({ length: shape.count + 1 }, (_, i) => Math.floor((i * c.count) / shape.count))
+        : variableOffsets(c.count);
+      beginOffsets = r.buffer(`segmented-reduce.offsets.${name}.${c.count}`, offsets.byteLength);
       r.device.queue.writeBuffer(beginOffsets, 0, offsets);
       segments = offsets.length - 1;
     }
@@ -188,7 +191,7 @@ export const segmentedReduceAlgorithm = defineAlgorithm({
   summary: 'segmented reduce: one result per segment given by offsets (a subgroup, a workgroup or several workgroups a segment), on reduce\'s tuned table',
   tables: [],
   // Four segments over the whole input: the few long segments the split path serves.
-  benchmarks: [benchmark('segmented_reduce', 1024), benchmark('segmented_reduce_variable', 0), benchmark('segmented_reduce_few', -4)],
+  benchmarks: [benchmark('segmented_reduce', { length: 1024 }), benchmark('segmented_reduce_variable', { mean: 1000 }), benchmark('segmented_reduce_few', { count: 4 })],
   tuning: [],
   calls: (env: AlgorithmEnv) => ({
     /** Records one reduction per segment into `output` (an empty segment gets the initial value). */

@@ -132,8 +132,8 @@ export const SERIAL_LOOKBACK = `
  * op(anything, agg) == agg (a segmented scan's tile that holds a head, its heads kept as a flag):
  * the tile publishes it as inclusive at once, so its successors need not wait for its look-back.
  */
-export function subgroupLookback(selfInclusive = 'false'): string {
-  const early = selfInclusive !== 'false';
+export function subgroupLookback(selfInclusive?: string): string {
+  const early = selfInclusive !== undefined;
   return `
       if (tile == 0u) {
         if (sg_lane == 0u) { publish(0u, LB_INCLUSIVE, agg); }
