@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BinarySearchConfig, type ElementType, type Prim, type PrimTypedArray, f16Bits, WgprimError } from '../src/index.js';
 import { type Key, orderedKeys, searchReference } from '../src/device/binary-search/reference.js';
+import { BUCKET_MIN_KEYS, BUCKET_MIN_NEEDLES, bucketsNeedles } from '../src/device/binary-search/search.js';
+import { bucketGrid } from '../src/device/binary-search/buckets.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
 
@@ -62,11 +64,11 @@ function sorted(type: ElementType, data: PrimTypedArray): PrimTypedArray {
   return out;
 }
 
-async function check(type: ElementType, hay: PrimTypedArray, needles: PrimTypedArray, config: Partial<BinarySearchConfig> | undefined, kinds: readonly (typeof KINDS)[number][] = KINDS): Promise<void> {
+async function check(type: ElementType, hay: PrimTypedArray, needles: PrimTypedArray, config: Partial<BinarySearchConfig> | undefined, kinds: readonly (typeof KINDS)[number][] = KINDS, bucketNeedles?: boolean): Promise<void> {
   const h = orderedKeys(type, hay);
   const q = orderedKeys(type, needles);
   for (const kind of kinds) {
-    const got = await prim.arrays[kind](hay, needles, { type: type === 'f16' ? 'f16' : undefined, config });
+    const got = await prim.arrays[kind](hay, needles, { type: type === 'f16' ? 'f16' : undefined, config, bucketNeedles });
     const want = searchReference(KIND_OF[kind], h, q);
     const bad = want.findIndex((w, i) => got[i] !== w);
     expect(got.length, `${kind} ${type}: length`).toBe(want.length);
@@ -87,19 +89,37 @@ describe('lower bound, upper bound, binary search', () => {
   });
 
   for (const [path, config] of PATHS) {
-    it(`config path: ${path}, awkward sizes`, async () => {
-      // Haystacks of exactly 2^levels keys (8, 256, 1024) leave the tree's leaves empty ranges.
-      for (const [n, m] of [[0, 5], [1, 7], [2, 3], [3, 65], [8, 40], [31, 1], [255, 257], [256, 129], [1024, 300], [4099, 1031]] as const) {
-        const hay = sorted('u32', keys('u32', n, SEED + n, 40));
-        const needles = keys('u32', m, SEED + m + 7, 50);
-        await check('u32', hay, needles, config);
-      }
-      // 64-bit and 16-bit keys through the cache.
-      for (const type of typesOn(prim).filter((t) => t === 'i64' || t === 'f16')) {
-        await check(type, sorted(type, keys(type, 3001, SEED + 3, 200)), keys(type, 300, SEED + 4, 240), config, ['lowerBound']);
-      }
-    });
+    for (const bucketNeedles of [false, true]) {
+      it(`config path: ${path}, ${bucketNeedles ? 'needles bucketed first' : 'needles as given'}, awkward sizes`, async () => {
+        // Haystacks of exactly 2^levels keys (8, 256, 1024) leave the tree's leaves empty ranges;
+        // bucketed, tiles of needles past one bucket's share, and buckets with no needles.
+        for (const [n, m] of [[0, 5], [1, 7], [2, 3], [3, 65], [8, 40], [31, 1], [255, 257], [256, 129], [1024, 300], [4099, 1031], [20011, 2053]] as const) {
+          const hay = sorted('u32', keys('u32', n, SEED + n, n > 5000 ? 1 << 20 : 40));
+          const needles = keys('u32', m, SEED + m + 7, n > 5000 ? 1 << 21 : 50);
+          await check('u32', hay, needles, config, KINDS, bucketNeedles);
+        }
+        // 64-bit and 16-bit keys through the cache.
+        for (const type of typesOn(prim).filter((t) => t === 'i64' || t === 'f16')) {
+          await check(type, sorted(type, keys(type, 3001, SEED + 3, 200)), keys(type, 300, SEED + 4, 240), config, ['lowerBound'], bucketNeedles);
+        }
+      });
+    }
   }
+
+  it('bucketed needles: every type, and the default choice (GPUs, large calls only)', async () => {
+    for (const type of typesOn(prim)) {
+      await check(type, sorted(type, keys(type, 5003, SEED + 11, 4096)), keys(type, 3001, SEED + 12, 5000), PATHS[2]![1], ['lowerBound', 'binarySearch'], true);
+    }
+    // Past 128 workgroups' sub-tiles (each bucket workgroup then takes several).
+    const hay = sorted('u32', keys('u32', 70001, SEED + 13, 1 << 22));
+    await check('u32', hay, keys('u32', 2 ** 17 + 3, SEED + 14, 1 << 23), undefined, ['upperBound'], true);
+    expect(bucketGrid(2 ** 17 + 3, 2).subTiles).toBeGreaterThan(1);
+    expect(bucketsNeedles('lowerBound', 2 ** 22, 2 ** 20, false)).toBe(true);
+    expect(bucketsNeedles('lowerBound', 2 ** 22, 2 ** 20, true)).toBe(false);
+    expect(bucketsNeedles('lowerBound', 2 ** 22, BUCKET_MIN_NEEDLES - 1, false)).toBe(false);
+    expect(bucketsNeedles('lowerBound', BUCKET_MIN_KEYS - 1, 2 ** 20, false)).toBe(false);
+    expect(bucketsNeedles('lowerBound', 10, 10, true, true)).toBe(true);
+  });
 
   it('empty needles give an empty result; an empty haystack gives 0 for every needle', async () => {
     expect(await prim.arrays.lowerBound(Uint32Array.of(1, 2, 3), new Uint32Array(0))).toEqual(new Uint32Array(0));
@@ -128,12 +148,13 @@ describe('lower bound, upper bound, binary search', () => {
     const gt = (a: Key, b: Key): boolean => a > b;
     expect(Array.from(await prim.arrays.lowerBound(desc, needles, { less: 'a > b', config: PATHS[1]![1] }))).toEqual(Array.from(searchReference('lower-bound', Array.from(desc), Array.from(needles), gt)));
     expect(Array.from(await prim.arrays.upperBound(desc, needles, { less: 'a > b' }))).toEqual(Array.from(searchReference('upper-bound', Array.from(desc), Array.from(needles), gt)));
+    expect(Array.from(await prim.arrays.upperBound(desc, needles, { less: 'a > b', bucketNeedles: true }))).toEqual(Array.from(searchReference('upper-bound', Array.from(desc), Array.from(needles), gt)));
     const r = rng(SEED + 9);
     const hay = Uint32Array.from({ length: 500 }, () => (r() * 2 ** 32) >>> 0).sort((a, b) => (a >>> 16) - (b >>> 16));
     const q = Uint32Array.from({ length: 300 }, (_, i) => (i % 2 ? hay[(i * 7) % 500]! ^ 0xffff : (r() * 2 ** 32) >>> 0));
     const hi16 = (a: Key, b: Key): boolean => (Number(a) >>> 16) < (Number(b) >>> 16);
     for (const kind of KINDS) {
-      const got = await prim.arrays[kind](hay, q, { less: '(a >> 16u) < (b >> 16u)', config: PATHS[2]![1] });
+      const got = await prim.arrays[kind](hay, q, { less: '(a >> 16u) < (b >> 16u)', config: PATHS[2]![1], bucketNeedles: kind !== 'lowerBound' });
       expect(Array.from(got), kind).toEqual(Array.from(searchReference(KIND_OF[kind], Array.from(hay), Array.from(q), hi16)));
     }
     // 64-bit keys are vec2<u32> (low word first): u64_lt is in scope.
@@ -162,5 +183,6 @@ describe('lower bound, upper bound, binary search', () => {
     expect(await code(prim.lowerBound(enc, { ...args, needlesCount: -1 }))).toBe('invalid-argument');
     expect(await code(prim.lowerBound(enc, { ...args, type: 'u8' as ElementType }))).toBe('unsupported-type');
     expect(await code(prim.lowerBound(enc, undefined as never))).toBe('invalid-argument');
+    expect(await code(prim.lowerBound(enc, { ...args, bucketNeedles: 'yes' as never }))).toBe('invalid-argument');
   });
 });

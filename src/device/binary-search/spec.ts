@@ -18,6 +18,8 @@ export interface ArraySearchOptions {
   /** Needed only for f16 (Uint16Array). */
   readonly type?: ElementType;
   readonly config?: Partial<BinarySearchConfig>;
+  /** As BinarySearchArgs.bucketNeedles: search the needles in bucket order (default by size, on GPUs). */
+  readonly bucketNeedles?: boolean;
 }
 
 function searchCalls(env: AlgorithmEnv) {
@@ -47,7 +49,7 @@ async function arraySearch(env: ArrayEnv, kind: SearchKind, haystack: PrimTypedA
   const buffers = [env.upload(haystack), env.upload(needles), env.buffer(4 * needles.length)];
   const [hay, nee, out] = buffers as [GPUBuffer, GPUBuffer, GPUBuffer];
   try {
-    const args = { haystack: hay, haystackCount: haystack.length, needles: nee, needlesCount: needles.length, output: out, type, less: options.less, config: options.config };
+    const args = { haystack: hay, haystackCount: haystack.length, needles: nee, needlesCount: needles.length, output: out, type, less: options.less, config: options.config, bucketNeedles: options.bucketNeedles };
     const [result] = await env.runAll([[out, 4 * needles.length]], (enc) => recordSearch(env.context, env.rows(table), kind, enc, args));
     return new Uint32Array(result!, 0, needles.length);
   } finally {
