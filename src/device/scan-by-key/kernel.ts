@@ -1,5 +1,5 @@
 import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
-import { tileStateFns, vectorPayload } from '../../wgsl/device/lookback.js';
+import { type LookbackNames, subgroupLookback, tileStateFns, vectorPayload } from '../../wgsl/device/lookback.js';
 import { partialsDecl, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
 import { takeTile } from '../../wgsl/device/tile-counter.js';
 import { tilePrefixBlock } from '../../wgsl/device/tile-prefix.js';
@@ -14,7 +14,7 @@ import { fromWords, toWords, type TypeInfo, typeInfo } from '../../wgsl/types.js
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { stagedCopyOut, stageOrStore, stagingDecl, twoPhaseRule } from '../../wgsl/workgroup/two-phase-scatter.js';
-import { chunkScanStep, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
+import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type ByKeyConfig } from './config.js';
 
 /**
@@ -123,6 +123,39 @@ const OFFSET_HEADS = `
     }
     workgroupBarrier();`;
 
+/**
+ * The reductions' look-back in two (with subgroups): the value as a flagged pair (its count cut
+ * to 0 or 1: op(anything, p) keeps p's value when p holds a head, so a tile with a head publishes
+ * its value at once, as the scans' tiles do), and the head count, which a reduction's places need
+ * and which no early publication can give, in a u32 look-back of its own beside it (words 8 and 9
+ * of the tile's line: the pair takes at most 6), scanned with native subgroup adds.
+ */
+const COUNT_NAMES: LookbackNames = { prefix: 'count_', identity: 'count_identity', op: 'count_op', scan: 'count_sg_inclusive', into: 'heads' };
+const COUNT_STATE_FNS = `fn count_identity() -> u32 { return 0u; }
+fn count_op(a: u32, b: u32) -> u32 { return a + b; }
+fn count_sg_inclusive(x: u32, lane: u32, size: u32) -> u32 { return subgroupInclusiveAdd(x); }
+${tileStateFns(typeInfo('u32'), 'state', '9u', COUNT_NAMES, false)}`;
+
+/** Splice of tilePrefixBlock's shape for the split look-back (COUNT_NAMES): `aggregate` declares `tile_agg` too. */
+function splitCountsPrefix(aggregate: boolean): string {
+  return `
+    if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
+      let tile_total = agg;
+      var prefix = identity();
+      {
+        let agg = mk(min(cnt(tile_total), 1u), pval(tile_total));${subgroupLookback('agg.x != 0u')}
+      }
+      var heads = 0u;
+      {
+        let agg = cnt(tile_total);${subgroupLookback(undefined, COUNT_NAMES)}
+      }
+      if (sg_lane == 0u) { sh_prefix = mk(heads, pval(prefix)); sh_agg = tile_total; }
+    }
+    workgroupBarrier();
+    let tile_prefix = sh_prefix;
+    let sg_prefix = sh_sg[sgid];${aggregate ? '\n    let tile_agg = sh_agg;' : ''}`;
+}
+
 /** The pair operator as the subgroup scan sees it: no native scan, so shuffles over `op`. */
 export const PAIR_OPERATOR: ResolvedOperator = { key: 'pair', combine: '', identity: '' };
 
@@ -140,6 +173,8 @@ export function byKeyKernel(o: ByKeyKernelOptions): Kernel {
   const writes = pass !== 'partials-out';
   // A scan (without gaps) counts no heads: a flag, so a tile with a head publishes early.
   const headFlag = o.output === 'scan' && !gaps;
+  // A reduction keeps the count, looked back at on its own (COUNT_NAMES).
+  const splitCounts = pass === 'lookback' && sub && tails;
 
   const bindings: BindingKind[] = ['uniform'];
   const decls: string[] = [];
@@ -300,6 +335,7 @@ var<workgroup> sh_end_first: u32;
 var<workgroup> sh_end_last: u32;` : ''}
 ${sub ? subgroupInclusiveFn({ ...typeInfo('u64'), wgsl: P }, PAIR_OPERATOR) : ''}
 ${pass === 'lookback' ? `${tileStateFns(vectorPayload(pairWords(v)))}\n${sub ? FIRST_LANE_FN : ''}` : ''}
+${splitCounts ? COUNT_STATE_FNS : ''}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
@@ -328,7 +364,7 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
       masks[k] = m;${chunkScanStep(sub)}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
-    ${tilePrefixBlock(pass, sub, staged && writes, headFlag ? 'agg.x != 0u' : undefined)}
+    ${splitCounts ? splitCountsPrefix(staged && writes) : tilePrefixBlock(pass, sub, staged && writes, headFlag ? 'agg.x != 0u' : undefined)}
     ${output}
   }
 }

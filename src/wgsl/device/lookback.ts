@@ -60,37 +60,54 @@ export function lookbackStateWords(numTiles: number, t: { readonly words: number
 }
 
 /**
+ * Names a look-back's WGSL goes by, so that one kernel can hold two (the by-key reductions: a
+ * value and a head count). `prefix` starts the state functions' names (`publish`, `peek_state`,
+ * `read_state`, `TileState`); `identity`, `op` and `scan` name the value's identity, operator and
+ * subgroup inclusive scan (`sg_inclusive`'s signature); `into` the `var` the prefix lands in.
+ */
+export interface LookbackNames {
+  readonly prefix: string;
+  readonly identity: string;
+  readonly op: string;
+  readonly scan: string;
+  readonly into: string;
+}
+export const DEFAULT_LOOKBACK_NAMES: LookbackNames = { prefix: '', identity: 'identity', op: 'op', scan: 'sg_inclusive', into: 'prefix' };
+
+/**
  * State of tiles holding values of type `t` (any width) in `state` from word `base`: each
  * 32-bit word of a value travels as two 16-bit halves, each a state word of its own, so a
  * reader can check that every half is from the same publication without fences.
  * `publish(p, status, v)`, `peek_state(p)` (status 0 while unpublished or the halves disagree)
- * and `read_state(p)` (spins until published), with `struct TileState { flag, value }`.
+ * and `read_state(p)` (spins until published), with `struct TileState { flag, value }`; named
+ * after `names` (a second state in one kernel: its own prefix, and `withConsts` false).
  */
-export function tileStateFns(t: TypeInfo | TilePayload, state = 'state', base = '1u'): string {
+export function tileStateFns(t: TypeInfo | TilePayload, state = 'state', base = '1u', names: LookbackNames = DEFAULT_LOOKBACK_NAMES, withConsts = true): string {
   const pl = 'toWords' in t ? t : elementPayload(t);
   const T = pl.wgsl;
   const parts = 2 * pl.words;
+  const n = names.prefix;
   const words = (i: number): string => `${state}[${base} + p * ${lookbackWordsPerTile(pl)}u + ${i}u]`;
-  return `${LOOKBACK_CONSTS}
-fn publish(p: u32, f: u32, v: ${T}) {
+  return `${withConsts ? LOOKBACK_CONSTS : ''}
+fn ${n}publish(p: u32, f: u32, v: ${T}) {
   let w = ${pl.toWords('v')};
 ${Array.from({ length: pl.words }, (_, i) => `  atomicStore(&${words(2 * i)}, f | (w[${i}] & 0xffffu));
   atomicStore(&${words(2 * i + 1)}, f | (w[${i}] >> 16u));`).join('\n')}
 }
-struct TileState { flag: u32, value: ${T} }
+struct ${n}TileState { flag: u32, value: ${T} }
 // One look at tile p's state: flag 0 while it is unpublished or its halves disagree.
-fn peek_state(p: u32) -> TileState {
+fn ${n}peek_state(p: u32) -> ${n}TileState {
 ${Array.from({ length: parts }, (_, i) => `  let s${i} = atomicLoad(&${words(i)});`).join('\n')}
   let f = s0 & LB_STATUS;
   if (f != 0u${Array.from({ length: parts - 1 }, (_, i) => ` && (s${i + 1} & LB_STATUS) == f`).join('')}) {
     let w = ${pl.wordsType}(${Array.from({ length: pl.wordsLength }, (_, i) => (i < pl.words ? `(s${2 * i} & 0xffffu) | (s${2 * i + 1} << 16u)` : '0u')).join(', ')});
-    return TileState(f, ${pl.fromWords('w')});
+    return ${n}TileState(f, ${pl.fromWords('w')});
   }
-  return TileState(0u, identity());
+  return ${n}TileState(0u, ${names.identity}());
 }
-fn read_state(p: u32) -> TileState {
+fn ${n}read_state(p: u32) -> ${n}TileState {
   loop {
-    let s = peek_state(p);
+    let s = ${n}peek_state(p);
     if (s.flag != 0u) { return s; }
   }
 }`;
@@ -127,52 +144,53 @@ export const SERIAL_LOOKBACK = `
  * Look-back by a whole subgroup, for its lane 0 publishing `agg`: each lane inspects one
  * predecessor (lane 0 the nearest), so the window is the subgroup size and costs one round trip;
  * stops at the nearest inclusive prefix, which lands in `prefix` (a `var` in scope, the
- * identity before). Needs `tileStateFns`, `sg_inclusive`, `first_lane`.
+ * identity before). Needs `tileStateFns`, `sg_inclusive`, `first_lane` (or their `names`).
  * `selfInclusive` (WGSL bool, the same in every lane): the aggregate is its own inclusive prefix,
  * op(anything, agg) == agg (a segmented scan's tile that holds a head, its heads kept as a flag):
  * the tile publishes it as inclusive at once, so its successors need not wait for its look-back.
  */
-export function subgroupLookback(selfInclusive?: string): string {
+export function subgroupLookback(selfInclusive?: string, names: LookbackNames = DEFAULT_LOOKBACK_NAMES): string {
   const early = selfInclusive !== undefined;
+  const { prefix: n, identity, op, scan, into } = names;
   return `
       if (tile == 0u) {
-        if (sg_lane == 0u) { publish(0u, LB_INCLUSIVE, agg); }
+        if (sg_lane == 0u) { ${n}publish(0u, LB_INCLUSIVE, agg); }
       } else {${early ? `
         let self_inclusive = ${selfInclusive};
-        if (sg_lane == 0u) { publish(tile, select(LB_AGGREGATE, LB_INCLUSIVE, self_inclusive), agg); }` : `
-        if (sg_lane == 0u) { publish(tile, LB_AGGREGATE, agg); }`}
+        if (sg_lane == 0u) { ${n}publish(tile, select(LB_AGGREGATE, LB_INCLUSIVE, self_inclusive), agg); }` : `
+        if (sg_lane == 0u) { ${n}publish(tile, LB_AGGREGATE, agg); }`}
         // Poll only the nearest predecessor until it has published: it is usually the last of
         // the window to do so, and one polling lane keeps the spin's memory traffic low.
-        var nearest = TileState(0u, identity());
+        var nearest = ${n}TileState(0u, ${identity}());
         loop {
-          if (sg_lane == 0u) { nearest = peek_state(tile - 1u); }
+          if (sg_lane == 0u) { nearest = ${n}peek_state(tile - 1u); }
           if (subgroupBroadcastFirst(nearest.flag) != 0u) { break; }
         }
         // When the nearest predecessor already holds its inclusive prefix, that is the answer.
         let nearest_inclusive = subgroupBroadcastFirst(nearest.flag) == LB_INCLUSIVE;
-        if (nearest_inclusive) { prefix = subgroupBroadcastFirst(nearest.value); }
+        if (nearest_inclusive) { ${into} = subgroupBroadcastFirst(nearest.value); }
         var end = tile;
         loop {
           if (nearest_inclusive) { break; }
           let back = sg_lane + 1u;
           let has = back <= end;
-          var s = TileState(LB_INCLUSIVE, identity());
+          var s = ${n}TileState(LB_INCLUSIVE, ${identity}());
           if (has) { s.flag = 0u; }
           loop {
-            if (s.flag == 0u) { s = peek_state(end - back); }
+            if (s.flag == 0u) { s = ${n}peek_state(end - back); }
             if (subgroupAll(s.flag != 0u)) { break; }
           }
           let k = first_lane(subgroupBallot(s.flag == LB_INCLUSIVE));
           var v = s.value;
-          if (sg_lane > k) { v = identity(); }
+          if (sg_lane > k) { v = ${identity}(); }
           // Combine in tile order: reverse the lanes, scan, take the last lane.
           let rev = subgroupShuffle(v, sg_size - 1u - sg_lane);
-          let window = subgroupShuffle(sg_inclusive(rev, sg_lane, sg_size), sg_size - 1u);
-          prefix = op(window, prefix);
+          let window = subgroupShuffle(${scan}(rev, sg_lane, sg_size), sg_size - 1u);
+          ${into} = ${op}(window, ${into});
           if (k < sg_size) { break; }
           end -= sg_size;
         }
-        if (sg_lane == 0u${early ? ' && !self_inclusive' : ''}) { publish(tile, LB_INCLUSIVE, op(prefix, agg)); }
+        if (sg_lane == 0u${early ? ' && !self_inclusive' : ''}) { ${n}publish(tile, LB_INCLUSIVE, ${op}(${into}, agg)); }
       }`;
 }
 export const SUBGROUP_LOOKBACK = subgroupLookback();
