@@ -119,6 +119,8 @@ describe('lower bound, upper bound, binary search', () => {
     expect(bucketsNeedles('lowerBound', 2 ** 22, BUCKET_MIN_NEEDLES - 1, false)).toBe(false);
     expect(bucketsNeedles('lowerBound', BUCKET_MIN_KEYS - 1, 2 ** 20, false)).toBe(false);
     expect(bucketsNeedles('lowerBound', 10, 10, true, true)).toBe(true);
+    // Not where the permutation would not fit one binding.
+    expect(bucketsNeedles('lowerBound', 2 ** 22, 2 ** 20, false, undefined, 2 ** 22 - 4)).toBe(false);
   });
 
   it('empty needles give an empty result; an empty haystack gives 0 for every needle', async () => {

@@ -43,13 +43,16 @@ export interface BinarySearchArgs {
 export const BUCKET_MIN_NEEDLES = 2 ** 18;
 export const BUCKET_MIN_KEYS = 2 ** 21;
 
-/** Whether a call buckets its needles: its own choice, else by its size (BinarySearchArgs.bucketNeedles). */
-export function bucketsNeedles(name: string, haystackCount: number, needlesCount: number, software: boolean, choice?: boolean): boolean {
+/**
+ * Whether a call buckets its needles: its own choice, else by its size (BinarySearchArgs.bucketNeedles),
+ * and only where the permutation (a u32 a needle) fits one binding (`maxBinding` bytes).
+ */
+export function bucketsNeedles(name: string, haystackCount: number, needlesCount: number, software: boolean, choice?: boolean, maxBinding = Infinity): boolean {
   if (choice !== undefined) {
     if (typeof choice !== 'boolean') fail('invalid-argument', `${name}: bucketNeedles must be a boolean, got ${String(choice)}`);
     return choice;
   }
-  return !software && needlesCount >= BUCKET_MIN_NEEDLES && haystackCount >= BUCKET_MIN_KEYS;
+  return !software && needlesCount >= BUCKET_MIN_NEEDLES && haystackCount >= BUCKET_MIN_KEYS && 4 * needlesCount <= maxBinding;
 }
 
 /** Levels of the buckets' tree: at most 2^10 buckets, fewer where workgroup memory is short, and no more than the haystack's keys (at least 1). */
@@ -87,13 +90,14 @@ export async function prepareSearch(ctx: DeviceContext, tables: readonly (readon
   if (args.output === args.haystack || args.output === args.needles) fail('overlap', `${name} output must not be the haystack or the needles buffer`);
   const { config } = selectFromTable(ctx, table, tables, args.type, 0, args.config);
   const software = isSoftwareAdapter(ctx.target);
-  const bucketed = bucketsNeedles(name, args.haystackCount, args.needlesCount, software, args.bucketNeedles);
+  const bucketed = bucketsNeedles(name, args.haystackCount, args.needlesCount, software, args.bucketNeedles, ctx.limits.maxStorageBufferBindingSize);
   const order = { kind, type: t, less: args.less };
   const kernel = searchKernel({ ...order, config, gather: bucketed });
   const pipeline = await ctx.pipeline(kernel);
-  const levels = bucketLevels(ctx, t, args.haystackCount);
   const needlesPerThread = bucketNeedlesPerThread(software);
-  const [countKernel, scatterKernel] = (['count', 'scatter'] as const).map((phase) => bucketKernel({ ...order, levels, needlesPerThread, phase }));
+  const [countKernel, scatterKernel] = bucketed
+    ? (['count', 'scatter'] as const).map((phase) => bucketKernel({ ...order, levels: bucketLevels(ctx, t, args.haystackCount), needlesPerThread, phase }))
+    : [];
   const [countPipeline, scatterPipeline] = bucketed ? await Promise.all([ctx.pipeline(countKernel!), ctx.pipeline(scatterKernel!)]) : [];
   if (args.needlesCount === 0) return () => {};
   const cached = cachedLevels(args.haystackCount, config.cacheLevels);
