@@ -1,7 +1,7 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { indent, unroll } from '../../wgsl/thread/unroll.js';
 import { sharedInclusiveSum } from '../../wgsl/workgroup/shared-scan.js';
-import { type SearchOrder, searchOrderWgsl, splitterTreeWgsl } from './kernel.js';
+import { type SearchComparison, searchComparisonWgsl, splitterTreeWgsl } from './kernel.js';
 
 /**
  * Bucketing the needles before a search. Random needles send neighbouring invocations to far
@@ -37,7 +37,7 @@ export function bucketGrid(needles: number, needlesPerThread: number): { readonl
 /** Workgroup memory of the scatter pass: the tree, the bins, and a word an invocation to scan them. */
 export const bucketWorkgroupBytes = (levels: number, pivotBytes: number): number => (1 << levels) * (pivotBytes + 4) + 4 * BUCKET_WORKGROUP;
 
-export interface BucketKernelOptions extends SearchOrder {
+export interface BucketKernelOptions extends SearchComparison {
   /** Tree levels (2^levels buckets, at most the haystack's keys), fixed at compile time. */
   readonly levels: number;
   readonly needlesPerThread: number;
@@ -61,7 +61,7 @@ export function bucketKernel(o: BucketKernelOptions): Kernel {
   // Bins an invocation owns: consecutive ones (the scan's runs); 1 where there are fewer bins than invocations.
   const PER = Math.max(1, B / WG);
   const scatter = o.phase === 'scatter';
-  const { C, code: order } = searchOrderWgsl(o, 1, 2);
+  const { C, code: order } = searchComparisonWgsl(o, 1, 2);
   const tree = splitterTreeWgsl(C, o.levels, 'LEVELS');
   const each = (body: string): string => indent(unroll(NPT, 'k', body), '  ');
   const bins = (body: string): string => indent(unroll(PER, 'j', `  let b = lid * PER + j;\n  if (b < BUCKETS) {\n  ${body}\n  }`), '  ');

@@ -27,7 +27,7 @@ export const cachedLevels = (n: number, cacheLevels: number): number => (n < 2 ?
 export const globalSteps = (n: number, cached: number): number => searchSteps(Math.ceil(n / 2 ** cached));
 
 /** What the search's kernels share: the order, the haystack's keys in it, and which way a probe sends a needle. */
-export interface SearchOrder {
+export interface SearchComparison {
   readonly kind: SearchKind;
   readonly type: TypeInfo;
   /** WGSL `bool` expression over `a` and `b` of the key type; absent: the total order of the radix sort. */
@@ -40,7 +40,7 @@ export interface SearchOrder {
  * at `needleBinding`: `less`, `key_of`, `hay_key(i)`, and `goes(pivot, x)`, whether the answer
  * lies past `pivot` (lower bound: past keys less than the needle; upper bound: past keys not greater).
  */
-export function searchOrderWgsl(o: SearchOrder, hayBinding: number, needleBinding: number): { readonly C: string; readonly code: string } {
+export function searchComparisonWgsl(o: SearchComparison, hayBinding: number, needleBinding: number): { readonly C: string; readonly code: string } {
   const t = o.type;
   const custom = o.less !== undefined;
   const K = rawType(t);
@@ -92,7 +92,7 @@ export const MAX_BUCKET_LEVELS = 10;
 /** Words of the buckets' state: a count and a cursor a bucket. */
 export const BUCKET_STATE_WORDS = 2 << MAX_BUCKET_LEVELS;
 
-export interface SearchKernelOptions extends SearchOrder {
+export interface SearchKernelOptions extends SearchComparison {
   readonly config: BinarySearchConfig;
   /**
    * Needles in bucket order: position p searches needle perm[p] (binding 4) and answers there;
@@ -112,7 +112,7 @@ export function searchKernel(o: SearchKernelOptions): Kernel {
   const WG = c.workgroupSize;
   const NPT = c.needlesPerThread;
   const gather = o.gather === true;
-  const { C, code: order } = searchOrderWgsl(o, 1, 2);
+  const { C, code: order } = searchComparisonWgsl(o, 1, 2);
   const tree = c.cacheLevels > 0;
   const splitters = splitterTreeWgsl(C, c.cacheLevels, 'P.cached');
   const each = (body: string): string => indent(unroll(NPT, 'k', body), '  ');

@@ -2,7 +2,7 @@ import { type Kernel, paramsStruct } from '../../runtime/kernel.js';
 import { type LookbackNames, subgroupLookback, tileStateFns, vectorPayload } from '../../wgsl/device/lookback.js';
 import { partialsDecl, reduceThenScanTile } from '../../wgsl/device/reduce-then-scan.js';
 import { takeTile } from '../../wgsl/device/tile-counter.js';
-import { tilePrefixBlock } from '../../wgsl/device/tile-prefix.js';
+import { type FusedLookback, fusedLookback, tilePrefixBlock } from '../../wgsl/device/tile-prefix.js';
 import { FLOAT_LIMIT_BITS, type ResolvedOperator } from '../../wgsl/operators.js';
 import { typesHeader } from '../../wgsl/prelude.js';
 import { FIRST_LANE_FN } from '../../wgsl/subgroup/ballot.js';
@@ -14,7 +14,7 @@ import { fromWords, toWords, type TypeInfo, typeInfo } from '../../wgsl/types.js
 import { type BindingKind, scatterOutputWgsl, viewBindings, viewWgsl } from '../../wgsl/views.js';
 import { quadStore, quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { stagedCopyOut, stageOrStore, stagingDecl, twoPhaseRule } from '../../wgsl/workgroup/two-phase-scatter.js';
-import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
+import { chunkScanStep, subgroupIdsOrSelf, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type ByKeyConfig } from './config.js';
 
 /**
@@ -136,10 +136,9 @@ fn count_op(a: u32, b: u32) -> u32 { return a + b; }
 fn count_sg_inclusive(x: u32, lane: u32, size: u32) -> u32 { return subgroupInclusiveAdd(x); }
 ${tileStateFns(typeInfo('u32'), 'state', '9u', COUNT_NAMES, false)}`;
 
-/** Splice of tilePrefixBlock's shape for the split look-back (COUNT_NAMES): `aggregate` declares `tile_agg` too. */
-function splitCountsPrefix(aggregate: boolean): string {
-  return `
-    if (sgid == 0u) {${SUBGROUP_TOTALS_SCAN}
+/** The first subgroup's look-back in two (COUNT_NAMES), from the tile's pair `agg`. */
+const SPLIT_COUNTS_LOOKBACK: FusedLookback = {
+  body: `
       let tile_total = agg;
       var prefix = identity();
       {
@@ -148,13 +147,9 @@ function splitCountsPrefix(aggregate: boolean): string {
       var heads = 0u;
       {
         let agg = cnt(tile_total);${subgroupLookback(undefined, COUNT_NAMES)}
-      }
-      if (sg_lane == 0u) { sh_prefix = mk(heads, pval(prefix)); sh_agg = tile_total; }
-    }
-    workgroupBarrier();
-    let tile_prefix = sh_prefix;
-    let sg_prefix = sh_sg[sgid];${aggregate ? '\n    let tile_agg = sh_agg;' : ''}`;
-}
+      }`,
+  prefix: 'mk(heads, pval(prefix))',
+};
 
 /** The pair operator as the subgroup scan sees it: no native scan, so shuffles over `op`. */
 export const PAIR_OPERATOR: ResolvedOperator = { key: 'pair', combine: '', identity: '' };
@@ -364,7 +359,7 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
       masks[k] = m;${chunkScanStep(sub)}`)}
     if (sg_lane == 0u) { sh_sg[sgid] = run; }
     workgroupBarrier();
-    ${splitCounts ? splitCountsPrefix(staged && writes) : tilePrefixBlock(pass, sub, staged && writes, headFlag ? 'agg.x != 0u' : undefined)}
+    ${tilePrefixBlock(pass, sub, staged && writes, splitCounts ? SPLIT_COUNTS_LOOKBACK : fusedLookback(headFlag ? 'agg.x != 0u' : undefined))}
     ${output}
   }
 }
