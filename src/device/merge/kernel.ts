@@ -6,7 +6,7 @@ import { rawType } from '../../wgsl/thread/radix-key.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { blockedIndex, mergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { blockedIndex, cooperativeMergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
 import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
@@ -16,10 +16,11 @@ import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } fro
  * `runs`: the runs [2kL, (2k+1)L) and [(2k+1)L, (2k+2)L) of `count` elements (L = `run`)
  * merged pairwise; `two`: A (`run` elements) and B (`count - run`) in buffers of their own
  * merged into one output (one pair). `mask_lo`/`mask_hi`/`flip`: the bit order's. `tile`:
- * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair). One
+ * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair);
+ * `lanes_log2`: invocations per tile of the partition's search (`partitionLanesLog2`). One
  * uniform serves a pass's partition and merge.
  */
-export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles'] as const;
+export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles', 'lanes_log2'] as const;
 
 export interface MergeTileKernelOptions {
   readonly key: TypeInfo;
@@ -94,15 +95,27 @@ function tilePair(source: 'runs' | 'two'): string {
   let d0 = (g % P.tiles_per_pair) * P.tile;`;
 }
 
-/** Invocations per workgroup of the partition kernel (one per merge tile). */
+/** Invocations per workgroup of the partition kernel. */
 export const PARTITION_WORKGROUP = 128;
 
 /**
- * The partition pass before each merge: one invocation per merge tile binary-searches the
- * tile's first diagonal on the merge path of its pair in global memory and writes how many of
- * A's elements precede it to `part` (tiles u32). All tiles search at once, so the log2(run)
- * dependent loads of each overlap, where a merge tile that searched its own bounds would wait
- * for them with its whole workgroup (CUB's and rocPRIM's partition kernels).
+ * Invocations that search one tile's bound together (log2): one where there are enough tiles to
+ * fill the GPU (the search's loads are then spread over as many invocations as can wait on
+ * them, and a shared search would only add loads), more where there are few (2^24 u32 in tiles of
+ * 2,816: 6k searches of 23 dependent steps alone, or of 8 steps eight a tile), up to 32.
+ */
+export function partitionLanesLog2(tiles: number): number {
+  let k = 0;
+  while (k < 5 && tiles * 2 ** (k + 1) <= 65536) k++;
+  return k;
+}
+
+/**
+ * The partition pass before each merge: each merge tile's first diagonal searched on the merge
+ * path of its pair in global memory by 2^lanes_log2 invocations (`cooperativeMergePathSearch`),
+ * writing how many of A's elements precede it to `part` (tiles u32). All tiles search at once,
+ * so the dependent loads of each overlap, where a merge tile that searched its own bounds would
+ * wait for them with its whole workgroup (CUB's and rocPRIM's partition kernels).
  */
 export function mergePartitionKernel(o: MergePartitionKernelOptions): Kernel {
   const keys = keyInputs(o.key, o.source);
@@ -113,16 +126,24 @@ export function mergePartitionKernel(o: MergePartitionKernelOptions): Kernel {
 ${keys.code}
 @group(0) @binding(${slot}) var<storage, read_write> part: array<u32>;
 ${orderFunctions(o.key, less, o.order === 'bits')}
+var<workgroup> probes: array<u32, ${PARTITION_WORKGROUP}>;
 
 @compute @workgroup_size(${PARTITION_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${o.order === 'bits' ? uniformOrderSetup(o.key) : ''}
-  let g = (${LINEAR_WORKGROUP_ID}) * ${PARTITION_WORKGROUP}u + lid;
-  if (g >= P.tiles) { return; }
+  let lanes = 1u << P.lanes_log2;
+  let slot = lid >> P.lanes_log2;
+  let first = slot << P.lanes_log2;
+  let tile = (${LINEAR_WORKGROUP_ID}) * (${PARTITION_WORKGROUP}u >> P.lanes_log2) + slot;
+  // Past the last tile a group searches the last one again (every invocation takes every step).
+  let g = min(tile, P.tiles - 1u);
 ${tilePair(o.source)}
   let d = min(d0, an + bn);
-${mergePathSearch('d', 'an', 'bn', (i, j) => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`)}
-  part[g] = lo;
+${cooperativeMergePathSearch({
+    diag: 'd', aCount: 'an', bCount: 'bn', lanes: 'lanes', lane: 'lid - first', first: 'first', scratch: 'probes', bound: 'P.run',
+    bBeforeA: (i, j) => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`,
+  })}
+  if (tile < P.tiles && lid == first) { part[g] = lo; }
 }
 `;
   return {

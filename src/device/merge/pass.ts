@@ -4,7 +4,7 @@ import { type DeviceContext } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { type Kernel } from '../../runtime/kernel.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { type MergeTileKernelOptions, mergePartitionKernel, mergeTileKernel, PARTITION_WORKGROUP } from './kernel.js';
+import { type MergeTileKernelOptions, mergePartitionKernel, mergeTileKernel, PARTITION_WORKGROUP, partitionLanesLog2 } from './kernel.js';
 
 export interface MergePipelines {
   readonly tile: number;
@@ -60,10 +60,11 @@ export interface MergePass {
 /** Records one merge pass: partition, then merge. */
 export function recordMergePass(ctx: DeviceContext, encoder: GPUCommandEncoder, m: MergePipelines, p: MergePass): void {
   const { tilesPerPair, tiles } = mergePassTiles(p.count, p.run, m.tile, p.source);
-  const params = { buffer: ctx.uniform(new Uint32Array([p.count, p.run, tilesPerPair, p.mask[0], p.mask[1], p.flip, m.tile, tiles])) };
+  const lanesLog2 = partitionLanesLog2(tiles);
+  const params = { buffer: ctx.uniform(new Uint32Array([p.count, p.run, tilesPerPair, p.mask[0], p.mask[1], p.flip, m.tile, tiles, lanesLog2])) };
   const part = { buffer: p.partition, offset: 0, size: tiles * 4 };
   // The partition reads only the keys: the inputs' key bindings (one buffer for runs, two for two inputs).
   const keyInputs = p.io.slice(0, p.source === 'two' ? 2 : 1);
-  ctx.dispatch(encoder, m.partition.label, m.partitionPipeline, ctx.bindGroup(m.partitionPipeline, m.partition.key, [params, ...keyInputs, part]), ceilDiv(tiles, PARTITION_WORKGROUP));
+  ctx.dispatch(encoder, m.partition.label, m.partitionPipeline, ctx.bindGroup(m.partitionPipeline, m.partition.key, [params, ...keyInputs, part]), ceilDiv(tiles, PARTITION_WORKGROUP >> lanesLog2));
   ctx.dispatch(encoder, m.merge.label, m.mergePipeline, ctx.bindGroup(m.mergePipeline, m.merge.key, [params, ...p.io, part]), tiles);
 }
