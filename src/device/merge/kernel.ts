@@ -7,7 +7,6 @@ import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { blockedIndex, cooperativeMergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
-import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
 import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } from './tile-io.js';
@@ -17,10 +16,11 @@ import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } fro
  * merged pairwise; `two`: A (`run` elements) and B (`count - run`) in buffers of their own
  * merged into one output (one pair). `mask_lo`/`mask_hi`/`flip`: the bit order's. `tile`:
  * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair);
- * `lanes_log2`: invocations per tile of the partition's search (`partitionLanesLog2`). One
- * uniform serves a pass's partition and merge.
+ * `lanes_log2`: invocations per tile of the partition's search (`partitionLanesLog2`);
+ * `groups`: the merge's workgroups (each takes every groups-th tile). One uniform serves a
+ * pass's partition and merge.
  */
-export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles', 'lanes_log2'] as const;
+export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles', 'lanes_log2', 'groups'] as const;
 
 export interface MergeTileKernelOptions {
   readonly key: TypeInfo;
@@ -157,11 +157,15 @@ ${cooperativeMergePathSearch({
 }
 
 /**
- * One output tile of MWG * MIPT elements of one pair of runs per workgroup: the tile's start
- * and end on the merge path from the partition pass (`mergePartitionKernel`), its slices of
- * both runs loaded coalesced into workgroup memory (in the order's form, `order_in`), each
- * invocation's share merged there (`mergeSharedRuns`), and the tile written out coalesced.
- * Stable: on equal keys A's first. Workgroup positions go through `blockedIndex`.
+ * Output tiles of MWG * MIPT elements of one pair of runs each, a workgroup taking every
+ * P.groups-th tile in turn: a tile's start and end on the merge path from the partition pass
+ * (`mergePartitionKernel`), its slices of both runs loaded coalesced into workgroup memory (in
+ * the order's form, `order_in`), each invocation's share merged there (`mergeSharedRuns`), and
+ * the tile written out coalesced. Software-pipelined: the next tile's loads go out into
+ * registers before this tile merges, and the bounds of the one after it, so a workgroup waits
+ * for memory once, not at each tile's bounds and again at its loads (a workgroup a tile spent
+ * as much time waiting as merging). Stable: on equal keys A's first. Workgroup positions go
+ * through `blockedIndex`.
  */
 export function mergeTileKernel(o: MergeTileKernelOptions): Kernel {
   const K = rawType(o.key);
@@ -172,8 +176,16 @@ export function mergeTileKernel(o: MergeTileKernelOptions): Kernel {
   const io = o.source === 'two' ? twoInputs(o.key, o.valueBytes) : accessors(o.key, o.valueBytes, false, false);
   const less = o.order === 'bits' ? undefined : o.order.less;
   const at = blockedIndex(MIPT, o.workgroupSize * MIPT);
-  // Where tile position i comes from: A's slice, then B's.
-  const source = (i: string): string => `select(a1 + j0 + (${i} - na), a0 + i0 + ${i}, ${i} < na)`;
+  // Tile t's position i comes from A's slice, then B's.
+  const lanes = tileLanes(K, o.valueBytes, (i) => `select(t.b + (${i} - t.na), t.a + ${i}, ${i} < t.na)`, at);
+  const staged = (l: number): string => `staged_${l}`;
+  // Tile t's loads into the staging registers, unguarded: past the tile they read its last
+  // element (an empty tile, the last pair's, reads anything in range and stores nothing).
+  const loadTile = (tile: string): string => `  {
+    let t = ${tile};
+${unroll(MIPT, 'k', `    let i = min(k * MWG + lid, max(t.total, 1u) - 1u);
+    ${lanes.map((l, x) => `${staged(x)}[k] = ${l.load('i')};`).join('\n    ')}`)}
+  }`;
   const code = `${orderEnables(o.key, less)}${paramsStruct(MERGE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
@@ -185,35 +197,59 @@ const MTILE = ${o.workgroupSize * MIPT}u;
 var<workgroup> s_keys: array<${K}, MTILE>;
 ${v(`var<workgroup> s_vals: array<${V}, MTILE>;`)}
 
+/** A merge tile: its first output, where its slices of A and B start, A's count and the tile's. */
+struct MergeTile { out: u32, a: u32, b: u32, na: u32, total: u32 }
+
+fn merge_tile(g: u32) -> MergeTile {
+${tilePair(o.source)}
+  let d = min(d0, an + bn);
+  let d1 = min(d0 + MTILE, an + bn);
+  // A's elements before d0, and before d1 (the next tile's bound, or at the pair's end all of A).
+  let i0 = part[g];
+  let i1 = select(an, part[min(g + 1u, P.tiles - 1u)], d1 < an + bn);
+  return MergeTile(a0 + d, a0 + i0, a1 + d - i0, i1 - i0, d1 - d);
+}
+
 @compute @workgroup_size(MWG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${o.order === 'bits' ? uniformOrderSetup(o.key) : ''}
-  let g = ${LINEAR_WORKGROUP_ID};
-${tilePair(o.source)}
-  if (d0 >= an + bn) { return; }
-  let d1 = min(d0 + MTILE, an + bn);
-  // The tile's bounds: A's elements before d0, and before d1 (the next tile's, or at the
-  // pair's end all of A).
-  let i0 = part[g];
-  var i1 = an;
-  if (d1 < an + bn) { i1 = part[g + 1u]; }
-  let na = i1 - i0;
-  let j0 = d0 - i0;
-  let total = d1 - d0;
-  let nb = total - na;
-  // The tile's slices: A's at [0, na), B's at [na, total).
-${stagedTileLoad('total', 'MWG', MIPT, tileLanes(K, o.valueBytes, source, at))}
-  workgroupBarrier();
-  let dd = min(lid * MIPT, total);
-  let n = min(MIPT, total - dd);
+  var g = ${LINEAR_WORKGROUP_ID};
+  if (g >= P.tiles) { return; }
+${lanes.map((l, x) => `  var ${staged(x)}: array<${l.type}, MIPT>;`).join('\n')}
+  // A workgroup past its last tile takes its own again (cached) rather than branch.
+  var cur = merge_tile(g);
+  var next = merge_tile(select(g, g + P.groups, g + P.groups < P.tiles));
+${loadTile('cur')}
+  loop {
+    workgroupBarrier();
+${unroll(MIPT, 'k', `    let i = k * MWG + lid;
+    if (i < cur.total) {
+      ${lanes.map((l, x) => `${l.store('i', `${staged(x)}[k]`)};`).join('\n      ')}
+    }`)}
+    workgroupBarrier();
+    // The next tile's loads go out now and land while this one merges, and the bounds of the
+    // one after it.
+${loadTile('next')}
+    let after = merge_tile(select(g, g + 2u * P.groups, g + 2u * P.groups < P.tiles));
+    let na = cur.na;
+    let nb = cur.total - na;
+    let dd = min(lid * MIPT, cur.total);
+    let n = min(MIPT, cur.total - dd);
 ${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
-  workgroupBarrier();
-${unroll(MIPT, 'k', `  if (k < n) {
-    s_keys[${at('dd + k')}] = ok[k];
-    ${v(`s_vals[${at('dd + k')}] = ov[k];`)}
-  }`)}
-  workgroupBarrier();
-${storeTile(o, 'total', 'a0 + d0', 'MWG', 'MIPT', { key: (x) => `order_out(${x})`, at })}
+    workgroupBarrier();
+${unroll(MIPT, 'k', `    if (k < n) {
+      s_keys[${at('dd + k')}] = ok[k];
+      ${v(`s_vals[${at('dd + k')}] = ov[k];`)}
+    }`)}
+    workgroupBarrier();
+    let total = cur.total;
+    let out = cur.out;
+${storeTile(o, 'total', 'out', 'MWG', 'MIPT', { key: (x) => `order_out(${x})`, at })}
+    g += P.groups;
+    if (g >= P.tiles) { break; }
+    cur = next;
+    next = after;
+  }
 }
 `;
   return {
