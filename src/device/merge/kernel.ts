@@ -6,7 +6,7 @@ import { rawType } from '../../wgsl/thread/radix-key.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { blockedIndex, cooperativeMergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { blockedIndex, cooperativeMergePathSearch, mergeSharedRunsInPlace } from '../../wgsl/workgroup/merge-path.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
 import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } from './tile-io.js';
@@ -235,13 +235,7 @@ ${loadTile('next')}
     let nb = cur.total - na;
     let dd = min(lid * MIPT, cur.total);
     let n = min(MIPT, cur.total - dd);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
-    workgroupBarrier();
-${unroll(MIPT, 'k', `    if (k < n) {
-      s_keys[${at('dd + k')}] = ok[k];
-      ${v(`s_vals[${at('dd + k')}] = ov[k];`)}
-    }`)}
-    workgroupBarrier();
+${mergeSharedRunsInPlace({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at }, 'dd', 'n')}
     let total = cur.total;
     let out = cur.out;
 ${storeTile(o, 'total', 'out', 'MWG', 'MIPT', { key: (x) => `order_out(${x})`, at })}
