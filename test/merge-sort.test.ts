@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ElementType, type MergeConfig, type Prim, type PrimTypedArray, WgprimError } from '../src/index.js';
 import { type CpuLess, gatherMerged, mergeOrder, mergeSortOrder } from '../src/device/merge-sort/reference.js';
-import { mergeWorkgroups } from '../src/device/merge/pass.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
 import { sweepOr, sweepTimeout } from './support/sweep.js';
@@ -284,24 +283,5 @@ describe('merge', () => {
     expect(Array.from(r.keys)).toEqual(Array.from(gatherMerged(a, b, order)));
     const r8 = await prim.arrays.mergePairs(a, BigInt64Array.from(av, BigInt), b, BigInt64Array.from(bv, BigInt), { less: BY_TOP[0] });
     expect(Array.from(r8.values)).toEqual(Array.from(order, BigInt));
-  });
-  it('workgroups that take several tiles in turn (13,107 tiles), pairs and a pass of the merge sort', async () => {
-    // 2^20 + 2^20 - 3 in tiles of 160: 13,107 tiles, so 1,639 workgroups of 8 tiles (the last fewer).
-    const config = { workgroupSize: 32, itemsPerThread: 5 };
-    const [na, nb] = [2 ** 20, 2 ** 20 - 3];
-    expect(mergeWorkgroups(Math.ceil((na + nb) / 160)), 'workgroups').toBe(1639);
-    const a = sorted('u32', na, SEED, BY_TOP[1]) as Uint32Array;
-    const b = sorted('u32', nb, SEED + 1, BY_TOP[1]) as Uint32Array;
-    const av = Uint32Array.from({ length: na }, (_, i) => i);
-    const bv = Uint32Array.from({ length: nb }, (_, i) => na + i);
-    const order = mergeOrder('u32', a, b, BY_TOP[1]);
-    const r = await prim.arrays.mergePairs(a, av, b, bv, { less: BY_TOP[0], config });
-    expect(r.values).toEqual(order);
-    const keys = await prim.arrays.merge(a, b, { less: BY_TOP[0], config });
-    expect(keys).toEqual(gatherMerged(a, b, order));
-    // The merge sort's passes over 2^19 in tiles of 160 (3,277 tiles: 1,024 workgroups of 3 or 4).
-    const k = keysOf('u32', 2 ** 19, SEED) as Uint32Array;
-    const want = k.slice().sort();
-    expect(await prim.arrays.mergeSortKeys(k, { blockSortConfig: { workgroupSize: 32, itemsPerThread: 4 }, config })).toEqual(want);
   });
 });

@@ -6,7 +6,8 @@ import { rawType } from '../../wgsl/thread/radix-key.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { blockedIndex, cooperativeMergePathSearch, mergeSharedRunsInPlace } from '../../wgsl/workgroup/merge-path.js';
+import { blockedIndex, mergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
 import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } from './tile-io.js';
@@ -15,12 +16,10 @@ import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } fro
  * `runs`: the runs [2kL, (2k+1)L) and [(2k+1)L, (2k+2)L) of `count` elements (L = `run`)
  * merged pairwise; `two`: A (`run` elements) and B (`count - run`) in buffers of their own
  * merged into one output (one pair). `mask_lo`/`mask_hi`/`flip`: the bit order's. `tile`:
- * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair);
- * `lanes_log2`: invocations per tile of the partition's search (`partitionLanesLog2`);
- * `groups`: the merge's workgroups (each takes every groups-th tile). One uniform serves a
- * pass's partition and merge.
+ * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair). One
+ * uniform serves a pass's partition and merge.
  */
-export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles', 'lanes_log2', 'groups'] as const;
+export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles'] as const;
 
 export interface MergeTileKernelOptions {
   readonly key: TypeInfo;
@@ -95,27 +94,15 @@ function tilePair(source: 'runs' | 'two'): string {
   let d0 = (g % P.tiles_per_pair) * P.tile;`;
 }
 
-/** Invocations per workgroup of the partition kernel. */
+/** Invocations per workgroup of the partition kernel (one per merge tile). */
 export const PARTITION_WORKGROUP = 128;
 
 /**
- * Invocations that search one tile's bound together (log2): one where there are enough tiles to
- * fill the GPU (the search's loads are then spread over as many invocations as can wait on
- * them, and a shared search would only add loads), more where there are few (2^24 u32 in tiles of
- * 2,816: 6k searches of 23 dependent steps alone, or of 8 steps eight a tile), up to 32.
- */
-export function partitionLanesLog2(tiles: number): number {
-  let k = 0;
-  while (k < 5 && tiles * 2 ** (k + 1) <= 65536) k++;
-  return k;
-}
-
-/**
- * The partition pass before each merge: each merge tile's first diagonal searched on the merge
- * path of its pair in global memory by 2^lanes_log2 invocations (`cooperativeMergePathSearch`),
- * writing how many of A's elements precede it to `part` (tiles u32). All tiles search at once,
- * so the dependent loads of each overlap, where a merge tile that searched its own bounds would
- * wait for them with its whole workgroup (CUB's and rocPRIM's partition kernels).
+ * The partition pass before each merge: one invocation per merge tile binary-searches the
+ * tile's first diagonal on the merge path of its pair in global memory and writes how many of
+ * A's elements precede it to `part` (tiles u32). All tiles search at once, so the log2(run)
+ * dependent loads of each overlap, where a merge tile that searched its own bounds would wait
+ * for them with its whole workgroup (CUB's and rocPRIM's partition kernels).
  */
 export function mergePartitionKernel(o: MergePartitionKernelOptions): Kernel {
   const keys = keyInputs(o.key, o.source);
@@ -126,24 +113,16 @@ export function mergePartitionKernel(o: MergePartitionKernelOptions): Kernel {
 ${keys.code}
 @group(0) @binding(${slot}) var<storage, read_write> part: array<u32>;
 ${orderFunctions(o.key, less, o.order === 'bits')}
-var<workgroup> probes: array<u32, ${PARTITION_WORKGROUP}>;
 
 @compute @workgroup_size(${PARTITION_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${o.order === 'bits' ? uniformOrderSetup(o.key) : ''}
-  let lanes = 1u << P.lanes_log2;
-  let slot = lid >> P.lanes_log2;
-  let first = slot << P.lanes_log2;
-  let tile = (${LINEAR_WORKGROUP_ID}) * (${PARTITION_WORKGROUP}u >> P.lanes_log2) + slot;
-  // Past the last tile a group searches the last one again (every invocation takes every step).
-  let g = min(tile, P.tiles - 1u);
+  let g = (${LINEAR_WORKGROUP_ID}) * ${PARTITION_WORKGROUP}u + lid;
+  if (g >= P.tiles) { return; }
 ${tilePair(o.source)}
   let d = min(d0, an + bn);
-${cooperativeMergePathSearch({
-    diag: 'd', aCount: 'an', bCount: 'bn', lanes: 'lanes', lane: 'lid - first', first: 'first', scratch: 'probes', bound: 'P.run',
-    bBeforeA: (i, j) => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`,
-  })}
-  if (tile < P.tiles && lid == first) { part[g] = lo; }
+${mergePathSearch('d', 'an', 'bn', (i, j) => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`)}
+  part[g] = lo;
 }
 `;
   return {
@@ -157,15 +136,11 @@ ${cooperativeMergePathSearch({
 }
 
 /**
- * Output tiles of MWG * MIPT elements of one pair of runs each, a workgroup taking every
- * P.groups-th tile in turn: a tile's start and end on the merge path from the partition pass
- * (`mergePartitionKernel`), its slices of both runs loaded coalesced into workgroup memory (in
- * the order's form, `order_in`), each invocation's share merged there (`mergeSharedRuns`), and
- * the tile written out coalesced. Software-pipelined: the next tile's loads go out into
- * registers before this tile merges, and the bounds of the one after it, so a workgroup waits
- * for memory once, not at each tile's bounds and again at its loads (a workgroup a tile spent
- * as much time waiting as merging). Stable: on equal keys A's first. Workgroup positions go
- * through `blockedIndex`.
+ * One output tile of MWG * MIPT elements of one pair of runs per workgroup: the tile's start
+ * and end on the merge path from the partition pass (`mergePartitionKernel`), its slices of
+ * both runs loaded coalesced into workgroup memory (in the order's form, `order_in`), each
+ * invocation's share merged there (`mergeSharedRuns`), and the tile written out coalesced.
+ * Stable: on equal keys A's first. Workgroup positions go through `blockedIndex`.
  */
 export function mergeTileKernel(o: MergeTileKernelOptions): Kernel {
   const K = rawType(o.key);
@@ -176,16 +151,8 @@ export function mergeTileKernel(o: MergeTileKernelOptions): Kernel {
   const io = o.source === 'two' ? twoInputs(o.key, o.valueBytes) : accessors(o.key, o.valueBytes, false, false);
   const less = o.order === 'bits' ? undefined : o.order.less;
   const at = blockedIndex(MIPT, o.workgroupSize * MIPT);
-  // Tile t's position i comes from A's slice, then B's.
-  const lanes = tileLanes(K, o.valueBytes, (i) => `select(t.b + (${i} - t.na), t.a + ${i}, ${i} < t.na)`, at);
-  const staged = (l: number): string => `staged_${l}`;
-  // Tile t's loads into the staging registers, unguarded: past the tile they read its last
-  // element (an empty tile, the last pair's, reads anything in range and stores nothing).
-  const loadTile = (tile: string): string => `  {
-    let t = ${tile};
-${unroll(MIPT, 'k', `    let i = min(k * MWG + lid, max(t.total, 1u) - 1u);
-    ${lanes.map((l, x) => `${staged(x)}[k] = ${l.load('i')};`).join('\n    ')}`)}
-  }`;
+  // Where tile position i comes from: A's slice, then B's.
+  const source = (i: string): string => `select(a1 + j0 + (${i} - na), a0 + i0 + ${i}, ${i} < na)`;
   const code = `${orderEnables(o.key, less)}${paramsStruct(MERGE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
@@ -197,53 +164,35 @@ const MTILE = ${o.workgroupSize * MIPT}u;
 var<workgroup> s_keys: array<${K}, MTILE>;
 ${v(`var<workgroup> s_vals: array<${V}, MTILE>;`)}
 
-/** A merge tile: its first output, where its slices of A and B start, A's count and the tile's. */
-struct MergeTile { out: u32, a: u32, b: u32, na: u32, total: u32 }
-
-fn merge_tile(g: u32) -> MergeTile {
-${tilePair(o.source)}
-  let d = min(d0, an + bn);
-  let d1 = min(d0 + MTILE, an + bn);
-  // A's elements before d0, and before d1 (the next tile's bound, or at the pair's end all of A).
-  let i0 = part[g];
-  let i1 = select(an, part[min(g + 1u, P.tiles - 1u)], d1 < an + bn);
-  return MergeTile(a0 + d, a0 + i0, a1 + d - i0, i1 - i0, d1 - d);
-}
-
 @compute @workgroup_size(MWG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${o.order === 'bits' ? uniformOrderSetup(o.key) : ''}
-  var g = ${LINEAR_WORKGROUP_ID};
-  if (g >= P.tiles) { return; }
-${lanes.map((l, x) => `  var ${staged(x)}: array<${l.type}, MIPT>;`).join('\n')}
-  // A workgroup past its last tile takes its own again (cached) rather than branch.
-  var cur = merge_tile(g);
-  var next = merge_tile(select(g, g + P.groups, g + P.groups < P.tiles));
-${loadTile('cur')}
-  loop {
-    workgroupBarrier();
-${unroll(MIPT, 'k', `    let i = k * MWG + lid;
-    if (i < cur.total) {
-      ${lanes.map((l, x) => `${l.store('i', `${staged(x)}[k]`)};`).join('\n      ')}
-    }`)}
-    workgroupBarrier();
-    // The next tile's loads go out now and land while this one merges, and the bounds of the
-    // one after it.
-${loadTile('next')}
-    let after = merge_tile(select(g, g + 2u * P.groups, g + 2u * P.groups < P.tiles));
-    let na = cur.na;
-    let nb = cur.total - na;
-    let dd = min(lid * MIPT, cur.total);
-    let n = min(MIPT, cur.total - dd);
-${mergeSharedRunsInPlace({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at }, 'dd', 'n')}
-    let total = cur.total;
-    let out = cur.out;
-${storeTile(o, 'total', 'out', 'MWG', 'MIPT', { key: (x) => `order_out(${x})`, at })}
-    g += P.groups;
-    if (g >= P.tiles) { break; }
-    cur = next;
-    next = after;
-  }
+  let g = ${LINEAR_WORKGROUP_ID};
+${tilePair(o.source)}
+  if (d0 >= an + bn) { return; }
+  let d1 = min(d0 + MTILE, an + bn);
+  // The tile's bounds: A's elements before d0, and before d1 (the next tile's, or at the
+  // pair's end all of A).
+  let i0 = part[g];
+  var i1 = an;
+  if (d1 < an + bn) { i1 = part[g + 1u]; }
+  let na = i1 - i0;
+  let j0 = d0 - i0;
+  let total = d1 - d0;
+  let nb = total - na;
+  // The tile's slices: A's at [0, na), B's at [na, total).
+${stagedTileLoad('total', 'MWG', MIPT, tileLanes(K, o.valueBytes, source, at))}
+  workgroupBarrier();
+  let dd = min(lid * MIPT, total);
+  let n = min(MIPT, total - dd);
+${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
+  workgroupBarrier();
+${unroll(MIPT, 'k', `  if (k < n) {
+    s_keys[${at('dd + k')}] = ok[k];
+    ${v(`s_vals[${at('dd + k')}] = ov[k];`)}
+  }`)}
+  workgroupBarrier();
+${storeTile(o, 'total', 'a0 + d0', 'MWG', 'MIPT', { key: (x) => `order_out(${x})`, at })}
 }
 `;
   return {

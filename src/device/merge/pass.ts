@@ -4,7 +4,7 @@ import { type DeviceContext } from '../../runtime/context.js';
 import { ceilDiv } from '../../runtime/dispatch.js';
 import { type Kernel } from '../../runtime/kernel.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { type MergeTileKernelOptions, mergePartitionKernel, mergeTileKernel, PARTITION_WORKGROUP, partitionLanesLog2 } from './kernel.js';
+import { type MergeTileKernelOptions, mergePartitionKernel, mergeTileKernel, PARTITION_WORKGROUP } from './kernel.js';
 
 export interface MergePipelines {
   readonly tile: number;
@@ -21,13 +21,6 @@ export async function mergePipelines(ctx: DeviceContext, o: MergeTileKernelOptio
   const [partitionPipeline, mergePipeline] = await Promise.all([ctx.pipeline(partition), ctx.pipeline(merge)]);
   return { tile: o.workgroupSize * o.itemsPerThread, partition, merge, partitionPipeline, mergePipeline };
 }
-
-/**
- * Workgroups of a merge over `tiles` tiles: a workgroup takes up to 8 in turn, so that the loads
- * it issues a tile ahead cover most of them, but 1,024 workgroups at least (or one a tile), so
- * that smaller calls still fill a large GPU.
- */
-export const mergeWorkgroups = (tiles: number): number => Math.min(tiles, Math.max(ceilDiv(tiles, 8), 1024));
 
 /** Merge tiles of a pass over `count` elements in pairs of runs of `run` (`two`: run = A's count, one pair). */
 export function mergePassTiles(count: number, run: number, tile: number, source: 'runs' | 'two'): { tilesPerPair: number; tiles: number } {
@@ -67,12 +60,10 @@ export interface MergePass {
 /** Records one merge pass: partition, then merge. */
 export function recordMergePass(ctx: DeviceContext, encoder: GPUCommandEncoder, m: MergePipelines, p: MergePass): void {
   const { tilesPerPair, tiles } = mergePassTiles(p.count, p.run, m.tile, p.source);
-  const lanesLog2 = partitionLanesLog2(tiles);
-  const groups = mergeWorkgroups(tiles);
-  const params = { buffer: ctx.uniform(new Uint32Array([p.count, p.run, tilesPerPair, p.mask[0], p.mask[1], p.flip, m.tile, tiles, lanesLog2, groups])) };
+  const params = { buffer: ctx.uniform(new Uint32Array([p.count, p.run, tilesPerPair, p.mask[0], p.mask[1], p.flip, m.tile, tiles])) };
   const part = { buffer: p.partition, offset: 0, size: tiles * 4 };
   // The partition reads only the keys: the inputs' key bindings (one buffer for runs, two for two inputs).
   const keyInputs = p.io.slice(0, p.source === 'two' ? 2 : 1);
-  ctx.dispatch(encoder, m.partition.label, m.partitionPipeline, ctx.bindGroup(m.partitionPipeline, m.partition.key, [params, ...keyInputs, part]), ceilDiv(tiles, PARTITION_WORKGROUP >> lanesLog2));
-  ctx.dispatch(encoder, m.merge.label, m.mergePipeline, ctx.bindGroup(m.mergePipeline, m.merge.key, [params, ...p.io, part]), groups);
+  ctx.dispatch(encoder, m.partition.label, m.partitionPipeline, ctx.bindGroup(m.partitionPipeline, m.partition.key, [params, ...keyInputs, part]), ceilDiv(tiles, PARTITION_WORKGROUP));
+  ctx.dispatch(encoder, m.merge.label, m.mergePipeline, ctx.bindGroup(m.mergePipeline, m.merge.key, [params, ...p.io, part]), tiles);
 }
