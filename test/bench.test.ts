@@ -7,13 +7,14 @@ import { requestDevice, type NodeDevice } from '../src/node/index.js';
 import { createPrim, type Prim } from '../src/prim.js';
 import { type BenchRecord, formatName, gbenchFile, nameToJson, parseName, rawEntryName, sizeOfEntryName, type GBenchFile } from '../src/bench/gbench.js';
 import { gbenchProblems, ResultStore } from '../src/tune/results.js';
-import { benchmarkAlgorithm, configFromName, expandAlgorithm, RANDOM_BLOCK, randomBlock, randomBuffer, randomSortKeys } from '../src/bench/run.js';
+import { benchmarkAlgorithm, configFromName, configNameFields, expandAlgorithm, RANDOM_BLOCK, randomBlock, randomBuffer, randomSortKeys } from '../src/bench/run.js';
 import { radixSortName, reduceName, scanName, transformName } from './support/names.js';
 import { anchorRatio } from '../src/cli/table.js';
 import { dawnFlagsFromEnv } from '../src/cli/device.js';
 import { dawnCreateFlags } from '../src/node/index.js';
 import { timeGpu, timingStats } from '../src/bench/timing.js';
 import { typeInfo } from '../src/wgsl/types.js';
+import { TABLES } from '../src/algorithms.js';
 
 const root = path.resolve(__dirname, '..');
 
@@ -264,6 +265,23 @@ describe('on a device', () => {
 });
 
 describe('wgprim CLI', () => {
+  it('info: each selected config as benchmark names abbreviate it, whole with --json', () => {
+    const main = path.join(root, 'dist/cli/main.js');
+    if (!fs.existsSync(main)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+    const text = spawnSync('node', [main, 'info'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const json = spawnSync('node', [main, 'info', '--json'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(text.status, text.stderr).toBe(0);
+    expect(json.status, json.stderr).toBe(0);
+    const configs = (JSON.parse(json.stdout) as { configs: { algorithm: string; type: string; valueBytes?: number; config: Record<string, string | number> }[] }).configs;
+    for (const [algorithm, type, valueBytes] of [['reduce', 'u32', undefined], ['radixSort', 'u64', 4], ['merge', 'f32', 0]] as const) {
+      const c = configs.find((x) => x.algorithm === algorithm && x.type === type && x.valueBytes === valueBytes);
+      expect(c, `${algorithm} ${type}`).toBeDefined();
+      const cfg = formatName(configNameFields(TABLES.find((t) => t.name === algorithm)!, c!.config));
+      expect(cfg, 'abbreviated').toMatch(/^\{bs:\d+,/);
+      const row = text.stdout.split('\n').find((l) => new RegExp(`^\\s+${algorithm}\\s+${type}[/ ]`).test(l) && l.includes(cfg));
+      expect(row, `${algorithm} ${type}: ${cfg}`).toBeDefined();
+    }
+  });
   it('bench --benchmark_out=FILE writes a valid file', () => {
     const main = path.join(root, 'dist/cli/main.js');
     if (!fs.existsSync(main)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });

@@ -6,6 +6,9 @@ import { TABLES } from '../algorithms.js';
 import { openDevice } from './device.js';
 import { renderTable } from './table.js';
 import { typeClassLabel, valueClassLabel } from '../tune/measurements.js';
+import { configNameFields } from '../bench/run.js';
+import { formatName } from '../bench/gbench.js';
+import { type ConfigObject } from '../device/spec.js';
 
 const KEY_LIMITS = [
   'maxBufferSize', 'maxStorageBufferBindingSize', 'minStorageBufferOffsetAlignment', 'maxComputeWorkgroupStorageSize',
@@ -77,9 +80,9 @@ export async function infoCommand(opts: { json?: boolean }): Promise<number> {
   console.log(`features  ${features.join(', ')}`);
   console.log('limits');
   for (const [k, v] of Object.entries(limits)) console.log(`  ${k.padEnd(34)} ${String(v)}`);
-  console.log('selected configs');
+  console.log('selected configs (as benchmark names abbreviate them; --json: whole)');
   console.log(renderTable(['algorithm', 'type', 'source', 'row class', 'config'], configs.map((c) => [
-    c.algorithm, c.valueBytes === undefined ? c.type : `${c.type}/${valueClassLabel(c.valueBytes)}`, c.source, c.rowClass ?? '-', JSON.stringify(c.config),
+    c.algorithm, c.valueBytes === undefined ? c.type : `${c.type}/${valueClassLabel(c.valueBytes)}`, c.source, c.rowClass ?? '-', formatName(configNameFields(TABLES.find((t) => t.name === c.algorithm)!, c.config as ConfigObject)),
   ])).replace(/^/gm, '  '));
   return 0;
 }
