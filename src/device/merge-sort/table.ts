@@ -26,7 +26,9 @@ export const mergeSortBlockMergeTable = defineTable<MergeSortBlockMergeConfig, '
   configType: 'MergeSortBlockMergeConfig', configModule: 'device/merge-sort/config.js',
   space: mergeSortBlockMergeSpace,
   valueClasses: true,
-  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt' },
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', maxWorkgroups: 'max_wg' },
+  // Rows and names from before the field: a workgroup a tile.
+  nameOmits: { maxWorkgroups: 0 },
   builtin: mergeSortBlockMergeTuned,
   keyInfo: typeInfo,
   problem: mergeSortBlockMergeProblem,

@@ -9,17 +9,32 @@ import { type MergeTileKernelOptions, mergePartitionKernel, mergeTileKernel, PAR
 export interface MergePipelines {
   readonly tile: number;
   readonly partition: Kernel;
-  readonly merge: Kernel;
   readonly partitionPipeline: GPUComputePipeline;
+  /** The tile kernel that takes a tile a workgroup. */
+  readonly merge: Kernel;
   readonly mergePipeline: GPUComputePipeline;
+  /** Where the config caps the workgroups (`MergeConfig.maxWorkgroups`): the cap and the tile kernel that loops over tiles. */
+  readonly looping?: { readonly maxWorkgroups: number; readonly merge: Kernel; readonly mergePipeline: GPUComputePipeline };
 }
 
-/** Compiles a merge's two kernels. */
-export async function mergePipelines(ctx: DeviceContext, o: MergeTileKernelOptions): Promise<MergePipelines> {
-  const partition = mergePartitionKernel(o);
-  const merge = mergeTileKernel(o);
-  const [partitionPipeline, mergePipeline] = await Promise.all([ctx.pipeline(partition), ctx.pipeline(merge)]);
-  return { tile: o.workgroupSize * o.itemsPerThread, partition, merge, partitionPipeline, mergePipeline };
+/** What `mergePipelines` takes: the tile kernel's options and the config's workgroup cap. */
+export type MergePipelineOptions = Omit<MergeTileKernelOptions, 'pipelined'> & { readonly maxWorkgroups?: number };
+
+/**
+ * Compiles a merge's kernels: the partition, the tile kernel that takes a tile a workgroup and,
+ * where the config caps the workgroups, the one that loops over tiles (a pass with no more
+ * tiles than the cap takes the first: a loop of one tile would load it twice).
+ */
+export async function mergePipelines(ctx: DeviceContext, o: MergePipelineOptions): Promise<MergePipelines> {
+  const { maxWorkgroups = 0, ...kernel } = o;
+  const partition = mergePartitionKernel(kernel);
+  const merge = mergeTileKernel({ ...kernel, pipelined: false });
+  const looping = maxWorkgroups > 0 ? mergeTileKernel({ ...kernel, pipelined: true }) : undefined;
+  const [partitionPipeline, mergePipeline, loopingPipeline] = await Promise.all([ctx.pipeline(partition), ctx.pipeline(merge), looping ? ctx.pipeline(looping) : undefined]);
+  return {
+    tile: o.workgroupSize * o.itemsPerThread, partition, partitionPipeline, merge, mergePipeline,
+    ...(looping && loopingPipeline ? { looping: { maxWorkgroups, merge: looping, mergePipeline: loopingPipeline } } : {}),
+  };
 }
 
 /** Merge tiles of a pass over `count` elements in pairs of runs of `run` (`two`: run = A's count, one pair). */
@@ -60,10 +75,13 @@ export interface MergePass {
 /** Records one merge pass: partition, then merge. */
 export function recordMergePass(ctx: DeviceContext, encoder: GPUCommandEncoder, m: MergePipelines, p: MergePass): void {
   const { tilesPerPair, tiles } = mergePassTiles(p.count, p.run, m.tile, p.source);
-  const params = { buffer: ctx.uniform(new Uint32Array([p.count, p.run, tilesPerPair, p.mask[0], p.mask[1], p.flip, m.tile, tiles])) };
+  const loop = m.looping && tiles > m.looping.maxWorkgroups ? m.looping : undefined;
+  const groups = loop ? loop.maxWorkgroups : tiles;
+  const merge = loop ?? m;
+  const params = { buffer: ctx.uniform(new Uint32Array([p.count, p.run, tilesPerPair, p.mask[0], p.mask[1], p.flip, m.tile, tiles, groups])) };
   const part = { buffer: p.partition, offset: 0, size: tiles * 4 };
   // The partition reads only the keys: the inputs' key bindings (one buffer for runs, two for two inputs).
   const keyInputs = p.io.slice(0, p.source === 'two' ? 2 : 1);
   ctx.dispatch(encoder, m.partition.label, m.partitionPipeline, ctx.bindGroup(m.partitionPipeline, m.partition.key, [params, ...keyInputs, part]), ceilDiv(tiles, PARTITION_WORKGROUP));
-  ctx.dispatch(encoder, m.merge.label, m.mergePipeline, ctx.bindGroup(m.mergePipeline, m.merge.key, [params, ...p.io, part]), tiles);
+  ctx.dispatch(encoder, merge.merge.label, merge.mergePipeline, ctx.bindGroup(merge.mergePipeline, merge.merge.key, [params, ...p.io, part]), groups);
 }
