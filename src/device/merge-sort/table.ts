@@ -26,9 +26,9 @@ export const mergeSortBlockMergeTable = defineTable<MergeSortBlockMergeConfig, '
   configType: 'MergeSortBlockMergeConfig', configModule: 'device/merge-sort/config.js',
   space: mergeSortBlockMergeSpace,
   valueClasses: true,
-  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', maxWorkgroups: 'max_wg' },
-  // Rows and names from before the field: a workgroup a tile.
-  nameOmits: { maxWorkgroups: 0 },
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', maxWorkgroups: 'max_wg', partitionLanes: 'part_lanes' },
+  // Rows and names from before the fields: a workgroup a tile, an invocation a tile's search.
+  nameOmits: { maxWorkgroups: 0, partitionLanes: 1 },
   builtin: mergeSortBlockMergeTuned,
   keyInfo: typeInfo,
   problem: mergeSortBlockMergeProblem,

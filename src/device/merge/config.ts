@@ -20,12 +20,20 @@ export interface MergeConfig {
    * take a workgroup a tile).
    */
   readonly maxWorkgroups?: number;
+  /**
+   * Invocations that may share one tile's partition search (1, 2, 4, ... 32; 1 or absent: one
+   * a tile): a pass with few tiles gives each up to this many, as many as keep the searches
+   * within 64k invocations, and their (L+1)-ary search takes log_(L+1) of the dependent steps.
+   * The merge and the merge sort's passes only.
+   */
+  readonly partitionLanes?: number;
 }
 
 export const mergeSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
   itemsPerThread: [2, 4, 6, 8, 10, 12, 15, 16, 20, 24, 32],
   maxWorkgroups: [0, 1024, 2048, 4096, 8192],
+  partitionLanes: [1, 4, 8, 32],
 } as const;
 
 /** Bytes one element takes in a tile in workgroup memory: its key word(s) and its value. */
@@ -46,6 +54,8 @@ export function tileShapeProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: 
 export function mergeConfigProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: number, c: MergeConfig): string | undefined {
   const cap = c?.maxWorkgroups;
   if (cap !== undefined && (!Number.isInteger(cap) || cap < 0 || cap > 2 ** 24)) return `maxWorkgroups ${String(cap)} is not an integer in [0, 2^24] (0: a workgroup a tile)`;
+  const lanes = c?.partitionLanes;
+  if (lanes !== undefined && ![1, 2, 4, 8, 16, 32].includes(lanes)) return `partitionLanes ${String(lanes)} is not a power of two in [1, 32] (1: one invocation a tile)`;
   return tileShapeProblem(ctx, key, valueBytes, c, 0);
 }
 

@@ -6,7 +6,7 @@ import { rawType } from '../../wgsl/thread/radix-key.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { blockedIndex, mergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { blockedIndex, cooperativeMergePathSearch, mergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
 import { stagedLoads, stagedRegisters, stagedStores } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
@@ -17,10 +17,10 @@ import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } fro
  * merged pairwise; `two`: A (`run` elements) and B (`count - run`) in buffers of their own
  * merged into one output (one pair). `mask_lo`/`mask_hi`/`flip`: the bit order's. `tile`:
  * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair);
- * `groups`: the merge's workgroups (each takes every groups-th tile). One uniform serves a
- * pass's partition and merge.
+ * `groups`: the merge's workgroups (each takes every groups-th tile); `lanes_log2`: invocations
+ * a tile of the cooperative partition. One uniform serves a pass's partition and merge.
  */
-export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles', 'groups'] as const;
+export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles', 'groups', 'lanes_log2'] as const;
 
 export interface MergeTileKernelOptions {
   readonly key: TypeInfo;
@@ -43,8 +43,11 @@ export interface MergeTileKernelOptions {
   readonly keyPrefix: string;
 }
 
-/** What the partition kernel depends on. */
-export type MergePartitionKernelOptions = Pick<MergeTileKernelOptions, 'key' | 'source' | 'order' | 'label' | 'keyPrefix'>;
+/**
+ * What the partition kernel depends on; `cooperative`: each tile searched by 2^P.lanes_log2
+ * invocations together, else by one.
+ */
+export type MergePartitionKernelOptions = Pick<MergeTileKernelOptions, 'key' | 'source' | 'order' | 'label' | 'keyPrefix'> & { readonly cooperative: boolean };
 
 /**
  * Read-only `load_key(e)` over a merge's keys from binding 1 on: `runs` one buffer; `two` A
@@ -100,39 +103,67 @@ function tilePair(source: 'runs' | 'two'): string {
   let d0 = (g % P.tiles_per_pair) * P.tile;`;
 }
 
-/** Invocations per workgroup of the partition kernel (one per merge tile). */
+/** Invocations per workgroup of the partition kernel. */
 export const PARTITION_WORKGROUP = 128;
 
 /**
- * The partition pass before each merge: one invocation per merge tile binary-searches the
- * tile's first diagonal on the merge path of its pair in global memory and writes how many of
- * A's elements precede it to `part` (tiles u32). All tiles search at once, so the log2(run)
- * dependent loads of each overlap, where a merge tile that searched its own bounds would wait
- * for them with its whole workgroup (CUB's and rocPRIM's partition kernels).
+ * Invocations a tile of the cooperative partition (log2): up to `maxLanes` (a power of two, at
+ * most 32), as many as keep the searches within 64k invocations: where tiles are few (2^24 u32 in
+ * tiles of 2,816: 6k searches of 23 dependent steps each) a group's (L+1)-ary search takes
+ * log_(L+1) steps; where they fill the GPU (2^28: 95k) one a tile, since a shared search only
+ * adds loads there.
+ */
+export function partitionLanesLog2(tiles: number, maxLanes: number): number {
+  let k = 0;
+  while (2 ** (k + 1) <= maxLanes && tiles * 2 ** (k + 1) <= 65536) k++;
+  return k;
+}
+
+/**
+ * The partition pass before each merge: each merge tile's first diagonal searched on the merge
+ * path of its pair in global memory, by one invocation (binary) or (`cooperative`) by a group of
+ * 2^P.lanes_log2 (`cooperativeMergePathSearch`), writing how many of A's elements precede it to
+ * `part` (tiles u32). All tiles search at once, so the dependent loads of each overlap, where a
+ * merge tile that searched its own bounds would wait for them with its whole workgroup (CUB's
+ * and rocPRIM's partition kernels).
  */
 export function mergePartitionKernel(o: MergePartitionKernelOptions): Kernel {
   const keys = keyInputs(o.key, o.source);
   const less = o.order === 'bits' ? undefined : o.order.less;
   const slot = 1 + keys.bindings.length;
+  const bBeforeA = (i: string, j: string): string => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`;
+  const search = o.cooperative
+    ? `  let lanes = 1u << P.lanes_log2;
+  let group = lid >> P.lanes_log2;
+  let first = group << P.lanes_log2;
+  let tile = (${LINEAR_WORKGROUP_ID}) * (${PARTITION_WORKGROUP}u >> P.lanes_log2) + group;
+  // Past the last tile a group searches the last one again (every invocation takes every step).
+  let g = min(tile, P.tiles - 1u);
+${tilePair(o.source)}
+  let d = min(d0, an + bn);
+${cooperativeMergePathSearch({ diag: 'd', aCount: 'an', bCount: 'bn', lanes: 'lanes', lane: 'lid - first', first: 'first', scratch: 'probes', bound: 'P.run', bBeforeA })}
+  if (tile < P.tiles && lid == first) { part[g] = lo; }`
+    : `  let g = (${LINEAR_WORKGROUP_ID}) * ${PARTITION_WORKGROUP}u + lid;
+  if (g >= P.tiles) { return; }
+${tilePair(o.source)}
+  let d = min(d0, an + bn);
+${mergePathSearch('d', 'an', 'bn', bBeforeA)}
+  part[g] = lo;`;
   const code = `${orderEnables(o.key, less)}${paramsStruct(MERGE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${keys.code}
 @group(0) @binding(${slot}) var<storage, read_write> part: array<u32>;
 ${orderFunctions(o.key, less, o.order === 'bits')}
+${o.cooperative ? `var<workgroup> probes: array<u32, ${PARTITION_WORKGROUP}>;` : ''}
 
 @compute @workgroup_size(${PARTITION_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${o.order === 'bits' ? uniformOrderSetup(o.key) : ''}
-  let g = (${LINEAR_WORKGROUP_ID}) * ${PARTITION_WORKGROUP}u + lid;
-  if (g >= P.tiles) { return; }
-${tilePair(o.source)}
-  let d = min(d0, an + bn);
-${mergePathSearch('d', 'an', 'bn', (i, j) => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`)}
-  part[g] = lo;
+${search}
 }
 `;
   return {
-    key: [o.keyPrefix, 'partition', o.source, o.key.name, less === undefined ? 'bits' : `less:${less}`].join(':'),
+    key: [o.keyPrefix, o.cooperative ? 'partition-cooperative' : 'partition', o.source, o.key.name, less === undefined ? 'bits' : `less:${less}`].join(':'),
     label: `${o.label}.partition.${o.key.name}`,
     code,
     bindings: ['uniform', ...keys.bindings, 'storage'],
