@@ -4,6 +4,10 @@
 //
 //   node scripts/performance-doc.mjs           write docs/performance.md
 //   node scripts/performance-doc.mjs --check   exit 1 if docs/performance.md is not what it would write
+//   node scripts/performance-doc.mjs --add RUN.json [...]
+//                                              merge a partial `wgprim bench` run into its device's file
+//                                              (same algorithm, type and size: the run's entry replaces
+//                                              the file's), say so in its note, then write the page
 //
 // Names are read and paired with CUB's figures by the library's own code (dist/, so build
 // first: `npm run docs:performance` does), so the doc pairs runs as `wgprim bench` does.
@@ -122,7 +126,62 @@ const METHOD = `## Method
 - **Regenerate.** On the device: \`npm run build\`, then
   \`node dist/cli/main.js bench --algorithm all --type u32,f32,u64 --size 2^24,2^28 --benchmark_out docs/performance/<device>.json\`
   (the file takes the name in the JSON's \`context.adapter_device\`); then
-  \`npm run docs:performance\`. A test fails while this page differs from its JSON.`;
+  \`npm run docs:performance\`. A run of some algorithms only (the H200 lease allows 10 minutes a
+  call) joins its device's file with \`node scripts/performance-doc.mjs --add <run.json>\`: its entries
+  replace those of the same algorithm, type and size, and the note under the device says when.
+  A test fails while this page differs from its JSON.`;
+
+// Context fields that say how a file was measured: a run measured otherwise cannot join it.
+const METHOD_FIELDS = ['timing', 'trials', 'batch_iterations', 'warmup_iterations', 'cold_cache', 'seed'];
+
+/**
+ * Merges partial `wgprim bench` runs (Google Benchmark JSON files) into docs/performance/<device>.json
+ * under `root`, the device from each run's `context.adapter_device`: each of the run's entries
+ * replaces the file's entry of the same algorithm, type and size (whatever its config), or is
+ * added after them. The file's context stays the first run's; its note gains the run's date and
+ * algorithms. A device with no file yet takes the run as it is. Throws on a run measured with other
+ * settings (`METHOD_FIELDS`). Returns the files written.
+ */
+export async function addRuns(runFiles, root = ROOT) {
+  const lib = await library(ROOT);
+  const written = [];
+  for (const runFile of runFiles) {
+    const run = JSON.parse(fs.readFileSync(runFile, 'utf8'));
+    const device = run.context?.adapter_device;
+    if (!device) throw new Error(`performance-doc: ${runFile} has no context.adapter_device`);
+    const file = path.join(root, DATA, `${device}.json`);
+    if (!fs.existsSync(file)) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+      written.push(file);
+      continue;
+    }
+    const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const differ = METHOD_FIELDS.filter((f) => String(run.context[f]) !== String(data.context[f]));
+    if (differ.length) {
+      throw new Error(`performance-doc: ${runFile} was measured otherwise than ${path.relative(root, file)} (${differ.map((f) => `${f} ${run.context[f]} vs ${data.context[f]}`).join(', ')}): bench with the same settings, or replace the whole file`);
+    }
+    const key = (e) => {
+      const parsed = lib.parseAnyBenchmarkName(lib.parseName(e.name));
+      if (!parsed) throw new Error(`performance-doc: no registered benchmark has the name ${e.name}`);
+      return `${parsed.benchmark}|${parsed.type}|${e.size}`;
+    };
+    const incoming = new Map(run.benchmarks.map((e) => [key(e), e]));
+    const benchmarks = data.benchmarks.map((e) => {
+      const k = key(e);
+      const replacement = incoming.get(k);
+      incoming.delete(k);
+      return replacement ?? e;
+    });
+    benchmarks.push(...incoming.values());
+    const algorithms = [...new Set(run.benchmarks.map((e) => key(e).split('|')[0]))].join(', ');
+    const added = `${String(run.context.date).slice(0, 10)}: ${algorithms} (${run.benchmarks.length} entries) from a later run`;
+    const context = { ...data.context, note: data.context.note ? `${data.context.note}; ${added}` : added };
+    fs.writeFileSync(file, `${JSON.stringify({ context, benchmarks }, null, 2)}\n`);
+    written.push(file);
+  }
+  return written;
+}
 
 /** The page, from every docs/performance/*.json (and anchors/) under `root`; the library is this repository's. */
 export async function renderPerformanceDoc(root = ROOT) {
@@ -141,6 +200,17 @@ export async function renderPerformanceDoc(root = ROOT) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--add');
+  if (at >= 0) {
+    const runs = process.argv.slice(at + 1).filter((a) => !a.startsWith('--'));
+    try {
+      if (runs.length === 0) throw new Error('performance-doc: --add takes one or more `wgprim bench` JSON files');
+      for (const f of await addRuns(runs)) console.error(`merged into ${path.relative(ROOT, f)}`);
+    } catch (err) {
+      console.error(err.message);
+      process.exit(1);
+    }
+  }
   const text = await renderPerformanceDoc();
   const target = path.join(ROOT, DOC);
   if (process.argv.includes('--check')) {

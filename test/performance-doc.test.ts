@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 type Render = (root?: string) => Promise<string>;
-const { renderPerformanceDoc } = (await import(pathToFileURL(join(root, 'scripts/performance-doc.mjs')).href)) as { renderPerformanceDoc: Render };
+type AddRuns = (runs: string[], root?: string) => Promise<string[]>;
+const { renderPerformanceDoc, addRuns } = (await import(pathToFileURL(join(root, 'scripts/performance-doc.mjs')).href)) as { renderPerformanceDoc: Render; addRuns: AddRuns };
 
 // Names as `wgprim bench` writes them (the size in the name), and one as older files have it.
 const SCAN = '{lvl:device,algo:scan,exclusive:false,value_type:u32,cfg:{bs:256,ipt:24,lookback:decoupled,method:subgroup}}/size:16777216/manual_time';
@@ -103,5 +104,28 @@ describe('docs/performance.md', () => {
     data.benchmarks.push(entry(REDUCE.replace('algo:reduce', 'algo:no_such_algo'), 1, 1, 4));
     writeFileSync(file, JSON.stringify(data));
     await expect(renderPerformanceDoc(unknown)).rejects.toThrow(/no registered benchmark has the name/);
+  });
+
+  it('--add merges a partial run: same algorithm, type and size replaced (any config), the rest added, the note says so', async () => {
+    const dir = craftedRoot('gpu-x');
+    dirs.push(dir);
+    const file = join(dir, 'docs/performance/gpu-x.json');
+    const before = JSON.parse(readFileSync(file, 'utf8')) as { context: Record<string, string>; benchmarks: { name: string }[] };
+    // The scan again with another config and a new median; the scan at 2^28, which the file lacks.
+    const scan = SCAN.replace('ipt:24', 'ipt:16');
+    const run = join(dir, 'run.json');
+    const big = entry(SCAN.replace('size:16777216', 'size:268435456'), 2, 2, 2 * 4 * 2 ** 28, { size: 2 ** 28 });
+    writeFileSync(run, JSON.stringify({ context: { ...before.context, date: '2026-12-09T00:00:00+00:00' }, benchmarks: [entry(scan, 0.08, 0.08, 2 * 4 * N), big] }));
+    expect(await addRuns([run], dir)).toEqual([file]);
+    const after = JSON.parse(readFileSync(file, 'utf8')) as typeof before;
+    expect(after.benchmarks.map((b) => b.name)).toEqual([PAIRS, scan, REDUCE, SEGMENTED, SCAN.replace('u32', 'f32'), (big as { name: string }).name]);
+    expect(after.context.date).toBe(before.context.date);
+    expect(after.context.note).toBe('2026-12-09: inclusive_scan (2 entries) from a later run');
+    const lines = (await renderPerformanceDoc(dir)).split('\n');
+    expect(lines.filter((l) => l.startsWith('| inclusive_scan | u32 | 2^24 |'))).toEqual(['| inclusive_scan | u32 | 2^24 | 0.0800 | 1678 | 0.62x |']);
+    expect(lines).toContain('- Note: 2026-12-09: inclusive_scan (2 entries) from a later run');
+    // A run measured with other settings does not join the file.
+    writeFileSync(run, JSON.stringify({ context: { ...before.context, timing: 'wall-clock' }, benchmarks: [entry(scan, 0.08, 0.08, 2 * 4 * N)] }));
+    await expect(addRuns([run], dir)).rejects.toThrow(/measured otherwise .*timing wall-clock vs timestamp-query/);
   });
 });
