@@ -4,7 +4,7 @@ import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/ke
 import { rawType } from '../../wgsl/thread/radix-key.js';
 import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
-import { blockedIndex, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { blockedIndex, mergeSharedRunsInPlace } from '../../wgsl/workgroup/merge-path.js';
 import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { orderEnables, orderFunctions } from '../merge/order.js';
 import { accessors, storeTile, tileLanes, valueType } from '../merge/tile-io.js';
@@ -99,13 +99,7 @@ ${unroll(IPT, 'j', `  if (j < n) {
     let nb = b1 - a1;
     let diag = min(first - p0, na + nb);
     let m = min(IPT, na + nb - diag);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', size: 'TILE', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
-    workgroupBarrier();
-${unroll(IPT, 'k', `    if (k < m) {
-      s_keys[${at('first + k')}] = ok[k];
-      ${v(`s_vals[${at('first + k')}] = ov[k];`)}
-    }`)}
-    workgroupBarrier();
+${mergeSharedRunsInPlace({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: 'p0', bBase: 'a1', na: 'na', nb: 'nb', diag: 'diag', size: 'TILE', items: IPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at }, 'first', 'm')}
   }
   ${inPlace ? '// In place: every read of the tile is done before any write.\n  storageBarrier();' : ''}
 ${storeTile(o, 'valid', 'base', 'WG', 'IPT', { key: (x) => `order_out(${x})`, at })}

@@ -3,10 +3,9 @@
 // bit order or a comparison.
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { rawType } from '../../wgsl/thread/radix-key.js';
-import { unroll } from '../../wgsl/thread/unroll.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { blockedIndex, cooperativeMergePathSearch, mergePathSearch, mergeSharedRuns } from '../../wgsl/workgroup/merge-path.js';
+import { blockedIndex, cooperativeMergePathSearch, mergePathSearch, mergeSharedRunsInPlace } from '../../wgsl/workgroup/merge-path.js';
 import { stagedLoads, stagedRegisters, stagedStores } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
@@ -209,14 +208,8 @@ ${stagedLoads('max(t.total, 1u)', 'MWG', MIPT, lanes)}
     let nb = ${t}.total - na;
     let dd = min(lid * MIPT, ${t}.total);
     let n = min(MIPT, ${t}.total - dd);
-${mergeSharedRuns({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at })}
-    workgroupBarrier();
-${unroll(MIPT, 'k', `    if (k < n) {
-      s_keys[${at('dd + k')}] = ok[k];
-      ${v(`s_vals[${at('dd + k')}] = ov[k];`)}
-    }`)}
+${mergeSharedRunsInPlace({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at }, 'dd', 'n')}
   }
-  workgroupBarrier();
   {
     let total = ${t}.total;
     let out = ${t}.out;

@@ -1,3 +1,5 @@
+import { unroll } from '../thread/unroll.js';
+
 /**
  * Merge-path partition: of two sorted runs A (`aCount` elements) and B (`bCount`), how many of
  * A's come among the first `diag` of their stable merge (B's element goes after an equal A's).
@@ -132,4 +134,20 @@ export function mergeSharedRuns(o: SharedRunsMerge): string {
   var ok: array<${o.K}, ${o.items}>;
   ${v(`var ov: array<${o.V}, ${o.items}>;`)}
 ${steps}`;
+}
+
+/**
+ * `mergeSharedRuns`, then each invocation's outputs written back over the runs at `first` + k
+ * for k below `count` (WGSL), between barriers: the arrays then hold the merged run. Needs
+ * workgroup-uniform control flow.
+ */
+export function mergeSharedRunsInPlace(o: SharedRunsMerge, first: string, count: string): string {
+  const at = o.at ?? ((i: string): string => i);
+  return `${mergeSharedRuns(o)}
+  workgroupBarrier();
+${unroll(o.items, 'k', `  if (k < ${count}) {
+    ${o.keys}[${at(`${first} + k`)}] = ok[k];
+    ${o.vals ? `${o.vals}[${at(`${first} + k`)}] = ov[k];` : ''}
+  }`)}
+  workgroupBarrier();`;
 }
