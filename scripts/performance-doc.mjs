@@ -166,7 +166,8 @@ export async function addRuns(runFiles, root = ROOT) {
       if (!parsed) throw new Error(`performance-doc: no registered benchmark has the name ${e.name}`);
       return `${parsed.benchmark}|${parsed.type}|${e.size}`;
     };
-    const incoming = new Map(run.benchmarks.map((e) => [key(e), e]));
+    const runKeys = run.benchmarks.map(key);
+    const incoming = new Map(run.benchmarks.map((e, i) => [runKeys[i], e]));
     const benchmarks = data.benchmarks.map((e) => {
       const k = key(e);
       const replacement = incoming.get(k);
@@ -174,7 +175,7 @@ export async function addRuns(runFiles, root = ROOT) {
       return replacement ?? e;
     });
     benchmarks.push(...incoming.values());
-    const algorithms = [...new Set(run.benchmarks.map((e) => key(e).split('|')[0]))].join(', ');
+    const algorithms = [...new Set(runKeys.map((k) => k.split('|')[0]))].join(', ');
     const added = `${String(run.context.date).slice(0, 10)}: ${algorithms} (${run.benchmarks.length} entries) from a later run`;
     const context = { ...data.context, note: data.context.note ? `${data.context.note}; ${added}` : added };
     fs.writeFileSync(file, `${JSON.stringify({ context, benchmarks }, null, 2)}\n`);

@@ -99,7 +99,7 @@ export async function prepareMergeSort(ctx: DeviceContext, tables: MergeSortTabl
   const sortKernel = mergeBlockSortKernel({ key: t, valueBytes, config: sortConfig, less: args.less, keysInPlace, valuesInPlace });
   // Every pipeline exists (or a `less` that does not compile has failed) before anything is recorded.
   const [sortPipeline, merge] = await Promise.all([ctx.pipeline(sortKernel), runs.length ? mergePipelines(ctx, {
-    key: t, valueBytes, workgroupSize: mergeConfig.workgroupSize, itemsPerThread: mergeConfig.itemsPerThread, maxWorkgroups: mergeConfig.maxWorkgroups, partitionLanes: mergeConfig.partitionLanes, source: 'runs',
+    ...mergeConfig, key: t, valueBytes, source: 'runs',
     // The default order is the radix sort's (every bit, ascending): the same kernels as its merge passes.
     order: args.less === undefined ? 'bits' : { less: args.less }, label: 'wgprim.mergeSort.merge', keyPrefix: 'radix-merge',
   }) : undefined]);

@@ -76,7 +76,7 @@ export async function prepareMerge(ctx: DeviceContext, rows: readonly (readonly 
   const { config } = selectFromTable(ctx, mergeTable, rows, args.type, valueBytes, args.config);
   if (count === 0) return () => undefined;
   const merge = await mergePipelines(ctx, {
-    key: t, valueBytes, workgroupSize: config.workgroupSize, itemsPerThread: config.itemsPerThread, maxWorkgroups: config.maxWorkgroups, partitionLanes: config.partitionLanes, source: 'two',
+    ...config, key: t, valueBytes, source: 'two',
     order: args.less === undefined ? 'bits' : { less: args.less }, label: 'wgprim.merge', keyPrefix: 'merge',
   });
   const partition = mergePartitionScratch(ctx, merge, count, [args.countA], 'two');

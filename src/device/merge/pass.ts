@@ -84,7 +84,7 @@ export function recordMergePass(ctx: DeviceContext, encoder: GPUCommandEncoder, 
   const groups = loop ? loop.maxWorkgroups : tiles;
   const merge = loop ?? m;
   const lanesLog2 = m.cooperative ? partitionLanesLog2(tiles, m.cooperative.maxLanes) : 0;
-  const search = lanesLog2 > 0 ? m.cooperative! : m;
+  const search = m.cooperative && lanesLog2 > 0 ? m.cooperative : m;
   const params = { buffer: ctx.uniform(new Uint32Array([p.count, p.run, tilesPerPair, p.mask[0], p.mask[1], p.flip, m.tile, tiles, groups, lanesLog2])) };
   const part = { buffer: p.partition, offset: 0, size: tiles * 4 };
   // The partition reads only the keys: the inputs' key bindings (one buffer for runs, two for two inputs).
