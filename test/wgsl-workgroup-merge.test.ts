@@ -1,10 +1,9 @@
 // The workgroup block mergeSharedRuns against a CPU merge: runs of every length split (one
 // empty, one longer, ties across them), each invocation's share at its diagonal, in the plain
-// and the swizzled workgroup layout. And cooperativeMergePathSearch at every diagonal, by
-// groups of 1, 4 and 32 invocations.
+// and the swizzled workgroup layout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDevice } from '../src/node/index.js';
-import { blockedIndex, cooperativeMergePathSearch, mergeSharedRuns } from '../src/wgsl/workgroup/merge-path.js';
+import { blockedIndex, mergeSharedRuns } from '../src/wgsl/workgroup/merge-path.js';
 import { rng, SEED } from './support/data.js';
 
 const WG = 32;
@@ -82,61 +81,6 @@ describe('WGSL workgroup block mergeSharedRuns', () => {
       await staging.mapAsync(GPUMapMode.READ);
       const got = Array.from(new Uint32Array(staging.getMappedRange().slice(0)));
       expect(got, `na=${na}`).toEqual(cpuMerge(keys, na));
-      for (const x of [input, output, staging]) x.destroy();
-    }
-  });
-});
-
-// Searches of runs A = keys[0, na) and B = keys[na, n) in global memory, one a group of `lanes`
-// invocations, group k at diagonal k (the key's top bits compare: ties across the runs).
-function searchShader(lanes: number, bound: number): string {
-  const log2 = Math.log2(lanes);
-  return `
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read_write> output: array<u32>;
-var<workgroup> probes: array<u32, 64>;
-@compute @workgroup_size(64)
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
-  let n = arrayLength(&input) - 1u;
-  let na = input[n];
-  let nb = n - na;
-  let first = (lid >> ${log2}u) << ${log2}u;
-  let search = wid.x * ${64 / lanes}u + (lid >> ${log2}u);
-  let diag = min(search, n);
-${cooperativeMergePathSearch({ diag: 'diag', aCount: 'na', bCount: 'nb', lanes: `${lanes}u`, lane: 'lid - first', first: 'first', scratch: 'probes', bound: `${bound}u`, bBeforeA: (i, j) => `(input[na + ${j}] >> 2u) < (input[${i}] >> 2u)` })}
-  if (lid == first && search <= n) { output[search] = lo; }
-}`;
-}
-
-describe('WGSL block cooperativeMergePathSearch', () => {
-  it.each([1, 4, 32])('finds the merge path at every diagonal (%i invocations a search)', async (lanes) => {
-    const r = rng(SEED + lanes);
-    for (const [na, nb] of [[0, 5], [5, 0], [1, 1], [37, 300], [300, 37], [257, 255]] as const) {
-      const sorted = (len: number): number[] => Array.from({ length: len }, () => Math.floor(r() * 64)).sort((x, y) => (x >> 2) - (y >> 2));
-      const a = sorted(na);
-      const b = sorted(nb);
-      const n = na + nb;
-      // The bound: the longest range (min(na, nb)); the steps it sets must reach every answer.
-      const module = device.createShaderModule({ code: searchShader(lanes, Math.min(na, nb)) });
-      const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-      const input = device.createBuffer({ size: (n + 1) * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-      device.queue.writeBuffer(input, 0, Uint32Array.from([...a, ...b, na]));
-      const output = device.createBuffer({ size: (n + 1) * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-      const staging = device.createBuffer({ size: (n + 1) * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-      const enc = device.createCommandEncoder();
-      const pass = enc.beginComputePass();
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: input } }, { binding: 1, resource: { buffer: output } }] }));
-      pass.dispatchWorkgroups(Math.ceil((n + 1) / (64 / lanes)));
-      pass.end();
-      enc.copyBufferToBuffer(output, 0, staging, 0, (n + 1) * 4);
-      device.queue.submit([enc.finish()]);
-      await staging.mapAsync(GPUMapMode.READ);
-      const got = Array.from(new Uint32Array(staging.getMappedRange().slice(0)));
-      // How many of A's come among the first d of the stable merge (A first on ties).
-      const order = cpuMerge(Uint32Array.from([...a, ...b]), na);
-      const want = Array.from({ length: n + 1 }, (_, d) => order.slice(0, d).filter((x) => x < na).length);
-      expect(got, `na=${na} nb=${nb}`).toEqual(want);
       for (const x of [input, output, staging]) x.destroy();
     }
   });

@@ -141,13 +141,11 @@ export const mergeSortAlgorithm = defineAlgorithm({
     },
     {
       stage: 'merge_sort_block_merge', table: mergeSortBlockMergeTable, benchmarks: ['merge_sort_keys', 'merge_sort_pairs'], defaultBenchmarks: ['merge_sort_keys'],
-      // maxWorkgroups (the looping merge) and partitionLanes are in the full space only until a GPU has timed them.
       defaultSpace: { workgroupSize: [128, 256, 512], itemsPerThread: [8, 12, 15, 16] },
       smallSpace: { workgroupSize: [64, 128], itemsPerThread: [4, 8] },
       smallTypes: ['u32'],
-      // The block sort and the merge kernel (and the looping one and the cooperative partition where set);
-      // about log2(n / 4096) passes at the sizes timed (2^20..2^24).
-      cost: { pipelines: (c) => 2 + (Number(c.maxWorkgroups ?? 0) > 0 ? 1 : 0) + (Number(c.partitionLanes ?? 1) > 1 ? 1 : 0), passes: () => 1 + mergePasses(4096, 2 ** 22) },
+      // The block sort and the merge kernel; about log2(n / 4096) passes at the sizes timed (2^20..2^24).
+      cost: { pipelines: () => 2, passes: () => 1 + mergePasses(4096, 2 ** 22) },
       // Past two block-sort tiles of the heuristic's largest (256 x 16) a merge pass runs.
       fullCoverageCount: (c) => 2 * 4096 + 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
     },

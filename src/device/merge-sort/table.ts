@@ -26,9 +26,7 @@ export const mergeSortBlockMergeTable = defineTable<MergeSortBlockMergeConfig, '
   configType: 'MergeSortBlockMergeConfig', configModule: 'device/merge-sort/config.js',
   space: mergeSortBlockMergeSpace,
   valueClasses: true,
-  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', maxWorkgroups: 'max_wg', partitionLanes: 'part_lanes' },
-  // Rows and names from before the fields: a workgroup a tile, an invocation a tile's search.
-  nameOmits: { maxWorkgroups: 0, partitionLanes: 1 },
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt' },
   builtin: mergeSortBlockMergeTuned,
   keyInfo: typeInfo,
   problem: mergeSortBlockMergeProblem,

@@ -13,27 +13,11 @@ export interface MergeConfig {
   readonly workgroupSize: number;
   /** Elements each invocation merges: 1..32 (not tied to a vector width: CUB's merge takes 15). */
   readonly itemsPerThread: number;
-  /**
-   * At most this many workgroups, each taking tiles in turn with the next tile's loads issued
-   * while one merges (a persistent, software-pipelined merge); 0 or absent: a workgroup a tile.
-   * The merge and the merge sort's passes only (the block sort and the radix sort's merge passes
-   * take a workgroup a tile).
-   */
-  readonly maxWorkgroups?: number;
-  /**
-   * Invocations that may share one tile's partition search (1, 2, 4, ... 32; 1 or absent: one
-   * a tile): a pass with few tiles gives each up to this many, as many as keep the searches
-   * within 64k invocations, and their (L+1)-ary search takes log_(L+1) of the dependent steps.
-   * The merge and the merge sort's passes only.
-   */
-  readonly partitionLanes?: number;
 }
 
 export const mergeSpace = {
   workgroupSize: [64, 128, 256, 512, 1024],
   itemsPerThread: [2, 4, 6, 8, 10, 12, 15, 16, 20, 24, 32],
-  maxWorkgroups: [0, 1024, 2048, 4096, 8192],
-  partitionLanes: [1, 4, 8, 32],
 } as const;
 
 /** Bytes one element takes in a tile in workgroup memory: its key word(s) and its value. */
@@ -52,10 +36,6 @@ export function tileShapeProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: 
 
 /** The merge tile kernel's workgroup memory is its tile alone (its bounds come from the partition pass). */
 export function mergeConfigProblem(ctx: DeviceContext, key: TypeInfo, valueBytes: number, c: MergeConfig): string | undefined {
-  const cap = c?.maxWorkgroups;
-  if (cap !== undefined && (!Number.isInteger(cap) || cap < 0 || cap > 2 ** 24)) return `maxWorkgroups ${String(cap)} is not an integer in [0, 2^24] (0: a workgroup a tile)`;
-  const lanes = c?.partitionLanes;
-  if (lanes !== undefined && ![1, 2, 4, 8, 16, 32].includes(lanes)) return `partitionLanes ${String(lanes)} is not a power of two in [1, 32] (1: one invocation a tile)`;
   return tileShapeProblem(ctx, key, valueBytes, c, 0);
 }
 

@@ -5,8 +5,8 @@ import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/ke
 import { rawType } from '../../wgsl/thread/radix-key.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
-import { blockedIndex, cooperativeMergePathSearch, mergePathSearch, mergeSharedRunsInPlace } from '../../wgsl/workgroup/merge-path.js';
-import { stagedLoads, stagedRegisters, stagedStores } from '../../wgsl/workgroup/tile.js';
+import { blockedIndex, mergePathSearch, mergeSharedRunsInPlace } from '../../wgsl/workgroup/merge-path.js';
+import { stagedTileLoad } from '../../wgsl/workgroup/tile.js';
 import { keyAccess } from '../radix-sort/access.js';
 import { orderEnables, orderFunctions, uniformOrderSetup } from './order.js';
 import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } from './tile-io.js';
@@ -15,22 +15,16 @@ import { accessors, halfKey, storeKeyPair, storeTile, tileLanes, valueType } fro
  * `runs`: the runs [2kL, (2k+1)L) and [(2k+1)L, (2k+2)L) of `count` elements (L = `run`)
  * merged pairwise; `two`: A (`run` elements) and B (`count - run`) in buffers of their own
  * merged into one output (one pair). `mask_lo`/`mask_hi`/`flip`: the bit order's. `tile`:
- * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair);
- * `groups`: the merge's workgroups (each takes every groups-th tile); `lanes_log2`: invocations
- * a tile of the cooperative partition. One uniform serves a pass's partition and merge.
+ * elements of one merge tile; `tiles`: merge tiles in all (`tiles_per_pair` per pair). One
+ * uniform serves a pass's partition and merge.
  */
-export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles', 'groups', 'lanes_log2'] as const;
+export const MERGE_PARAMS = ['count', 'run', 'tiles_per_pair', 'mask_lo', 'mask_hi', 'flip', 'tile', 'tiles'] as const;
 
 export interface MergeTileKernelOptions {
   readonly key: TypeInfo;
   readonly valueBytes: 0 | 4 | 8;
   readonly workgroupSize: number;
   readonly itemsPerThread: number;
-  /**
-   * A workgroup takes several tiles in turn (`groups` of them, fewer than the tiles), each
-   * tile's loads issued while the one before merges; else a workgroup a tile.
-   */
-  readonly pipelined: boolean;
   readonly source: 'runs' | 'two';
   /**
    * A caller's WGSL `less` over a and b; `bits`: the radix sort's order under the uniform's
@@ -42,11 +36,8 @@ export interface MergeTileKernelOptions {
   readonly keyPrefix: string;
 }
 
-/**
- * What the partition kernel depends on; `cooperative`: each tile searched by 2^P.lanes_log2
- * invocations together, else by one.
- */
-export type MergePartitionKernelOptions = Pick<MergeTileKernelOptions, 'key' | 'source' | 'order' | 'label' | 'keyPrefix'> & { readonly cooperative: boolean };
+/** What the partition kernel depends on. */
+export type MergePartitionKernelOptions = Pick<MergeTileKernelOptions, 'key' | 'source' | 'order' | 'label' | 'keyPrefix'>;
 
 /**
  * Read-only `load_key(e)` over a merge's keys from binding 1 on: `runs` one buffer; `two` A
@@ -102,67 +93,39 @@ function tilePair(source: 'runs' | 'two'): string {
   let d0 = (g % P.tiles_per_pair) * P.tile;`;
 }
 
-/** Invocations per workgroup of the partition kernel. */
+/** Invocations per workgroup of the partition kernel (one per merge tile). */
 export const PARTITION_WORKGROUP = 128;
 
 /**
- * Invocations a tile of the cooperative partition (log2): up to `maxLanes` (a power of two, at
- * most 32), as many as keep the searches within 64k invocations: where tiles are few (2^24 u32 in
- * tiles of 2,816: 6k searches of 23 dependent steps each) a group's (L+1)-ary search takes
- * log_(L+1) steps; where they fill the GPU (2^28: 95k) one a tile, since a shared search only
- * adds loads there.
- */
-export function partitionLanesLog2(tiles: number, maxLanes: number): number {
-  let k = 0;
-  while (2 ** (k + 1) <= maxLanes && tiles * 2 ** (k + 1) <= 65536) k++;
-  return k;
-}
-
-/**
- * The partition pass before each merge: each merge tile's first diagonal searched on the merge
- * path of its pair in global memory, by one invocation (binary) or (`cooperative`) by a group of
- * 2^P.lanes_log2 (`cooperativeMergePathSearch`), writing how many of A's elements precede it to
- * `part` (tiles u32). All tiles search at once, so the dependent loads of each overlap, where a
- * merge tile that searched its own bounds would wait for them with its whole workgroup (CUB's
- * and rocPRIM's partition kernels).
+ * The partition pass before each merge: one invocation per merge tile binary-searches the
+ * tile's first diagonal on the merge path of its pair in global memory and writes how many of
+ * A's elements precede it to `part` (tiles u32). All tiles search at once, so the log2(run)
+ * dependent loads of each overlap, where a merge tile that searched its own bounds would wait
+ * for them with its whole workgroup (CUB's and rocPRIM's partition kernels).
  */
 export function mergePartitionKernel(o: MergePartitionKernelOptions): Kernel {
   const keys = keyInputs(o.key, o.source);
   const less = o.order === 'bits' ? undefined : o.order.less;
   const slot = 1 + keys.bindings.length;
-  const bBeforeA = (i: string, j: string): string => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`;
-  const search = o.cooperative
-    ? `  let lanes = 1u << P.lanes_log2;
-  let group = lid >> P.lanes_log2;
-  let first = group << P.lanes_log2;
-  let tile = (${LINEAR_WORKGROUP_ID}) * (${PARTITION_WORKGROUP}u >> P.lanes_log2) + group;
-  // Past the last tile a group searches the last one again (every invocation takes every step).
-  let g = min(tile, P.tiles - 1u);
-${tilePair(o.source)}
-  let d = min(d0, an + bn);
-${cooperativeMergePathSearch({ diag: 'd', aCount: 'an', bCount: 'bn', lanes: 'lanes', lane: 'lid - first', first: 'first', scratch: 'probes', bound: 'P.run', bBeforeA })}
-  if (tile < P.tiles && lid == first) { part[g] = lo; }`
-    : `  let g = (${LINEAR_WORKGROUP_ID}) * ${PARTITION_WORKGROUP}u + lid;
-  if (g >= P.tiles) { return; }
-${tilePair(o.source)}
-  let d = min(d0, an + bn);
-${mergePathSearch('d', 'an', 'bn', bBeforeA)}
-  part[g] = lo;`;
   const code = `${orderEnables(o.key, less)}${paramsStruct(MERGE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${keys.code}
 @group(0) @binding(${slot}) var<storage, read_write> part: array<u32>;
 ${orderFunctions(o.key, less, o.order === 'bits')}
-${o.cooperative ? `var<workgroup> probes: array<u32, ${PARTITION_WORKGROUP}>;` : ''}
 
 @compute @workgroup_size(${PARTITION_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${o.order === 'bits' ? uniformOrderSetup(o.key) : ''}
-${search}
+  let g = (${LINEAR_WORKGROUP_ID}) * ${PARTITION_WORKGROUP}u + lid;
+  if (g >= P.tiles) { return; }
+${tilePair(o.source)}
+  let d = min(d0, an + bn);
+${mergePathSearch('d', 'an', 'bn', (i, j) => `merge_less(order_in(load_key(a1 + ${j})), order_in(load_key(a0 + ${i})))`)}
+  part[g] = lo;
 }
 `;
   return {
-    key: [o.keyPrefix, o.cooperative ? 'partition-cooperative' : 'partition', o.source, o.key.name, less === undefined ? 'bits' : `less:${less}`].join(':'),
+    key: [o.keyPrefix, 'partition', o.source, o.key.name, less === undefined ? 'bits' : `less:${less}`].join(':'),
     label: `${o.label}.partition.${o.key.name}`,
     code,
     bindings: ['uniform', ...keys.bindings, 'storage'],
@@ -172,14 +135,10 @@ ${search}
 }
 
 /**
- * Output tiles of MWG * MIPT elements of one pair of runs: a tile's start and end on the merge
- * path from the partition pass (`mergePartitionKernel`), its slices of both runs loaded
- * coalesced into workgroup memory (in the order's form, `order_in`), each invocation's share
- * merged there (`mergeSharedRuns`), and the tile written out coalesced. A workgroup a tile, or
- * (`pipelined`) a workgroup taking every P.groups-th tile in turn, software-pipelined: the next
- * tile's loads go out into registers before this tile merges, and the bounds of the one after
- * it, so that a workgroup does not wait for a tile's bounds and then its loads with nothing to
- * do (on an H100 at 2^28, a workgroup a tile spent 0.21 of its 0.95 ms on its bounds' load).
+ * One output tile of MWG * MIPT elements of one pair of runs per workgroup: the tile's start
+ * and end on the merge path from the partition pass (`mergePartitionKernel`), its slices of
+ * both runs loaded coalesced into workgroup memory (in the order's form, `order_in`), each
+ * invocation's share merged there (`mergeSharedRuns`), and the tile written out coalesced.
  * Stable: on equal keys A's first. Workgroup positions go through `blockedIndex`.
  */
 export function mergeTileKernel(o: MergeTileKernelOptions): Kernel {
@@ -191,54 +150,8 @@ export function mergeTileKernel(o: MergeTileKernelOptions): Kernel {
   const io = o.source === 'two' ? twoInputs(o.key, o.valueBytes) : accessors(o.key, o.valueBytes, false, false);
   const less = o.order === 'bits' ? undefined : o.order.less;
   const at = blockedIndex(MIPT, o.workgroupSize * MIPT);
-  // Tile t's position i comes from A's slice, then B's.
-  const lanes = tileLanes(K, o.valueBytes, (i) => `select(t.b + (${i} - t.na), t.a + ${i}, ${i} < t.na)`, at);
-  // Tile t's loads into the staging registers (an empty tile, the last pair's, reads its first
-  // element, and stores nothing).
-  const load = (tile: string): string => `  {
-    let t = ${tile};
-${stagedLoads('max(t.total, 1u)', 'MWG', MIPT, lanes)}
-  }`;
-  // Tile t's staged elements into workgroup memory.
-  const stage = (t: string): string => `${stagedStores(`${t}.total`, 'MWG', MIPT, lanes)}
-  workgroupBarrier();`;
-  // Tile t, in workgroup memory, merged there and written out.
-  const merge = (t: string): string => `  {
-    let na = ${t}.na;
-    let nb = ${t}.total - na;
-    let dd = min(lid * MIPT, ${t}.total);
-    let n = min(MIPT, ${t}.total - dd);
-${mergeSharedRunsInPlace({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at }, 'dd', 'n')}
-  }
-  {
-    let total = ${t}.total;
-    let out = ${t}.out;
-${storeTile(o, 'total', 'out', 'MWG', 'MIPT', { key: (x) => `order_out(${x})`, at })}
-  }`;
-  const body = o.pipelined
-    ? `  // Past its last tile a workgroup takes its own again (cached) rather than branch.
-  var cur = merge_tile(g);
-  var next = merge_tile(select(g, g + P.groups, g + P.groups < P.tiles));
-${load('cur')}
-  loop {
-    workgroupBarrier();
-    let tile = cur;
-${stage('tile')}
-    // The next tile's loads go out now and land while this one merges; the bounds of the one
-    // after it too.
-${load('next')}
-    let after = merge_tile(select(g, g + 2u * P.groups, g + 2u * P.groups < P.tiles));
-${merge('tile')}
-    g += P.groups;
-    if (g >= P.tiles) { break; }
-    cur = next;
-    next = after;
-  }`
-    : `  let tile = merge_tile(g);
-  if (tile.total == 0u) { return; }
-${load('tile')}
-${stage('tile')}
-${merge('tile')}`;
+  // Where tile position i comes from: A's slice, then B's.
+  const source = (i: string): string => `select(a1 + j0 + (${i} - na), a0 + i0 + ${i}, ${i} < na)`;
   const code = `${orderEnables(o.key, less)}${paramsStruct(MERGE_PARAMS)}
 @group(0) @binding(0) var<uniform> P: Params;
 ${io.code}
@@ -250,30 +163,33 @@ const MTILE = ${o.workgroupSize * MIPT}u;
 var<workgroup> s_keys: array<${K}, MTILE>;
 ${v(`var<workgroup> s_vals: array<${V}, MTILE>;`)}
 
-/** A merge tile: its first output, where its slices of A and B start, A's count and the tile's. */
-struct MergeTile { out: u32, a: u32, b: u32, na: u32, total: u32 }
-
-fn merge_tile(g: u32) -> MergeTile {
-${tilePair(o.source)}
-  let d = min(d0, an + bn);
-  let d1 = min(d0 + MTILE, an + bn);
-  // A's elements before d0, and before d1 (the next tile's bound, or at the pair's end all of A).
-  let i0 = part[g];
-  let i1 = select(an, part[min(g + 1u, P.tiles - 1u)], d1 < an + bn);
-  return MergeTile(a0 + d, a0 + i0, a1 + d - i0, i1 - i0, d1 - d);
-}
-
 @compute @workgroup_size(MWG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 ${o.order === 'bits' ? uniformOrderSetup(o.key) : ''}
-  var g = ${LINEAR_WORKGROUP_ID};
-  if (g >= P.tiles) { return; }
-${stagedRegisters(MIPT, lanes)}
-${body}
+  let g = ${LINEAR_WORKGROUP_ID};
+${tilePair(o.source)}
+  if (d0 >= an + bn) { return; }
+  let d1 = min(d0 + MTILE, an + bn);
+  // The tile's bounds: A's elements before d0, and before d1 (the next tile's, or at the
+  // pair's end all of A).
+  let i0 = part[g];
+  var i1 = an;
+  if (d1 < an + bn) { i1 = part[g + 1u]; }
+  let na = i1 - i0;
+  let j0 = d0 - i0;
+  let total = d1 - d0;
+  let nb = total - na;
+  // The tile's slices: A's at [0, na), B's at [na, total).
+${stagedTileLoad('total', 'MWG', MIPT, tileLanes(K, o.valueBytes, source, at))}
+  workgroupBarrier();
+  let dd = min(lid * MIPT, total);
+  let n = min(MIPT, total - dd);
+${mergeSharedRunsInPlace({ keys: 's_keys', vals: pairs ? 's_vals' : undefined, aBase: '0u', bBase: 'na', na: 'na', nb: 'nb', diag: 'dd', size: 'MTILE', items: MIPT, K, V, less: (x, y) => `merge_less(${x}, ${y})`, at }, 'dd', 'n')}
+${storeTile(o, 'total', 'a0 + d0', 'MWG', 'MIPT', { key: (x) => `order_out(${x})`, at })}
 }
 `;
   return {
-    key: [o.keyPrefix, o.source, o.key.name, o.valueBytes, o.workgroupSize, MIPT, o.pipelined ? 'pipelined' : 'tile', less === undefined ? 'bits' : `less:${less}`].join(':'),
+    key: [o.keyPrefix, o.source, o.key.name, o.valueBytes, o.workgroupSize, MIPT, less === undefined ? 'bits' : `less:${less}`].join(':'),
     label: `${o.label}.${o.key.name}`,
     code,
     bindings: [...io.bindings, 'read-only-storage'],

@@ -127,11 +127,10 @@ export const mergeAlgorithm = defineAlgorithm({
   benchmarks: [mergeBenchmark],
   tuning: [{
     stage: 'merge', table: mergeTable, benchmarks: ['merge'], defaultBenchmarks: ['merge'],
-    // maxWorkgroups (the looping merge) and partitionLanes are in the full space only until a GPU has timed them.
     defaultSpace: { workgroupSize: [128, 256, 512], itemsPerThread: [8, 10, 12, 15, 16] },
     smallSpace: { workgroupSize: [64, 128], itemsPerThread: [4, 8] },
     smallTypes: ['u32'],
-    cost: { pipelines: (c) => 1 + (Number(c.maxWorkgroups ?? 0) > 0 ? 1 : 0) + (Number(c.partitionLanes ?? 1) > 1 ? 1 : 0), passes: () => 1 },
+    cost: { pipelines: () => 1, passes: () => 1 },
     fullCoverageCount: (c) => 2 * Number(c.workgroupSize) * Number(c.itemsPerThread) + 1,
   }],
   calls: mergeCalls,

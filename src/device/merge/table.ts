@@ -8,9 +8,7 @@ export const mergeTable = defineTable<MergeConfig, 'merge'>({
   name: 'merge', fileName: 'merge', tunedModule: 'device/merge/tuned/merge', exportName: 'mergeTuned', configType: 'MergeConfig', configModule: 'device/merge/config.js',
   space: mergeSpace,
   valueClasses: true,
-  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', maxWorkgroups: 'max_wg', partitionLanes: 'part_lanes' },
-  // Rows and names from before the fields: a workgroup a tile, an invocation a tile's search.
-  nameOmits: { maxWorkgroups: 0, partitionLanes: 1 },
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt' },
   builtin: mergeTuned,
   keyInfo: typeInfo,
   problem: mergeConfigProblem,

@@ -123,7 +123,7 @@ ${body}
  * Keys compare by their ordered bits (`to_ordered`, which the descending flip complements)
  * under the mask of bits [beginBit, endBit).
  */
-export function radixMergeOptions(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; config: RadixSortBlockSortConfig }): Omit<MergeTileKernelOptions, 'pipelined'> {
+export function radixMergeOptions(o: { key: TypeInfo; valueBytes: 0 | 4 | 8; config: RadixSortBlockSortConfig }): MergeTileKernelOptions {
   return {
     key: o.key, valueBytes: o.valueBytes, workgroupSize: o.config.mergeWorkgroupSize, itemsPerThread: o.config.mergeItemsPerThread,
     source: 'runs', order: 'bits', label: 'wgprim.radixSort.merge', keyPrefix: 'radix-merge',

@@ -15,55 +15,6 @@ ${pad}  if (${bBeforeA('mid', `${diag} - 1u - mid`)}) { hi = mid; } else { lo = 
 ${pad}}`;
 }
 
-/** A merge-path search shared by a group of invocations (`cooperativeMergePathSearch`). */
-export interface CooperativeMergePathSearch {
-  /** WGSL: the diagonal and the runs' lengths (alike in the group). */
-  readonly diag: string;
-  readonly aCount: string;
-  readonly bCount: string;
-  /** WGSL that holds when B[j] sorts strictly before A[i]. */
-  readonly bBeforeA: (i: string, j: string) => string;
-  /** WGSL: the group's invocations (L, a uniform power of two), this one's place in it, and the group's first local index. */
-  readonly lanes: string;
-  readonly lane: string;
-  readonly first: string;
-  /** A workgroup u32 array with an entry per invocation. */
-  readonly scratch: string;
-  /** WGSL, uniform: at least the longest possible search range (it sets the step count). */
-  readonly bound: string;
-}
-
-/**
- * `mergePathSearch` by a group of L invocations at once, for searches in global memory where a
- * lone invocation's log2(n) dependent loads leave the GPU waiting (few searches): each step,
- * invocation l tests the (l + 1)-th of L points splitting the range in L + 1 parts, and the
- * count of tests before the path picks the part it crosses, so the range shrinks (L + 1)-fold
- * a step (log_(L+1) n steps, each a load per invocation and two barriers). All of the
- * workgroup runs every step (`bound` is uniform). Needs lid; leaves the answer in `var lo`.
- */
-export function cooperativeMergePathSearch(o: CooperativeMergePathSearch): string {
-  return `  var lo = select(0u, ${o.diag} - ${o.bCount}, ${o.diag} > ${o.bCount});
-  var hi = min(${o.diag}, ${o.aCount});
-  let parts = ${o.lanes} + 1u;
-  for (var left = ${o.bound}; left > 0u; left = left / parts) {
-    // Point m of the range: lo + (m + 1) * len / parts, without overflowing.
-    let len = hi - lo;
-    let step = len / parts;
-    let rest = len % parts;
-    let probe = lo + step * (${o.lane} + 1u) + (rest * (${o.lane} + 1u)) / parts;
-    ${o.scratch}[lid] = select(0u, 1u, len > 0u && !(${o.bBeforeA('probe', `${o.diag} - 1u - probe`)}));
-    workgroupBarrier();
-    var before = 0u;
-    for (var m = 0u; m < ${o.lanes}; m++) { before += ${o.scratch}[${o.first} + m]; }
-    workgroupBarrier();
-    if (len > 0u) {
-      let next_lo = select(lo, lo + step * before + (rest * before) / parts + 1u, before > 0u);
-      hi = select(hi, lo + step * (before + 1u) + (rest * (before + 1u)) / parts, before < ${o.lanes});
-      lo = next_lo;
-    }
-  }`;
-}
-
 export interface SharedRunsMerge {
   /** Workgroup arrays of the keys (and values) holding both runs. */
   readonly keys: string;

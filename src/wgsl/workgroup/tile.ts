@@ -165,28 +165,18 @@ export interface StagedLane {
  * workgroup memory took 1.6x (128 x 8) to 2.5x (512 x 15) as long guarded.
  */
 export function stagedTileLoad(n: string, wg: string, rounds: number, lanes: readonly StagedLane[]): string {
+  const staged = (l: number): string => `staged_${l}`;
+  const each = (body: (l: StagedLane, name: string) => string): string => lanes.map((l, i) => body(l, staged(i))).join('\n      ');
   return `  {
-${stagedRegisters(rounds, lanes)}
-${stagedLoads(n, wg, rounds, lanes)}
-${stagedStores(n, wg, rounds, lanes)}
+${lanes.map((l, i) => `    var ${staged(i)}: array<${l.type}, ${rounds}>;`).join('\n')}
+${unroll(rounds, 'k', `    let i = min(k * ${wg} + lid, ${n} - 1u);
+    ${each((l, name) => `${name}[k] = ${l.load('i')};`)}`)}
+${unroll(rounds, 'k', `    let i = k * ${wg} + lid;
+    if (i < ${n}) {
+      ${each((l, name) => `${l.store('i', `${name}[k]`)};`)}
+    }`)}
   }`;
 }
-
-/** `stagedTileLoad`'s three parts, for a kernel that issues a tile's loads well before it stores them: the registers. */
-export const stagedRegisters = (rounds: number, lanes: readonly StagedLane[]): string =>
-  lanes.map((l, i) => `    var staged_${i}: array<${l.type}, ${rounds}>;`).join('\n');
-
-/** The loads into the registers (unguarded; n >= 1). */
-export const stagedLoads = (n: string, wg: string, rounds: number, lanes: readonly StagedLane[]): string =>
-  unroll(rounds, 'k', `    let i = min(k * ${wg} + lid, ${n} - 1u);
-    ${lanes.map((l, x) => `staged_${x}[k] = ${l.load('i')};`).join('\n    ')}`);
-
-/** The stores from the registers, positions below n. */
-export const stagedStores = (n: string, wg: string, rounds: number, lanes: readonly StagedLane[]): string =>
-  unroll(rounds, 'k', `    let i = k * ${wg} + lid;
-    if (i < ${n}) {
-      ${lanes.map((l, x) => `${l.store('i', `staged_${x}[k]`)};`).join('\n      ')}
-    }`);
 
 /** Stores workgroup-memory tile positions [0, n) coalesced; `store(i)` is WGSL storing position i. */
 export const sharedTileStore = coalescedPositions;
