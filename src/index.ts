@@ -37,6 +37,7 @@ export { type RadixSortBlockSortConfig, radixSortBlockSortSpace, RADIX_BLOCK_SOR
 export { type RadixSortKeysArgs, type RadixSortPairsArgs, type RadixSortKeyType } from './device/radix-sort/radix-sort.js';
 export { type SelectConfig, selectSpace } from './device/select/config.js';
 export { type SelectArgs, type PartitionArgs, type PartitionTwoWayArgs, type PartitionThreeWayArgs, type UniqueArgs, type UniqueByKeyArgs } from './device/select/calls.js';
+export { type FlagBytes } from './device/select/kernel.js';
 export { type ArraySelectOptions, type ArrayThreeWayOptions, type ArrayUniqueOptions, type ValueArray as UniqueByKeyValueArray } from './device/select/spec.js';
 export { type AdjacentDifferenceConfig, adjacentDifferenceSpace } from './device/adjacent-difference/config.js';
 export { type AdjacentDifferenceArgs } from './device/adjacent-difference/adjacent-difference.js';

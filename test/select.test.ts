@@ -107,21 +107,25 @@ describe('selection rates and stretches', () => {
 
 describe('flags, partitions, three-way, unique and unique by key', () => {
   for (const [path, config] of PATHS) {
-    it(`u32 flags (Uint8Array and Uint32Array) and predicated flags: ${path}`, async () => {
+    it(`byte flags (Uint8Array) and u32 flags (Uint32Array), plain and predicated: ${path}`, async () => {
       for (const n of SIZES) {
         const d = data('u32', n, SEED + 1 + n) as Uint32Array;
+        // Byte values up to 200, so a byte read from the wrong place of its word shows.
         const f8 = Uint8Array.from({ length: n }, (_, i) => (d[i]! % 3 === 0 ? 1 + (i % 200) : 0));
         const keep = (_: Elem, i: number): boolean => f8[i] !== 0;
-        expectSame('u32', await prim.arrays.select(d, { flags: f8, config }), selectReference(d, keep), `select flags n=${n}`);
         const f32 = Uint32Array.from(f8, (x) => x * 7);
-        expectSame('u32', await prim.arrays.select(d, { flags: f32, predicate: 'a > 700u', config }), selectReference(d, (_, i) => f32[i]! > 700), `predicated flags n=${n}`);
-        const two = await prim.arrays.partitionTwoWay(d, { flags: f32, config });
-        expectSame('u32', two.selected, selectReference(d, keep), `two-way selected n=${n}`);
-        expectSame('u32', two.rejected, selectReference(d, (x, i) => !keep(x, i)), `two-way rejected n=${n}`);
-        const p = await prim.arrays.partition(d, { flags: f8, config });
-        const want = partitionReference(d, keep);
-        expect(p.selectedCount, `partition count n=${n}`).toBe(want.selectedCount);
-        expectSame('u32', p.output, want.output, `partition flags n=${n}`);
+        for (const [width, flags, over] of [['bytes', f8, 100], ['u32', f32, 700]] as const) {
+          const what = `${width} flags n=${n}`;
+          expectSame('u32', await prim.arrays.select(d, { flags, config }), selectReference(d, keep), `select, ${what}`);
+          expectSame('u32', await prim.arrays.select(d, { flags, predicate: `a > ${over}u`, config }), selectReference(d, (_, i) => flags[i]! > over), `predicated, ${what}`);
+          const two = await prim.arrays.partitionTwoWay(d, { flags, config });
+          expectSame('u32', two.selected, selectReference(d, keep), `two-way selected, ${what}`);
+          expectSame('u32', two.rejected, selectReference(d, (x, i) => !keep(x, i)), `two-way rejected, ${what}`);
+          const p = await prim.arrays.partition(d, { flags, config });
+          const want = partitionReference(d, keep);
+          expect(p.selectedCount, `partition count, ${what}`).toBe(want.selectedCount);
+          expectSame('u32', p.output, want.output, `partition, ${what}`);
+        }
       }
     });
 
@@ -221,6 +225,11 @@ describe('buffer level: counts land on the GPU; bad input is a typed error befor
     expect(await code(prim.partitionThreeWay(enc(), { input, first: output, second: buffer(64), unselected: buffer(64), count: 16, type: 'u32', counts: buffer(4), firstPredicate: 'true', secondPredicate: 'true' }))).toBe('buffer-size');
     expect(await code(prim.uniqueByKey(enc(), { keys: input, values: buffer(64), keysOut: output, valuesOut: buffer(64), count: 16, type: 'u32', valueBytes: 2 as 4, selectedCount: count }))).toBe('invalid-argument');
     expect(await code(prim.arrays.select(new Uint32Array(8), { flags: new Uint8Array(7) }))).toBe('invalid-argument');
+    // Byte flags: whole words (16 flags: 16 bytes; 17: 20), a width of 1 or 4, and only with flags.
+    expect(await code(prim.select(enc(), { ...base, flags: buffer(12), flagBytes: 1 }))).toBe('buffer-size');
+    expect(await code(prim.select(enc(), { ...base, count: 17, output: buffer(68), input: buffer(68), flags: buffer(16), flagBytes: 1 }))).toBe('buffer-size');
+    expect(await code(prim.select(enc(), { ...base, flags: buffer(16), flagBytes: 2 as 1 }))).toBe('invalid-argument');
+    expect(await code(prim.select(enc(), { ...base, predicate: 'true', flagBytes: 1 }))).toBe('invalid-argument');
     const err = await prim.select(enc(), { ...base, predicate: 'a +* 1u' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WgprimError);
     expect((err as WgprimError).code).toBe('invalid-operator');

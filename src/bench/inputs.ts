@@ -200,19 +200,21 @@ export const BUILD_SCOPE = 'build:';
 export function benchResources(device: GPUDevice, seed: number, scope = ''): BenchResources {
   return {
     device, values: (n) => benchValues(device, n, scope), segmentOffsets: (n, length) => benchSegmentOffsets(device, n, length, scope),
-    flags: (n) => benchFlags(device, n, seed, scope), buffer: (role, bytes) => benchScratch(device, role, bytes, scope),
+    flags: (n, bytes) => benchFlags(device, n, seed, scope, bytes), buffer: (role, bytes) => benchScratch(device, role, bytes, scope),
   };
 }
 
-/** Random 0/1 flags. */
-export async function benchFlags(device: GPUDevice, size: number, seed: number, scope = ''): Promise<GPUBuffer> {
-  const [buffer] = await kept(device, `${scope}flags:${size}:${seed}`, async () => {
-    const b = device.createBuffer({ label: 'wgprim.bench.flags', size: Math.max(size * 4, 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+/** Random 0/1 flags: `u32` words, or (`bytes` 1) bytes packed four to a word. */
+export async function benchFlags(device: GPUDevice, size: number, seed: number, scope = '', bytes: 1 | 4 = 4): Promise<GPUBuffer> {
+  const [buffer] = await kept(device, `${scope}flags:${bytes}:${size}:${seed}`, async () => {
+    const b = device.createBuffer({ label: 'wgprim.bench.flags', size: Math.max(roundUp(size * bytes, 4), 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     const next = minstd(seed ^ 0x2545f491);
     const chunk = Math.min(size, RANDOM_BLOCK);
-    const bits = Uint32Array.from({ length: chunk }, () => (next() >>> 7) & 1);
+    // Whole words: writes are multiples of 4 bytes, so the last one may carry up to 3 spare flags.
+    const bits = bytes === 1 ? new Uint8Array(roundUp(chunk, 4)) : new Uint32Array(chunk);
+    for (let i = 0; i < bits.length; i++) bits[i] = (next() >>> 7) & 1;
     for (let off = 0; off < size; off += chunk) {
-      device.queue.writeBuffer(b, off * 4, bits.buffer, 0, Math.min(chunk, size - off) * 4);
+      device.queue.writeBuffer(b, off * bytes, bits.buffer, 0, roundUp(Math.min(chunk, size - off) * bytes, 4));
       if ((off / chunk) % 64 === 63) await device.queue.onSubmittedWorkDone();
     }
     await device.queue.onSubmittedWorkDone();

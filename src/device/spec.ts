@@ -79,8 +79,8 @@ export interface BenchResources {
   values(count: number): Promise<{ values: GPUBuffer; valuesOut: GPUBuffer }>;
   /** Begin offsets of fixed segments of `length` (segments + 1 entries). */
   segmentOffsets(count: number, length: number): Promise<GPUBuffer>;
-  /** `count` u32 flags, each 0 or 1 at random (half set). */
-  flags(count: number): Promise<GPUBuffer>;
+  /** `count` flags, each 0 or 1 at random (half set): `u32` words, or (`bytes` 1) bytes packed four to a word. */
+  flags(count: number, bytes?: 1 | 4): Promise<GPUBuffer>;
   /** A STORAGE buffer of at least `bytes` for `role` (a second output, a count), kept between calls. */
   buffer(role: string, bytes: number): GPUBuffer;
 }

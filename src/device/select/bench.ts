@@ -1,6 +1,7 @@
 // The compaction benchmarks, named as rocPRIM's (`select_flag`, ..., `partition_three_way`),
-// on 50% selected inputs (predicate: the value is odd; flags: random bits) and, for unique,
-// runs of random length 1..7; and a tuning stage per table.
+// on 50% selected inputs (predicate: the value is odd; flags: random bits, `u32` or, for
+// `select_flag_u8`, bytes) and, for unique, runs of random length 1..7; and a tuning stage per
+// table.
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { type AlgorithmEnv, type BenchCall, type BenchmarkSpec, type BenchResources, type ConfigTable, type InputKind, type TuningSpec } from '../spec.js';
 import { scanTable } from '../scan/table.js';
@@ -25,10 +26,13 @@ interface CompactionBench {
   readonly values?: boolean;
   /** The CUB anchor's algo (null: none). */
   readonly anchor?: string | null;
+  /** Byte flags (CUB's `select_flagged` reads `u8` flags): a benchmark only, timed on its `u32` twin's table, not a tuning stage. */
+  readonly flagBytes?: 1;
 }
 
 const BENCHES: readonly CompactionBench[] = [
   { name: 'select_flag', table: tables.selectFlagTable, source: 'flags', layout: 'select', anchor: 'select_flagged' },
+  { name: 'select_flag_u8', table: tables.selectFlagTable, source: 'flags', layout: 'select', anchor: 'select_flagged', flagBytes: 1 },
   { name: 'select_predicate', table: tables.selectPredicateTable, source: 'predicate', layout: 'select', anchor: 'select_if' },
   { name: 'select_predicated_flag', table: tables.selectPredicatedFlagTable, source: 'predicated-flags', layout: 'select', anchor: null },
   { name: 'select_unique', table: tables.selectUniqueTable, source: 'unique', layout: 'select', input: 'runs', anchor: 'unique' },
@@ -52,7 +56,7 @@ async function benchCall(env: AlgorithmEnv, b: CompactionBench, c: BenchCall, r:
   return {
     what: b.name, table: b.table, input: c.input, count: c.count, type: c.type, source: b.source, layout: b.layout,
     predicate, second: b.layout === 'three-way' ? `${w} % 3u == 1u` : undefined,
-    flags: b.source === 'flags' || b.source === 'predicated-flags' ? await r.flags(c.count) : undefined,
+    flags: b.source === 'flags' || b.source === 'predicated-flags' ? await r.flags(c.count, b.flagBytes) : undefined, flagBytes: b.flagBytes,
     values: values?.values, valuesOut: values?.valuesOut, valueBytes: values ? 4 : undefined,
     outputs, counts: r.buffer('counts', 8), countsName: 'counts', config: c.config as unknown as SelectConfig,
   };
@@ -61,7 +65,7 @@ async function benchCall(env: AlgorithmEnv, b: CompactionBench, c: BenchCall, r:
 /** Bytes a call moves at 50% selected: input (and flags, values) read once, what is written once. */
 function bytesPerCall(b: CompactionBench, type: ElementType, n: number): number {
   const s = typeInfo(type).bytes;
-  const flags = b.source === 'flags' || b.source === 'predicated-flags' ? 4 * n : 0;
+  const flags = b.source === 'flags' || b.source === 'predicated-flags' ? (b.flagBytes ?? 4) * n : 0;
   // unique on runs of mean length 4 keeps a quarter.
   const kept = b.source === 'unique' ? n / 4 : b.layout === 'select' ? n / 2 : n;
   return n * s + flags + kept * s + (b.values ? 4 * n + 4 * kept : 0);
@@ -82,7 +86,7 @@ export const compactionBenchmarks: readonly BenchmarkSpec[] = BENCHES.map((b) =>
   },
 }));
 
-export const compactionTuning: readonly TuningSpec[] = BENCHES.map((b) => ({
+export const compactionTuning: readonly TuningSpec[] = BENCHES.filter((b) => !b.flagBytes).map((b) => ({
   stage: b.name, table: b.table, benchmarks: [b.name], defaultBenchmarks: [b.name],
   defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 12, 16], scatter: ['direct', 'staged'] },
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },

@@ -5,7 +5,7 @@ import { type ElementType } from '../../wgsl/types.js';
 import { type ConfigTable } from '../spec.js';
 import { type SelectConfig } from './config.js';
 import { checkExpression, type CompactionCall } from './compaction.js';
-import { type FlagSource } from './kernel.js';
+import { type FlagBytes, type FlagSource } from './kernel.js';
 import * as tables from './table.js';
 import { checkArgs } from '../common.js';
 
@@ -15,8 +15,10 @@ interface FlaggedArgs {
   readonly type: ElementType;
   /** WGSL expression over `a` (the element; with `flags`, the flag) that evaluates to bool. */
   readonly predicate?: string;
-  /** A `u32` per element: non-zero selects. */
+  /** A flag per element, non-zero selects: a `u32` each, or with `flagBytes: 1` a byte each (four to a word, as a `Uint8Array` lays them out). */
   readonly flags?: GPUBuffer;
+  /** Bytes a flag: 4 (the default) or 1; byte flags need the buffer to hold whole words (count rounded up to 4 bytes). */
+  readonly flagBytes?: FlagBytes;
   readonly config?: Partial<SelectConfig>;
 }
 
@@ -89,7 +91,7 @@ export type FlaggedCall = keyof typeof FLAGGED;
 /** Flag source and table of a flagged call: flags, a predicate, or (select) a predicate over flags. */
 export function flaggedChoice(what: FlaggedCall, predicate: unknown, hasFlags: boolean): { source: FlagSource; table: ConfigTable<SelectConfig> } {
   const [byFlag, byPredicate, predicatedFlag] = FLAGGED[what];
-  if (!hasFlags && predicate === undefined) fail('invalid-argument', `${what} needs \`predicate\` (a WGSL expression over a) or \`flags\` (a u32 buffer, non-zero selects)`);
+  if (!hasFlags && predicate === undefined) fail('invalid-argument', `${what} needs \`predicate\` (a WGSL expression over a) or \`flags\` (a buffer of u32 flags, or of bytes with flagBytes: 1; non-zero selects)`);
   if (predicate !== undefined) checkExpression(what, 'predicate', predicate, 'a');
   if (hasFlags && predicate !== undefined) {
     if (!predicatedFlag) fail('invalid-argument', `${what} takes \`predicate\` or \`flags\`, not both`);
@@ -99,23 +101,23 @@ export function flaggedChoice(what: FlaggedCall, predicate: unknown, hasFlags: b
 }
 
 export function selectCall(args: SelectArgs): CompactionCall {
-  checkArgs('select', args, 'input, output, count, type, selectedCount, predicate? | flags?');
+  checkArgs('select', args, 'input, output, count, type, selectedCount, predicate? | flags?, flagBytes?');
   const { source, table } = flaggedChoice('select', args.predicate, args.flags !== undefined);
-  return { what: 'select', table, source, layout: 'select', input: args.input, count: args.count, type: args.type, predicate: args.predicate, flags: args.flags,
+  return { what: 'select', table, source, layout: 'select', input: args.input, count: args.count, type: args.type, predicate: args.predicate, flags: args.flags, flagBytes: args.flagBytes,
     outputs: [['output', args.output]], counts: args.selectedCount, countsName: 'selectedCount', config: args.config };
 }
 
 export function partitionCall(args: PartitionArgs): CompactionCall {
-  checkArgs('partition', args, 'input, output, count, type, selectedCount, predicate? | flags?');
+  checkArgs('partition', args, 'input, output, count, type, selectedCount, predicate? | flags?, flagBytes?');
   const { source, table } = flaggedChoice('partition', args.predicate, args.flags !== undefined);
-  return { what: 'partition', table, source, layout: 'partition', input: args.input, count: args.count, type: args.type, predicate: args.predicate, flags: args.flags,
+  return { what: 'partition', table, source, layout: 'partition', input: args.input, count: args.count, type: args.type, predicate: args.predicate, flags: args.flags, flagBytes: args.flagBytes,
     outputs: [['output', args.output]], counts: args.selectedCount, countsName: 'selectedCount', config: args.config };
 }
 
 export function partitionTwoWayCall(args: PartitionTwoWayArgs): CompactionCall {
-  checkArgs('partitionTwoWay', args, 'input, selected, rejected, count, type, selectedCount, predicate? | flags?');
+  checkArgs('partitionTwoWay', args, 'input, selected, rejected, count, type, selectedCount, predicate? | flags?, flagBytes?');
   const { source, table } = flaggedChoice('partitionTwoWay', args.predicate, args.flags !== undefined);
-  return { what: 'partitionTwoWay', table, source, layout: 'two-way', input: args.input, count: args.count, type: args.type, predicate: args.predicate, flags: args.flags,
+  return { what: 'partitionTwoWay', table, source, layout: 'two-way', input: args.input, count: args.count, type: args.type, predicate: args.predicate, flags: args.flags, flagBytes: args.flagBytes,
     outputs: [['selected', args.selected], ['rejected', args.rejected]], counts: args.selectedCount, countsName: 'selectedCount', config: args.config };
 }
 

@@ -11,7 +11,7 @@ import { selectFromTable } from '../select.js';
 import { prepareScan } from '../scan/scan.js';
 import { type ScanConfig } from '../scan/config.js';
 import { type SelectConfig } from './config.js';
-import { compactionKernel, countType, type CompactionPass, type FlagSource, type OutputLayout } from './kernel.js';
+import { compactionKernel, countType, type CompactionPass, type FlagBytes, type FlagSource, type OutputLayout } from './kernel.js';
 
 /** One call of the engine, as the public calls describe it. */
 export interface CompactionCall {
@@ -27,6 +27,8 @@ export interface CompactionCall {
   readonly second?: string;
   readonly equality?: string;
   readonly flags?: GPUBuffer;
+  /** Bytes a flag: 4 (`u32`, the default) or 1 (packed four to a word). */
+  readonly flagBytes?: FlagBytes;
   readonly values?: GPUBuffer;
   readonly valuesOut?: GPUBuffer;
   readonly valueBytes?: 4 | 8;
@@ -71,7 +73,12 @@ export async function prepareCompaction(ctx: DeviceContext, tables: CompactionTa
   ctx.requireTypeFeature(t);
   ctx.checkBuffer(`${what} input`, call.input, count, t);
   for (const [name, b] of call.outputs) ctx.checkBuffer(`${what} ${name}`, b, count, t);
-  if (call.flags !== undefined || call.source === 'flags' || call.source === 'predicated-flags') checkU32Buffer(ctx, `${what} flags`, call.flags, count);
+  const flagBytes = call.flagBytes ?? 4;
+  if (call.flagBytes !== undefined && call.flags === undefined) fail('invalid-argument', `${what}: flagBytes describes flags, and no flags were given`);
+  if (flagBytes !== 1 && flagBytes !== 4) fail('invalid-argument', `${what} flagBytes must be 1 or 4, got ${String(flagBytes)}`);
+  // Byte flags are read a word at a time: the buffer holds whole words (count rounded up to 4 bytes).
+  const flagWords = flagBytes === 1 ? Math.ceil(count / 4) : count;
+  if (call.flags !== undefined || call.source === 'flags' || call.source === 'predicated-flags') checkU32Buffer(ctx, `${what} flags${flagBytes === 1 ? ' (bytes, four a word)' : ''}`, call.flags, flagWords);
   if (call.valueBytes) {
     const vt: TypeInfo = typeInfo(call.valueBytes === 8 ? 'u64' : 'u32');
     ctx.checkBuffer(`${what} values`, call.values, count, vt);
@@ -89,7 +96,7 @@ export async function prepareCompaction(ctx: DeviceContext, tables: CompactionTa
   const passes: CompactionPass[] = decoupled ? ['lookback'] : ['partials-out', 'partials-in'];
   const kernels = passes.map((pass) => compactionKernel({
     type: t, source: call.source, layout: call.layout, predicate: call.predicate, second: call.second, equality: call.equality,
-    valueBytes: call.valueBytes, pass, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize,
+    valueBytes: call.valueBytes, flagBytes, pass, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize,
   }));
   const storage = kernels[kernels.length - 1]!.bindings.filter((b) => b !== 'uniform').length;
   if (storage > ctx.limits.maxStorageBuffersPerShaderStage) {
@@ -119,7 +126,7 @@ export async function prepareCompaction(ctx: DeviceContext, tables: CompactionTa
     outViews.forEach((v, i) => { tails[call.layout === 'two-way' && i === 1 ? 2 : i] = v.tailStart; });
     const params = ctx.uniform(new Uint32Array([count, numTiles, input.tailStart, input.tailStart, ...tails]));
     const front: GPUBufferBinding[] = [{ buffer: params }, ...input.entries];
-    if (call.flags) front.push({ buffer: call.flags, offset: 0, size: count * 4 });
+    if (call.flags) front.push({ buffer: call.flags, offset: 0, size: flagWords * 4 });
     const outputs: GPUBufferBinding[] = [];
     if (call.values) outputs.push({ buffer: call.values, offset: 0, size: count * call.valueBytes! });
     outViews.forEach((v, i) => {

@@ -50,6 +50,12 @@ export type OutputLayout =
   /** First to `out`, second to `second`, the rest to `rejected`, all in order. */
   | 'three-way';
 
+/** Bytes of one flag in a flags buffer: `u32` flags, or bytes packed four to a word (a `Uint8Array`'s layout). */
+export type FlagBytes = 1 | 4;
+
+/** WGSL for the flag of element e as a `u32`: a word of its own, or its byte of word e / 4. */
+const flagValue = (bytes: FlagBytes): string => (bytes === 1 ? '((flags[e >> 2u] >> ((e & 3u) << 3u)) & 0xffu)' : 'flags[e]');
+
 /** Which pass: single-pass look-back, or the first or last pass of reduce-then-scan. */
 export type CompactionPass = 'lookback' | 'partials-out' | 'partials-in';
 
@@ -63,6 +69,8 @@ export interface CompactionKernelOptions {
   readonly equality?: string;
   /** Values carried with the selected keys (unique by key): their size in bytes. */
   readonly valueBytes?: 4 | 8;
+  /** Bytes a flag (sources `flags`, `predicated-flags`): 4, a `u32` each (the default), or 1, four to a word. */
+  readonly flagBytes?: FlagBytes;
   readonly pass: CompactionPass;
   readonly config: SelectConfig;
   readonly subgroupMinSize: number;
@@ -90,6 +98,7 @@ export function defaultEquality(t: TypeInfo): string {
 
 export function compactionKernel(o: CompactionKernelOptions): Kernel {
   const { type: t, config: c, layout, source, pass } = o;
+  const flagBytes = o.flagBytes ?? 4;
   const T = t.wgsl;
   const C = countType(layout);
   const sub = c.workgroupScan === 'subgroup';
@@ -136,9 +145,9 @@ export function compactionKernel(o: CompactionKernelOptions): Kernel {
   const flagFns: Record<FlagSource, string> = {
     predicate: `fn pred(a: ${T}) -> bool { return ${o.predicate}; }
 fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, pred(x)); }`,
-    flags: `fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, flags[e] != 0u); }`,
+    flags: `fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, ${flagValue(flagBytes)} != 0u); }`,
     'predicated-flags': `fn pred(a: u32) -> bool { return ${o.predicate}; }
-fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, pred(flags[e])); }`,
+fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, pred(${flagValue(flagBytes)})); }`,
     unique: `fn eq(a: ${T}, b: ${T}) -> bool { return ${o.equality ?? defaultEquality(t)}; }
 fn flag_of(x: ${T}, e: u32, prev: ${T}) -> u32 { return select(0u, 1u, e == 0u || !eq(prev, x)); }`,
     'three-way': `fn pred(a: ${T}) -> bool { return ${o.predicate}; }
@@ -316,7 +325,7 @@ ${striped ? stripedFlags(striped) : quadFlags}
 }
 `;
   const key = ['compaction', pass, source, layout, t.name, o.predicate ?? '', o.second ?? '', o.equality ?? '', o.valueBytes ?? 0,
-    WG, c.itemsPerThread, c.workgroupScan, c.scatter, sub ? o.subgroupMinSize : 0, striped ? o.subgroupMaxSize : 0].join(':');
+    WG, c.itemsPerThread, c.workgroupScan, c.scatter, sub ? o.subgroupMinSize : 0, striped ? o.subgroupMaxSize : 0, usesFlags ? flagBytes : 0].join(':');
   const userCode = o.predicate !== undefined || o.second !== undefined || o.equality !== undefined;
   return { key, label: `wgprim.${layout}.${source}.${pass}.${t.name}`, code, bindings, workgroupSize: WG, userCode };
 }

@@ -8,6 +8,7 @@ import { scanTable } from '../scan/table.js';
 import { compareArrays } from '../reference.js';
 import { type SelectConfig } from './config.js';
 import { type CompactionCall, type CompactionTables, recordCompaction } from './compaction.js';
+import { type FlagBytes } from './kernel.js';
 import {
   flaggedChoice, type FlaggedCall, partitionCall, type PartitionArgs, partitionThreeWayCall, type PartitionThreeWayArgs, partitionTwoWayCall, type PartitionTwoWayArgs,
   selectCall, type SelectArgs, uniqueByKeyCall, type UniqueByKeyArgs, uniqueCall, type UniqueArgs,
@@ -19,7 +20,7 @@ import { selectTyped, uniqueTyped } from './reference.js';
 export interface ArraySelectOptions {
   /** WGSL expression over `a` (with `flags`: over the flag) that evaluates to bool. */
   readonly predicate?: string;
-  /** One flag per element: non-zero selects. */
+  /** One flag per element: non-zero selects. A `Uint8Array` goes to the GPU as bytes (`flagBytes: 1`), a quarter of the reads of `u32` flags. */
   readonly flags?: Uint32Array | Uint8Array;
   /** Needed only for f16 (Uint16Array). */
   readonly type?: ElementType;
@@ -68,12 +69,15 @@ function compactionCalls(env: AlgorithmEnv) {
   };
 }
 
-/** Flags as the u32 buffer the kernels read; checked against the data's length first. */
-function flagWords(flags: Uint32Array | Uint8Array | undefined, length: number): Uint32Array | undefined {
-  if (flags === undefined) return undefined;
+/** Flags as the kernels read them, checked against the data's length first: `u32` words, or bytes (a `Uint8Array`'s, padded to whole words). */
+function flagBuffer(flags: Uint32Array | Uint8Array | undefined, length: number): { flags?: Uint32Array | Uint8Array; flagBytes?: FlagBytes } {
+  if (flags === undefined) return {};
   if (!(flags instanceof Uint32Array) && !(flags instanceof Uint8Array)) fail('invalid-argument', 'flags must be a Uint32Array or a Uint8Array');
   if (flags.length < length) fail('invalid-argument', `flags holds ${flags.length} entries for ${length} elements`);
-  return flags instanceof Uint32Array ? flags : Uint32Array.from(flags.subarray(0, length));
+  if (flags instanceof Uint32Array) return { flags };
+  const bytes = new Uint8Array(Math.max(4, Math.ceil(length / 4) * 4));
+  bytes.set(flags.subarray(0, length));
+  return { flags: bytes, flagBytes: 1 };
 }
 
 /**
@@ -82,7 +86,7 @@ function flagWords(flags: Uint32Array | Uint8Array | undefined, length: number):
  */
 async function runCompaction(env: ArrayEnv, data: PrimTypedArray, type: ElementType, outputs: number, countWords: 1 | 2,
   make: (input: GPUBuffer, outs: GPUBuffer[], counts: GPUBuffer, extra: { flags?: GPUBuffer; values?: GPUBuffer; valuesOut?: GPUBuffer }) => CompactionCall,
-  extras: { flags?: Uint32Array; values?: ArrayBufferView } = {}): Promise<{ counts: Uint32Array; outs: ArrayBuffer[]; valuesOut?: ArrayBuffer }> {
+  extras: { flags?: Uint32Array | Uint8Array; values?: ArrayBufferView } = {}): Promise<{ counts: Uint32Array; outs: ArrayBuffer[]; valuesOut?: ArrayBuffer }> {
   const buffers: GPUBuffer[] = [];
   const keep = (b: GPUBuffer): GPUBuffer => { buffers.push(b); return b; };
   try {
@@ -103,11 +107,11 @@ async function runCompaction(env: ArrayEnv, data: PrimTypedArray, type: ElementT
 }
 
 /** An array-level flagged call's checks before anything is uploaded; its type and flag words. */
-function prepareFlagged(env: ArrayEnv, data: PrimTypedArray, options: ArraySelectOptions, what: FlaggedCall): { type: ElementType; flags?: Uint32Array } {
+function prepareFlagged(env: ArrayEnv, data: PrimTypedArray, options: ArraySelectOptions, what: FlaggedCall): { type: ElementType; flags?: Uint32Array | Uint8Array; flagBytes?: FlagBytes } {
   if (!options || typeof options !== 'object') fail('invalid-argument', `${what} needs options { predicate } or { flags }`);
   const type = typeOfArray(data, options.type);
   precheckArrayCall(env, flaggedChoice(what, options.predicate, options.flags !== undefined).table, { type, config: options.config });
-  return { type, flags: flagWords(options.flags, data.length) };
+  return { type, ...flagBuffer(options.flags, data.length) };
 }
 
 function compactionArrays(env: ArrayEnv) {
@@ -118,20 +122,20 @@ function compactionArrays(env: ArrayEnv) {
   return {
     /** The elements `predicate` or `flags` selects, in order: a new typed array. */
     async select<A extends PrimTypedArray>(data: A, options: ArraySelectOptions): Promise<A> {
-      const { type, flags } = prepareFlagged(env, data, options, 'select');
-      const r = await runCompaction(env, data, type, 1, 1, (input, [output], selectedCount, x) => selectCall({ input, output: output!, count: data.length, type, selectedCount, predicate: options.predicate, flags: x.flags, config: options.config }), { flags });
+      const { type, flags, flagBytes } = prepareFlagged(env, data, options, 'select');
+      const r = await runCompaction(env, data, type, 1, 1, (input, [output], selectedCount, x) => selectCall({ input, output: output!, count: data.length, type, selectedCount, predicate: options.predicate, flags: x.flags, flagBytes, config: options.config }), { flags });
       return slice(type, r.outs[0]!, 0, r.counts[0]!) as A;
     },
     /** CUB's single-output partition: `{ output, selectedCount }`, the rejected reversed at the back. */
     async partition<A extends PrimTypedArray>(data: A, options: ArraySelectOptions): Promise<{ output: A; selectedCount: number }> {
-      const { type, flags } = prepareFlagged(env, data, options, 'partition');
-      const r = await runCompaction(env, data, type, 1, 1, (input, [output], selectedCount, x) => partitionCall({ input, output: output!, count: data.length, type, selectedCount, predicate: options.predicate, flags: x.flags, config: options.config }), { flags });
+      const { type, flags, flagBytes } = prepareFlagged(env, data, options, 'partition');
+      const r = await runCompaction(env, data, type, 1, 1, (input, [output], selectedCount, x) => partitionCall({ input, output: output!, count: data.length, type, selectedCount, predicate: options.predicate, flags: x.flags, flagBytes, config: options.config }), { flags });
       return { output: slice(type, r.outs[0]!, 0, data.length) as A, selectedCount: r.counts[0]! };
     },
     /** `{ selected, rejected }`, both in input order. */
     async partitionTwoWay<A extends PrimTypedArray>(data: A, options: ArraySelectOptions): Promise<{ selected: A; rejected: A }> {
-      const { type, flags } = prepareFlagged(env, data, options, 'partitionTwoWay');
-      const r = await runCompaction(env, data, type, 2, 1, (input, [selected, rejected], selectedCount, x) => partitionTwoWayCall({ input, selected: selected!, rejected: rejected!, count: data.length, type, selectedCount, predicate: options.predicate, flags: x.flags, config: options.config }), { flags });
+      const { type, flags, flagBytes } = prepareFlagged(env, data, options, 'partitionTwoWay');
+      const r = await runCompaction(env, data, type, 2, 1, (input, [selected, rejected], selectedCount, x) => partitionTwoWayCall({ input, selected: selected!, rejected: rejected!, count: data.length, type, selectedCount, predicate: options.predicate, flags: x.flags, flagBytes, config: options.config }), { flags });
       const n = r.counts[0]!;
       return { selected: slice(type, r.outs[0]!, 0, n) as A, rejected: slice(type, r.outs[1]!, 0, data.length - n) as A };
     },
