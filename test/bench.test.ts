@@ -13,6 +13,7 @@ import { anchorRatio } from '../src/cli/table.js';
 import { dawnFlagsFromEnv } from '../src/cli/device.js';
 import { dawnCreateFlags } from '../src/node/index.js';
 import { timeGpu, timingStats } from '../src/bench/timing.js';
+import { benchFlags } from '../src/bench/inputs.js';
 import { typeInfo } from '../src/wgsl/types.js';
 import { TABLES } from '../src/algorithms.js';
 
@@ -240,6 +241,41 @@ describe('on a device', () => {
     expect(file.benchmarks.map((b) => b.family_index)).toEqual([0, 1, 2, 3]);
     expect(parseName(file.benchmarks[2]!.name)).toMatchObject({ algo: 'reduce', key_type: 'u32', cfg: { max_wg: 64 } });
     expect(file.benchmarks[3]!.items_per_second).toBeCloseTo(5000 / (file.benchmarks[3]!.real_time / 1e3), 3);
+  });
+
+  it('times select by u32 and by byte flags: the same random flags, half set, and a byte a flag counted as read', async () => {
+    const n = 5003;
+    // What each flags buffer selects of 0..n-1 (the buffers are the kernels' to read, not copyable).
+    const input = nd.device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    nd.device.queue.writeBuffer(input, 0, Uint32Array.from({ length: n }, (_, i) => i));
+    const selected = async (flagBytes: 1 | 4): Promise<number[]> => {
+      const output = nd.device.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+      const count = nd.device.createBuffer({ size: 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+      const staging = nd.device.createBuffer({ size: 4 * n + 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const enc = nd.device.createCommandEncoder();
+      await prim.select(enc, { input, output, count: n, type: 'u32', selectedCount: count, flags: await benchFlags(nd.device, n, 3, 'test:', flagBytes), flagBytes });
+      enc.copyBufferToBuffer(count, 0, staging, 0, 4);
+      enc.copyBufferToBuffer(output, 0, staging, 4, 4 * n);
+      nd.device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      const words = new Uint32Array(staging.getMappedRange().slice(0));
+      for (const b of [output, count, staging]) b.destroy();
+      return Array.from(words.subarray(1, 1 + words[0]!));
+    };
+    const byWords = await selected(4);
+    expect(await selected(1)).toEqual(byWords);
+    expect(byWords.length).toBeGreaterThan(0.45 * n);
+    expect(byWords.length).toBeLessThan(0.55 * n);
+    input.destroy();
+    const common = { type: 'u32' as const, size: n, seed: 1, warmup: 1, batches: 2, batchSize: 2 };
+    const records = [
+      ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'select_flag' })),
+      ...(await benchmarkAlgorithm(prim, { ...common, algorithm: 'select_flag_u8' })),
+    ];
+    expect(records.map((r) => r.algorithm)).toEqual(['select_flag', 'select_flag_u8']);
+    // Input, flags, and the half selected written: 4 + 4 + 2 bytes an element, or 4 + 1 + 2.
+    expect(records.map((r) => r.bytesPerCall)).toEqual([10 * n, 7 * n]);
+    expect(records[1]!.config).toEqual(records[0]!.config);
   });
 
   it('times radix sort keys and pairs: keys/s, input read and output written once, CUB anchors matched', async () => {
