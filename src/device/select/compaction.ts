@@ -77,7 +77,7 @@ export async function prepareCompaction(ctx: DeviceContext, tables: CompactionTa
   if (call.flagBytes !== undefined && call.flags === undefined) fail('invalid-argument', `${what}: flagBytes describes flags, and no flags were given`);
   if (flagBytes !== 1 && flagBytes !== 4) fail('invalid-argument', `${what} flagBytes must be 1 or 4, got ${String(flagBytes)}`);
   // Byte flags are read a word at a time: the buffer holds whole words (count rounded up to 4 bytes).
-  const flagWords = flagBytes === 1 ? Math.ceil(count / 4) : count;
+  const flagWords = flagBytes === 1 ? ceilDiv(count, 4) : count;
   if (call.flags !== undefined || call.source === 'flags' || call.source === 'predicated-flags') checkU32Buffer(ctx, `${what} flags${flagBytes === 1 ? ' (bytes, four a word)' : ''}`, call.flags, flagWords);
   if (call.valueBytes) {
     const vt: TypeInfo = typeInfo(call.valueBytes === 8 ? 'u64' : 'u32');

@@ -69,15 +69,15 @@ function compactionCalls(env: AlgorithmEnv) {
   };
 }
 
-/** Flags as the kernels read them, checked against the data's length first: `u32` words, or bytes (a `Uint8Array`'s, padded to whole words). */
+/**
+ * Flags as the kernels read them, checked against the data's length first: a `Uint32Array` as
+ * `u32` flags, a `Uint8Array` as bytes (the upload pads it to whole words).
+ */
 function flagBuffer(flags: Uint32Array | Uint8Array | undefined, length: number): { flags?: Uint32Array | Uint8Array; flagBytes?: FlagBytes } {
   if (flags === undefined) return {};
   if (!(flags instanceof Uint32Array) && !(flags instanceof Uint8Array)) fail('invalid-argument', 'flags must be a Uint32Array or a Uint8Array');
   if (flags.length < length) fail('invalid-argument', `flags holds ${flags.length} entries for ${length} elements`);
-  if (flags instanceof Uint32Array) return { flags };
-  const bytes = new Uint8Array(Math.max(4, Math.ceil(length / 4) * 4));
-  bytes.set(flags.subarray(0, length));
-  return { flags: bytes, flagBytes: 1 };
+  return flags instanceof Uint32Array ? { flags } : { flags, flagBytes: 1 };
 }
 
 /**
