@@ -22,9 +22,12 @@ export interface SelectConfig {
    * tile that writes more elements than it has invocations (a sparser one writes directly);
    * `striped`, each subgroup reads rows of consecutive elements (one a lane) and ranks a row's
    * selected by ballot, so a row's are written to consecutive places (subgroup operations only:
-   * `workgroupScan: 'subgroup'`).
+   * `workgroupScan: 'subgroup'`); `rounds`, each subgroup stages one round of its share (a quad a
+   * lane) at a time in workgroup memory and copies its runs out with consecutive lanes: the
+   * coalesced writes of `staged` for 4 elements of workgroup memory an invocation instead of
+   * `itemsPerThread` (subgroup operations only).
    */
-  readonly scatter: 'direct' | 'staged' | 'striped';
+  readonly scatter: 'direct' | 'staged' | 'striped' | 'rounds';
 }
 
 export const selectSpace = {
@@ -32,7 +35,7 @@ export const selectSpace = {
   itemsPerThread: [4, 8, 12, 16, 20, 24, 32],
   lookback: ['decoupled', 'reduce-then-scan'],
   workgroupScan: ['subgroup', 'shared'],
-  scatter: ['direct', 'staged', 'striped'],
+  scatter: ['direct', 'staged', 'striped', 'rounds'],
 } as const;
 
 /**
@@ -41,9 +44,11 @@ export const selectSpace = {
  * go along).
  */
 export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, stagedBytes: number, c: SelectConfig): string | undefined {
-  if (c.scatter !== 'direct' && c.scatter !== 'staged' && c.scatter !== 'striped') return `unknown scatter "${String(c.scatter)}"`;
+  if (!(selectSpace.scatter as readonly string[]).includes(c.scatter)) return `unknown scatter "${String(c.scatter)}"`;
   if (c.scatter === 'striped' && c.workgroupScan !== 'subgroup') return "scatter 'striped' ranks by subgroup ballot: it needs workgroupScan 'subgroup'";
-  return singlePassScanProblem(ctx, c, counts.bytes, 12 + (c.scatter === 'staged' ? c.workgroupSize * c.itemsPerThread * stagedBytes : 0));
+  if (c.scatter === 'rounds' && c.workgroupScan !== 'subgroup') return "scatter 'rounds' stages a subgroup's rounds: it needs workgroupScan 'subgroup'";
+  const staging = c.scatter === 'staged' ? c.itemsPerThread : c.scatter === 'rounds' ? 4 : 0;
+  return singlePassScanProblem(ctx, c, counts.bytes, 12 + c.workgroupSize * staging * stagedBytes);
 }
 
 /** 256 invocations, 16 items (8 for 8-byte types), each writing its own elements. */

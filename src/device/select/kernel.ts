@@ -16,6 +16,7 @@ import { quadTileLoad } from '../../wgsl/workgroup/tile.js';
 import { stagedCopyOut, type StagedRun, stageOrStore, stagingDecl, twoPhaseRule } from '../../wgsl/workgroup/two-phase-scatter.js';
 import { chunkScanStep, SUBGROUP_TOTALS_SCAN, subgroupIdsOrSelf, subgroupTotalsPrefix, workgroupScanDecls, workgroupScanSlots } from '../../wgsl/workgroup/scan.js';
 import { type SelectConfig } from './config.js';
+import { roundsDecls, type RoundsScatter, roundsScatter } from './rounds.js';
 import { stripedDecls, stripedFlags, stripedScatter, type StripedTile } from './striped.js';
 
 /**
@@ -234,13 +235,14 @@ fn flag_of(x: ${T}, e: u32, prev: ${T}) -> vec2<u32> {
   // Direct select: a quad's selected take consecutive places, so ordered stores
   // (src/wgsl/thread/ordered-stores.ts) write them in fewer sectors. The two-output layouts
   // store as they go.
-  const ordered: OrderedStores | undefined = !staged && !striped && layout === 'select'
+  const rounds: RoundsScatter | undefined = c.scatter === 'rounds' ? { layout, T, values: o.valueBytes !== undefined } : undefined;
+  const ordered: OrderedStores | undefined = !staged && !striped && !rounds && layout === 'select'
     ? { name: 'sel', T, T2: o.valueBytes ? 'u32' : undefined, most: 4 }
     : undefined;
   const place = ordered
     ? orderedStoresGather(ordered, 'f != 0u', 's', 'x', o.valueBytes ? 'e' : undefined)
     : staged ? stageOrStore(stage[layout], direct[layout]) : direct[layout];
-  const scatter = !scatters ? '' : striped ? `
+  const scatter = !scatters ? '' : rounds ? roundsScatter(rounds, Q) : striped ? `
     let head = op(tile_prefix, sg_prefix);${stripedScatter(striped, direct[layout])}` : `
     let head = op(tile_prefix, sg_prefix);
     let tile_start = tile * TILE;
@@ -264,7 +266,8 @@ ${stagedCopyOut([copyOut[layout]])}` : ''}`;
     let fast = (tile + 1u) * TILE <= P.fast_end;
 ${quadTileLoad({ view: 'in', T, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${T}()` })}
 ${source === 'unique' ? quadNeighbours({ name: 'in', T, quads: Q, items: 'items', sub, load: (e) => `in_at(${e})` }) : ''}
-    var pre: array<${C.wgsl}, Q>;
+    var pre: array<${C.wgsl}, Q>;${rounds ? `
+    var seg: array<${C.wgsl}, Q>;` : ''}
     var masks: array<u32, Q>;
     var run = identity();
 ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
@@ -280,7 +283,8 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
           t = op(t, f);
           m |= pack_flag(f) << (2u * j);
         }`)}
-      masks[k] = m;${withinSubgroup}`)}`;
+      masks[k] = m;${rounds ? `
+      seg[k] = run;` : ''}${withinSubgroup}`)}`;
   // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
   const countPrelude = prelude(C, countOperator(layout), sub);
   const head = [...typeEnables(t).filter((line) => !countPrelude.includes(line)), countPrelude, t.is64 && !C.is64 ? INT64_HELPERS : ''].join('\n');
@@ -296,7 +300,7 @@ ${workgroupScanDecls(C.wgsl, workgroupScanSlots(WG, sub, o.subgroupMinSize))}
 var<workgroup> sh_tile: u32;
 var<workgroup> sh_prefix: ${C.wgsl};
 var<workgroup> sg_counter: atomic<u32>;
-${scatters && staged ? `${stagingDecl('sh_items', T, 'TILE')}${o.valueBytes ? `\n${stagingDecl('sh_index', 'u32', 'TILE')}` : ''}` : ''}
+${scatters && staged ? `${stagingDecl('sh_items', T, 'TILE')}${o.valueBytes ? `\n${stagingDecl('sh_index', 'u32', 'TILE')}` : ''}` : ''}${scatters && rounds ? roundsDecls(rounds, WG) : ''}
 ${flagFns[source]}
 // Flags kept two bits an element between the count and the scatter, not evaluated twice.
 ${pair ? `fn pack_flag(f: vec2<u32>) -> u32 { return f.x | (f.y << 1u); }
