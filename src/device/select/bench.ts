@@ -88,9 +88,9 @@ export const compactionBenchmarks: readonly BenchmarkSpec[] = BENCHES.map((b) =>
 
 export const compactionTuning: readonly TuningSpec[] = BENCHES.filter((b) => !b.flagBytes).map((b) => ({
   stage: b.name, table: b.table, benchmarks: [b.name], defaultBenchmarks: [b.name],
-  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 12, 16], scatter: ['direct', 'staged'] },
+  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 12, 16], scatter: ['direct', 'rounds'] },
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },
-  // The staged scatter ties direct writes at 2^20 but loses by 1.3-1.6x at 2^28 (H200): time where the targets are.
+  // The scatters part at 2^28 (H100: rounds 1.06-1.8x direct, tile-wide staging 1.3-1.6x slower than direct on the H200): time where the targets are.
   gpuSizes: [2 ** 24, 2 ** 28],
   // Reduce-then-scan adds its first pass and the scan of the tile counts.
   cost: { pipelines: (c) => (c.lookback === 'reduce-then-scan' ? 4 : 1), passes: (c) => (c.lookback === 'reduce-then-scan' ? 2 : 1) },

@@ -31,7 +31,7 @@ function compactionTable<N extends string>(name: N, fileName: string, builtin: r
     builtin,
     keyInfo: typeInfo,
     problem: (ctx, t, _vb, c) => selectConfigProblem(ctx, countInfo, staged(t), c),
-    heuristic: (ctx, t) => selectHeuristic(ctx, countInfo, staged(t)),
+    heuristic: (ctx, t) => selectHeuristic(ctx, countInfo, t.bytes, staged(t)),
   });
 }
 
