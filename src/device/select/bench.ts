@@ -90,7 +90,7 @@ export const compactionTuning: readonly TuningSpec[] = BENCHES.filter((b) => !b.
   stage: b.name, table: b.table, benchmarks: [b.name], defaultBenchmarks: [b.name],
   defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 12, 16], scatter: ['direct', 'rounds'] },
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], lookback: ['decoupled'], workgroupScan: ['subgroup'] },
-  // The scatters part at 2^28 (H100: rounds 1.06-1.8x direct, tile-wide staging 1.3-1.6x slower than direct on the H200): time where the targets are.
+  // The scatters part at 2^28 (H100: rounds 1.0-1.7x direct, tile-wide staging 1.3-1.6x slower than direct on the H200): time where the targets are.
   gpuSizes: [2 ** 24, 2 ** 28],
   // Reduce-then-scan adds its first pass and the scan of the tile counts.
   cost: { pipelines: (c) => (c.lookback === 'reduce-then-scan' ? 4 : 1), passes: (c) => (c.lookback === 'reduce-then-scan' ? 2 : 1) },

@@ -52,8 +52,8 @@ export function selectConfigProblem(ctx: DeviceContext, counts: TypeInfo, staged
 }
 
 /**
- * 256 invocations; with subgroup operations the round-staged scatter (on an H100 it beat direct
- * stores in every sub-algorithm, 1.06x for unique by key to 1.8x for partition at 2^28 u32) and
+ * 256 invocations; with subgroup operations the round-staged scatter (on an H100 it matched or
+ * beat direct stores in every sub-algorithm, 1.0x for unique to 1.7x for partition at 2^28 u32) and
  * 16 items (8 for 8-byte elements), else each invocation writes its own elements and 16 items
  * (8 where the element and its staged index pass 4 bytes).
  */

@@ -9,9 +9,9 @@ import { type OutputLayout } from './kernel.js';
  * workgroup memory (the selected first, in order, then the second and the rejected), and its
  * lanes copy the region out, lane i the i-th element, so a store instruction writes consecutive
  * words. The staging holds one round, 4 elements an invocation, where the tile-wide staging
- * (`staged`) holds the whole tile: on an H100 (Dawn, Vulkan) every 4 KB of workgroup memory a
- * 256-invocation workgroup holds made a select slower, by 70% at 16 KB (fewer resident
- * workgroups).
+ * (`staged`) holds the whole tile: on an H100 (Dawn, Vulkan) a 256 x 16 select holding 8, 16
+ * or 32 KB of workgroup memory it barely used took 1.1, 1.7 and 3.3 times as long (fewer
+ * workgroups resident at once).
  */
 export interface RoundsScatter {
   readonly layout: OutputLayout;
