@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ElementType, type Prim, type PrimTypedArray, type SelectConfig, f16Bits, f16Value, WgprimError } from '../src/index.js';
+import { createPrim, type ElementType, type Prim, type PrimTypedArray, type SelectConfig, f16Bits, f16Value, WgprimError } from '../src/index.js';
 import { partitionReference, selectReference, threeWayReference, uniqueIndices } from '../src/device/select/reference.js';
 import { testPrim, typesOn } from './support/gpu.js';
 import { rng, SEED } from './support/data.js';
@@ -208,6 +208,26 @@ describe('buffer level: counts land on the GPU; bad input is a typed error befor
       expect(new Uint32Array(read.getMappedRange())[0]).toBe(want);
       read.destroy();
     }
+  });
+
+  it("the heuristic: rounds with subgroups (16 items, 8 for 8-byte elements), and the scatter's needs as invalid-config", async () => {
+    const { subgroupMinSize, subgroupMaxSize } = prim.target;
+    // An adapter no table knows: every selection is the heuristic.
+    const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '', subgroupMinSize, subgroupMaxSize } as GPUAdapterInfo });
+    const tables = ['selectFlag', 'selectPredicate', 'selectPredicatedFlag', 'selectUnique', 'selectUniqueByKey', 'partitionFlag', 'partitionPredicate', 'partitionTwoWayFlag', 'partitionTwoWayPredicate', 'partitionThreeWay'] as const;
+    for (const table of tables) {
+      for (const type of typesOn(prim)) {
+        const { config, source } = bare.selectedConfig(table, type);
+        expect(source, `${table} ${type}`).toBe('heuristic');
+        const wide = type === 'u64' || type === 'i64';
+        if (prim.context.hasSubgroups) expect(config, `${table} ${type}`).toMatchObject({ workgroupSize: 256, itemsPerThread: wide ? 8 : 16, workgroupScan: 'subgroup', scatter: 'rounds' });
+        else expect(config, `${table} ${type}`).toMatchObject({ workgroupScan: 'shared', scatter: 'direct' });
+      }
+    }
+    const d = Uint32Array.from({ length: 1000 }, (_, i) => i);
+    const code = async (p: Promise<unknown>): Promise<string> => p.then(() => 'resolved', (e: unknown) => (e instanceof WgprimError ? e.code : `untyped: ${String(e)}`));
+    expect(await code(prim.arrays.select(d, { predicate: 'true', config: { workgroupScan: 'shared', scatter: 'rounds' } }))).toBe('invalid-config');
+    expect(await code(prim.arrays.select(d, { predicate: 'true', config: { scatter: 'scattered' as 'rounds' } }))).toBe('invalid-config');
   });
 
   it('rejects what cannot run, with the reason', async () => {
