@@ -16,8 +16,9 @@ const PATHS: readonly (readonly [string, Partial<SelectConfig>])[] = [
   ['reduce-then-scan, workgroup-memory scan, staged scatter', { workgroupSize: 64, itemsPerThread: 8, lookback: 'reduce-then-scan', workgroupScan: 'shared', scatter: 'staged' }],
   // 20 rows a subgroup: flags packed in two words (16 an element pair of bits each).
   ['decoupled look-back, striped rows ranked by ballot', { workgroupSize: 32, itemsPerThread: 20, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'striped' }],
-  // Two rounds a subgroup, each staged and copied out on its own.
+  // Two rounds a subgroup, each staged and copied out on its own, after either look-back.
   ['decoupled look-back, round-staged scatter', { workgroupSize: 32, itemsPerThread: 8, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'rounds' }],
+  ['reduce-then-scan, round-staged scatter', { workgroupSize: 32, itemsPerThread: 8, lookback: 'reduce-then-scan', workgroupScan: 'subgroup', scatter: 'rounds' }],
 ];
 const TILE = 256;
 const SIZES = [0, 1, 2, 3, TILE - 1, TILE, TILE + 1, 2 * TILE - 1, 2 * TILE + 1, 7919, 33 * TILE + 5];
