@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrim, type Prim, type RadixSortKeyType, type SegmentedRadixSortConfig, typeInfo } from '../src/index.js';
 import { segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic } from '../src/device/segmented-radix-sort/config.js';
-import { benchmarkAlgorithm, configFromName } from '../src/bench/run.js';
+import { powerLawOffsets } from '../src/device/segmented-radix-sort/spec.js';
+import { benchmarkAlgorithm, configFromName, expandAlgorithm } from '../src/bench/run.js';
 import { parseName } from '../src/bench/gbench.js';
 import { anchorType } from '../src/cli/table.js';
 import { testPrim } from './support/gpu.js';
@@ -87,7 +88,7 @@ const SIZES = [0, 1, 2, 17, TILE - 1, TILE, TILE + 1, 3 * TILE + 5, 0, 100];
 describe('segmented radix sort: sizes, positions, gaps', () => {
   it('every key type, both directions, both ranks: empty, 1, tile±1, several tiles, unsorted, gaps', async () => {
     for (const rank of RANKS()) {
-      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank, segmentsPerWorkgroup: 1 };
       // The split rank (the fallback without subgroups) on fewer types: each pipeline compiles slowly on lavapipe.
       for (const type of rank === 'match' ? KEY_TYPES : (['u32', 'i64'] as const)) {
         for (const descending of [false, true]) {
@@ -109,7 +110,7 @@ describe('segmented radix sort: sizes, positions, gaps', () => {
       ends.push(at);
     }
     for (const rank of RANKS()) {
-      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank, segmentsPerWorkgroup: 1 };
       await check('u32', randomKeys('u32', at + 9, SEED + 3), begins, ends, { contiguous: true, config }, 'omitted ends', true);
       await check('i64', randomKeys('i64', at + 9, SEED + 4, 5), begins, ends, { contiguous: true, config, descending: true }, 'omitted ends');
     }
@@ -132,7 +133,7 @@ describe('segmented radix sort: sizes, positions, gaps', () => {
       // Mostly 8-bit digits (the pipelines of the first test); one narrower digit.
       const cases: [RadixSortKeyType, number, number, number][] = [['u32', 4, 20, 8], ['u32', 3, 3, 8], ['i64', 60, 64, 8], ['u64', 20, 44, 8], ['u32', 0, 32, 5]];
       for (const [type, beginBit, endBit, radixBits] of rank === 'match' ? cases : cases.slice(0, 3)) {
-        const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank, radixBits };
+        const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank, radixBits, segmentsPerWorkgroup: 1 };
         await check(type, randomKeys(type, n, SEED + beginBit), begins, ends, { beginBit, endBit, config }, `bits [${beginBit}, ${endBit})`);
       }
     }
@@ -219,7 +220,7 @@ describe('segmented radix sort: in place', () => {
     // 8-bit digits: full ranges take 2 (f16), 4 or 8 passes; the integer bit ranges 3 ([0, 24),
     // [40, 64)) or 1 ([3, 11)): the same pipelines with an odd count. One narrower digit on f16 (3 passes).
     for (const rank of RANKS()) {
-      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank, segmentsPerWorkgroup: 1 };
       const types = rank === 'match' ? KEY_TYPES : (['u32', 'i64'] as const);
       for (const type of types) {
         const { n, begins, ends } = layout(SIZES, SEED + 31 + type.length);
@@ -271,7 +272,7 @@ describe('segmented radix sort: in place', () => {
   it('maxSegmentLength within a tile: in place without scratch; contiguous segments with the ends omitted', async () => {
     const { n, begins, ends } = layout([TILE, 1, 0, 100, TILE - 3, 17], SEED + 61);
     for (const rank of RANKS()) {
-      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank };
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank, segmentsPerWorkgroup: 1 };
       await checkPlacements('u32', randomKeys('u32', n, SEED + 62), begins, ends, { config, maxSegmentLength: TILE }, `${rank} maxSegmentLength`, ['omitted']);
       await checkPlacements('u32', randomKeys('u32', n, SEED + 63), begins, ends, { config, maxSegmentLength: TILE, valueBytes: 0 }, `${rank} maxSegmentLength keys`, ['same-buffer']);
     }
@@ -410,11 +411,34 @@ describe('segmented radix sort: buffer level and errors', () => {
   });
 
   it('bench: segmented_radix_sort in rocPRIM name grammar, with the CUB anchor type u32/seg1024', async () => {
-    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0] };
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0], segmentsPerWorkgroup: 1 };
     const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1, config });
     expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1}}`);
     expect(anchorType(r!)).toBe('u32/seg1024');
-    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8, segmentsPerWorkgroup: 1 });
+    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8 });
+  });
+
+  it('bench: segmented_radix_sort_pow on power-law segments, against CUB anchor type u32/segpow1.5_min8', async () => {
+    const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort_pow', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1 });
+    expect(r!.name).toMatch(/^\{lvl:device,algo:segmented_radix_sort_pow,key_type:u32,value_type:empty,segment_lengths:pow1\.5_min8,cfg:\{/);
+    expect(anchorType(r!)).toBe('u32/segpow1.5_min8');
+    // Opt-in: slow on CPU adapters, so `all` (and the demo) leave it out.
+    expect(expandAlgorithm('all')).not.toContain('segmented_radix_sort_pow');
+    expect(expandAlgorithm('all')).toContain('segmented_radix_sort');
+    // The draw: Pareto from 8 with alpha 1.5, capped at 2^20, the last cut at the count.
+    const offsets = powerLawOffsets(1 << 22);
+    const lengths = Array.from(offsets.subarray(1), (e, i) => e - offsets[i]!);
+    expect(offsets[0]).toBe(0);
+    expect(offsets[offsets.length - 1]).toBe(1 << 22);
+    expect(lengths.slice(0, -1).reduce((m, l) => Math.min(m, l), Infinity)).toBe(8);
+    expect(lengths.reduce((m, l) => Math.max(m, l), 0)).toBeLessThanOrEqual(2 ** 20);
+    const mean = (1 << 22) / lengths.length;
+    expect(mean).toBeGreaterThan(18);
+    expect(mean).toBeLessThan(30);
+    // P(length >= 64) = (8 / 64)^1.5 = 4.4%.
+    const long = lengths.filter((l) => l >= 64).length / lengths.length;
+    expect(long).toBeGreaterThan(0.035);
+    expect(long).toBeLessThan(0.055);
   });
 
   it('the heuristic config is valid for every key type and value size', () => {
@@ -423,6 +447,8 @@ describe('segmented radix sort: buffer level and errors', () => {
         const t = typeInfo(type);
         const h = segmentedRadixSortHeuristic(prim.context, t, vb);
         expect(segmentedRadixSortConfigProblem(prim.context, t, vb, h), `${type} values ${vb}`).toBeUndefined();
+        // Several segments a workgroup (tiny ones by a subgroup each) with the match rank only.
+        expect(h.segmentsPerWorkgroup, `${type} values ${vb}`).toBe(h.rank === 'match' ? 8 : 1);
         const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '' } });
         expect(bare.selectedSegmentedRadixSortConfig(type, vb)).toEqual({ config: segmentedRadixSortHeuristic(bare.context, t, vb), source: 'heuristic' });
       }

@@ -33,12 +33,12 @@ export function benchmarkSpec(name: string): BenchmarkSpec {
 }
 
 /** Benchmarks of stages tuned only when named (the radix sort's block sort path): left out of `all`. */
-const optInBenchmarks = (): Set<string> => new Set(TUNING_STAGES.filter((s) => s.optIn).flatMap((s) => s.benchmarks));
+const optInBenchmarks = (): Set<string> => new Set([...TUNING_STAGES.filter((s) => s.optIn).flatMap((s) => s.benchmarks), ...BENCHMARKS.filter((b) => b.optIn).map((b) => b.name)]);
 
 /**
  * What `bench --algorithm` takes, as benchmark names: a benchmark, a tuning stage (its
  * benchmarks: `scan` is both scans, `radix_sort_onesweep` keys and pairs) or `all` (every
- * benchmark but those of opt-in stages).
+ * benchmark but the opt-in ones and those of opt-in stages).
  */
 export function expandAlgorithm(a: string): string[] {
   if (a === 'all') {

@@ -115,6 +115,8 @@ export interface BenchmarkSpec {
   maxArrayBytes?(limits: GPUSupportedLimits): number;
   /** Whether the element type needs its device feature (f16: `shader-f16`); sorts only move bits. */
   readonly needsTypeFeature: boolean;
+  /** Left out of `all` (and so of the demo's benchmark): run only where named (a slow call on CPU adapters). */
+  readonly optIn?: boolean;
   /** Prepares one call of `config` on the runner's buffers: returns what records it. */
   prepare(env: AlgorithmEnv, call: BenchCall, resources: BenchResources): Promise<(encoder: GPUCommandEncoder) => Promise<void>>;
 }

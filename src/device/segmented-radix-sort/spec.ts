@@ -27,6 +27,23 @@ export interface ArraySegmentedRadixSortOptions {
 /** Fixed segment length of the benchmark (CUB's anchor: `seg1024`). */
 export const BENCH_SEGMENT_LENGTH = 1024;
 
+/**
+ * Begin offsets (segments + 1) of segments whose lengths follow a power law, as CUB's
+ * `segpow1.5_min8` anchor draws them: Pareto with minimum 8 and alpha 1.5 (many short segments,
+ * a few long ones), each capped at 2^20, the last cut at `count`. Seeded.
+ */
+export function powerLawOffsets(count: number, seed = 20261207): Uint32Array<ArrayBuffer> {
+  let x = seed >>> 0;
+  // (0, 1]: a draw of 0 would make an infinite length.
+  const uniform = (): number => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return (x + 1) / 2 ** 32; };
+  const out = [0];
+  while (out[out.length - 1]! < count) {
+    const length = Math.min(2 ** 20, Math.floor(8 / Math.pow(uniform(), 1 / 1.5)));
+    out.push(Math.min(count, out[out.length - 1]! + length));
+  }
+  return Uint32Array.from(out);
+}
+
 function segmentedCalls(env: AlgorithmEnv) {
   return {
     /**
@@ -108,6 +125,26 @@ export const segmentedRadixSortAlgorithm = defineAlgorithm({
     prepare: async (env, c, resources) => {
       const beginOffsets = await resources.segmentOffsets(c.count, BENCH_SEGMENT_LENGTH);
       const args = { keys: c.input, keysOut: c.output, count: c.count, segments: Math.ceil(c.count / BENCH_SEGMENT_LENGTH), beginOffsets, type: c.type as RadixSortKeyType, config: c.config as unknown as SegmentedRadixSortConfig };
+      return (encoder) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
+    },
+  }, {
+    // Power-law segments (powerLawOffsets): against CUB's DeviceSegmentedSort on the same draw.
+    name: 'segmented_radix_sort_pow',
+    // Millions of segments: seconds a call on lavapipe at the demo's 2^20.
+    optIn: true,
+    anchor: 'segmented_sort_keys',
+    anchorType: (type) => `${type}/segpow1.5_min8`,
+    table: segmentedRadixSortTable,
+    input: 'sort-keys',
+    valueBytes: 0,
+    needsTypeFeature: false,
+    nameFields: (type) => ({ lvl: 'device', algo: 'segmented_radix_sort_pow', key_type: type, value_type: 'empty', segment_lengths: 'pow1.5_min8' }),
+    bytesPerCall: (type, n) => 2 * n * segmentedRadixSortTable.keyInfo(type).bytes,
+    prepare: async (env, c, resources) => {
+      const offsets = powerLawOffsets(c.count);
+      const beginOffsets = resources.buffer(`segmented-radix-sort.pow-offsets.${c.count}`, offsets.byteLength);
+      resources.device.queue.writeBuffer(beginOffsets, 0, offsets);
+      const args = { keys: c.input, keysOut: c.output, count: c.count, segments: offsets.length - 1, beginOffsets, type: c.type as RadixSortKeyType, config: c.config as unknown as SegmentedRadixSortConfig };
       return (encoder) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
     },
   }],
