@@ -269,6 +269,28 @@ describe('segmented radix sort: in place', () => {
     }
   });
 
+  it('subgroup sorts of several keys a lane: segments up to subgroupKeysPerLane subgroups long, ties in order', async () => {
+    if (!RANKS().includes('match')) return;
+    const tiny = prim.target.subgroupMinSize;
+    for (const kpl of [2, 4]) {
+      const most = kpl * tiny;
+      const sizes = [most - 1, most, most + 1, tiny + 1, 2 * tiny - 1, 1, 0, 2 * tiny + 3, most, 3, TILE + 5, most - 2];
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, segmentsPerWorkgroup: 4, subgroupKeysPerLane: kpl };
+      for (const [type, descending, valueBytes] of [['u32', false, 4], ['i64', true, 8], ['f16', false, 0]] as const) {
+        const { n, begins, ends } = layout(sizes, SEED + 71 + kpl);
+        // Few distinct keys (5 bits), so ties are common and the values show their order.
+        const keys = randomKeys(type, n, SEED + 72 + kpl, 5);
+        await checkPlacements(type, keys, begins, ends, { descending, config, valueBytes }, `${kpl} keys a lane`, ['omitted']);
+      }
+    }
+    // Only where the subgroup sorts run, in 1, 2, 4 or 8 keys a lane.
+    const code = async (c: Partial<SegmentedRadixSortConfig>): Promise<unknown> =>
+      prim.arrays.segmentedRadixSortKeys(new Uint32Array(8), Uint32Array.from([0, 8]), { config: { rank: 'match', ...c } }).then(() => 'resolved', (e: { code?: string }) => e.code);
+    expect(await code({ segmentsPerWorkgroup: 1, subgroupKeysPerLane: 2 })).toBe('invalid-config');
+    expect(await code({ segmentsPerWorkgroup: 4, subgroupKeysPerLane: 3 })).toBe('invalid-config');
+    expect(await code({ segmentsPerWorkgroup: 4, subgroupKeysPerLane: 8 })).toBe('resolved');
+  });
+
   it('maxSegmentLength within a tile: in place without scratch; contiguous segments with the ends omitted', async () => {
     const { n, begins, ends } = layout([TILE, 1, 0, 100, TILE - 3, 17], SEED + 61);
     for (const rank of RANKS()) {
@@ -413,9 +435,9 @@ describe('segmented radix sort: buffer level and errors', () => {
   it('bench: segmented_radix_sort in rocPRIM name grammar, with the CUB anchor type u32/seg1024', async () => {
     const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0], segmentsPerWorkgroup: 1 };
     const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1, config });
-    expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1}}`);
+    expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1,kpl:1}}`);
     expect(anchorType(r!)).toBe('u32/seg1024');
-    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8 });
+    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8, subgroupKeysPerLane: 1 });
   });
 
   it('bench: segmented_radix_sort_pow on power-law segments, against CUB anchor type u32/segpow1.5_min8', async () => {

@@ -28,6 +28,13 @@ export interface SegmentedRadixSortConfig {
    * match rank's subgroups), while the workgroup takes the longer ones.
    */
   readonly segmentsPerWorkgroup: number;
+  /**
+   * Keys a lane holds in those subgroup sorts (1, 2, 4 or 8): with segmentsPerWorkgroup above 1,
+   * segments of up to this many times the smallest subgroup size are sorted by one subgroup,
+   * each key ranked against every key of its segment; longer ones by the workgroup. 1 where
+   * the field is left out.
+   */
+  readonly subgroupKeysPerLane: number;
 }
 
 /** The tuning space and the edges tests walk. */
@@ -37,6 +44,7 @@ export const segmentedRadixSortSpace = {
   radixBits: [4, 5, 6, 7, 8],
   rank: ['match', 'split'],
   segmentsPerWorkgroup: [1, 2, 4, 8],
+  subgroupKeysPerLane: [1, 2, 4, 8],
 } as const;
 
 const subgroupSizes = (ctx: DeviceContext) => ({ subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
@@ -64,6 +72,9 @@ export function segmentedRadixSortConfigProblem(ctx: DeviceContext, key: TypeInf
   const spw = c.segmentsPerWorkgroup;
   if (!Number.isInteger(spw) || spw < 1 || spw > 64) return `segmentsPerWorkgroup ${spw} is not an integer in [1, 64]`;
   if (spw > 1 && c.rank !== 'match') return 'segmentsPerWorkgroup above 1 (subgroup sorts of tiny segments) needs rank "match"';
+  const kpl = c.subgroupKeysPerLane;
+  if (![1, 2, 4, 8].includes(kpl)) return `subgroupKeysPerLane ${String(kpl)} is not 1, 2, 4 or 8`;
+  if (kpl > 1 && spw === 1) return 'subgroupKeysPerLane above 1 sizes the subgroup sorts, which need segmentsPerWorkgroup above 1';
   if (c.rank === 'match') {
     const sg = subgroupProblem(ctx, wg);
     if (sg) return `the match rank: ${sg}`;
@@ -86,10 +97,10 @@ export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, v
   for (const rank of ranks) {
     for (const workgroupSize of [largest, 128, 64, 32]) {
       for (const itemsPerThread of [4, 2, 1]) {
-        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: rank === 'match' ? 8 : 1 };
+        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: rank === 'match' ? 8 : 1, subgroupKeysPerLane: 1 };
         if (segmentedRadixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
       }
     }
   }
-  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split', segmentsPerWorkgroup: 1 };
+  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1 };
 }

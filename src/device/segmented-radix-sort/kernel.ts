@@ -57,7 +57,7 @@ export function segmentedSortMarks(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boo
 }
 
 const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo'].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.config.subgroupKeysPerLane, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo'].join(':');
 
 /**
  * The segmented sort: workgroup `s` sorts segment `s` stably by bits [begin_bit, end_bit) of
@@ -140,9 +140,12 @@ ${sharedRunFlags('heads', digitAt, 'valid', (i) => `t_start[d] = ${i};`)}
         workgroupBarrier();
 ${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_start[d];`)}
         workgroupBarrier();`;
-  // Tiny segments (at most TINY keys, the smallest subgroup size): one subgroup each, one key
-  // per lane, ranked by comparing with every lane's key (stable: ties go by lane).
+  // Tiny segments (at most TINY keys: KPL times the smallest subgroup size): one subgroup each,
+  // key i of the segment in lane i % sg_size, slot i / sg_size, ranked by comparing with every
+  // key of the segment (stable: ties go by position).
   const spw = match ? c.segmentsPerWorkgroup : 1;
+  const KPL = spw > 1 ? c.subgroupKeysPerLane : 1;
+  const slots = (f: (s: number) => string): string => Array.from({ length: KPL }, (_, s) => f(s)).join('\n');
   const tiny = spw > 1
     ? `  let nsg_tiny = WG / sg_size;
   for (var g = sgid; g < SPW; g += nsg_tiny) {
@@ -152,22 +155,30 @@ ${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_sta
     let b = min(begins[seg], e);
     let len = e - b;
     if (len == 0u || len > TINY) { continue; }
-    var y = SENTINEL;
-    ${v(`var val: ${V};`)}
-    if (sg_lane < len) {
-      y = to_ordered(load_in(b + sg_lane));
-      ${v(`val = ${VIN}[b + sg_lane];`)}
-    }
-    let mk = range_bits(y);
-    var rank = 0u;
+    var ys: array<${K}, KPL>;
+    var mks: array<${K}, KPL>;
+    var ranks: array<u32, KPL>;
+    ${v(`var vals: array<${V}, KPL>;`)}
+${slots((s) => `    {
+      let i = ${s}u * sg_size + sg_lane;
+      ys[${s}] = SENTINEL;
+      if (i < len) {
+        ys[${s}] = to_ordered(load_in(b + i));
+        ${v(`vals[${s}] = ${VIN}[b + i];`)}
+      }
+      mks[${s}] = range_bits(ys[${s}]);
+      ranks[${s}] = 0u;
+    }`)}
     for (var l = 0u; l < len; l++) {
-      let o = subgroupShuffle(mk, l);
-      if (key_less(o, mk) || (all(o == mk) && l < sg_lane)) { rank += 1u; }
+      // Key l, from its slot (the same in every lane) of lane l % sg_size.
+      var pick = mks[0];
+${Array.from({ length: KPL - 1 }, (_, s) => `      if (l / sg_size == ${s + 1}u) { pick = mks[${s + 1}]; }\n`).join('')}      let o = subgroupShuffle(pick, l % sg_size);
+${slots((s) => `      if (key_less(o, mks[${s}]) || (all(o == mks[${s}]) && l < ${s}u * sg_size + sg_lane)) { ranks[${s}] += 1u; }`)}
     }
-    if (sg_lane < len) {
-      store_out(b + rank, from_ordered(y));
-      ${v('vals_out[b + rank] = val;')}
-    }
+${slots((s) => `    if (${s}u * sg_size + sg_lane < len) {
+      store_out(b + ranks[${s}], from_ordered(ys[${s}]));
+      ${v(`vals_out[b + ranks[${s}]] = vals[${s}];`)}
+    }`)}
   }`
     : '';
   const tStart = match ? 'rk_start' : 't_start';
@@ -191,7 +202,8 @@ const RB = ${c.radixBits}u;
 const RADIX = ${1 << c.radixBits}u;
 const DPT = ${Math.ceil((1 << c.radixBits) / WG)}u;
 const SPW = ${spw}u;
-const TINY = ${o.subgroupMinSize}u;
+const KPL = ${KPL}u;
+const TINY = ${o.subgroupMinSize * KPL}u;
 ${keyRangeFunctions(o.key)}
 ${scratchAccess(o.key, o.valueBytes, VIN)}
 ${match ? radixRankDecls(rk) : ''}
