@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrim, type Prim, type RadixSortKeyType, type SegmentedRadixSortConfig, typeInfo } from '../src/index.js';
 import { segmentedRadixSortConfigProblem, segmentedRadixSortHeuristic } from '../src/device/segmented-radix-sort/config.js';
 import { powerLawOffsets } from '../src/device/segmented-radix-sort/spec.js';
-import { benchmarkAlgorithm, configFromName, expandAlgorithm } from '../src/bench/run.js';
+import { benchmarkAlgorithm, benchmarkName, configFromName, expandAlgorithm } from '../src/bench/run.js';
 import { parseName } from '../src/bench/gbench.js';
 import { anchorType } from '../src/cli/table.js';
 import { testPrim } from './support/gpu.js';
@@ -435,9 +435,14 @@ describe('segmented radix sort: buffer level and errors', () => {
   it('bench: segmented_radix_sort in rocPRIM name grammar, with the CUB anchor type u32/seg1024', async () => {
     const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0], segmentsPerWorkgroup: 1 };
     const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1, config });
-    expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1,kpl:1}}`);
+    expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1}}`);
     expect(anchorType(r!)).toBe('u32/seg1024');
     expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8, subgroupKeysPerLane: 1 });
+    // One key a lane is left out of names (as names before the field had it); more is named.
+    const four = { ...config, radixBits: 8, segmentsPerWorkgroup: 4, subgroupKeysPerLane: 4 };
+    const name = benchmarkName('segmented_radix_sort', 'u32', four);
+    expect(name).toContain('spw:4,kpl:4}');
+    expect(configFromName('segmented_radix_sort', parseName(name).cfg as never)).toEqual(four);
   });
 
   it('bench: segmented_radix_sort_pow on power-law segments, against CUB anchor type u32/segpow1.5_min8', async () => {

@@ -9,8 +9,9 @@ export const segmentedRadixSortTable = defineTable<SegmentedRadixSortConfig, 'se
   space: segmentedRadixSortSpace,
   valueClasses: true,
   nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', radixBits: 'bits', rank: 'rank', segmentsPerWorkgroup: 'spw', subgroupKeysPerLane: 'kpl' },
-  // Rows written before the field existed sorted one key a lane.
+  // Rows and names written before the field existed sorted one key a lane.
   defaults: { subgroupKeysPerLane: 1 },
+  nameOmits: { subgroupKeysPerLane: 1 },
   builtin: segmentedRadixSortTuned,
   keyInfo: radixKeyInfo,
   problem: segmentedRadixSortConfigProblem,
