@@ -3,7 +3,7 @@ import { fail } from '../../runtime/errors.js';
 import { type ElementType } from '../../wgsl/types.js';
 import { type SelectedConfig } from '../../config/types.js';
 import { arrayOfType, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
-import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm, type ValueBytes } from '../spec.js';
+import { type AlgorithmEnv, type ArrayEnv, type BenchmarkSpec, type BenchResources, defineAlgorithm, type ValueBytes } from '../spec.js';
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sort/keys.js';
 import { pairValueBytes, type RadixSortValueArray } from '../radix-sort/arrays.js';
 import { type SegmentedRadixSortConfig } from './config.js';
@@ -42,6 +42,25 @@ export function powerLawOffsets(count: number, seed = 20261207): Uint32Array<Arr
     out.push(Math.min(count, out[out.length - 1]! + length));
   }
   return Uint32Array.from(out);
+}
+
+/** A benchmark sorting keys from `input` to `output` in the segments `layout` makes (begin offsets, ends omitted). */
+function sortBenchmark(name: string, segmentFields: Readonly<Record<string, string | number>>,
+  layout: (count: number, r: BenchResources) => Promise<{ beginOffsets: GPUBuffer; segments: number }>): BenchmarkSpec {
+  return {
+    name,
+    table: segmentedRadixSortTable,
+    input: 'sort-keys',
+    valueBytes: 0,
+    needsTypeFeature: false,
+    nameFields: (type) => ({ lvl: 'device', algo: name, key_type: type, value_type: 'empty', ...segmentFields }),
+    bytesPerCall: (type, n) => 2 * n * segmentedRadixSortTable.keyInfo(type).bytes,
+    prepare: async (env, c, r) => {
+      const { beginOffsets, segments } = await layout(c.count, r);
+      const args = { keys: c.input, keysOut: c.output, count: c.count, segments, beginOffsets, type: c.type as RadixSortKeyType, config: c.config as unknown as SegmentedRadixSortConfig };
+      return (encoder) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
+    },
+  };
 }
 
 function segmentedCalls(env: AlgorithmEnv) {
@@ -113,41 +132,24 @@ export const segmentedRadixSortAlgorithm = defineAlgorithm({
   name: 'segmented-radix-sort',
   summary: 'stable radix sort of each segment: small segments in a subgroup or workgroup, large ones by LSD passes',
   tables: [segmentedRadixSortTable],
-  benchmarks: [{
-    name: 'segmented_radix_sort',
-    table: segmentedRadixSortTable,
-    input: 'sort-keys',
-    valueBytes: 0,
-    needsTypeFeature: false,
-    nameFields: (type) => ({ lvl: 'device', algo: 'segmented_radix_sort', key_type: type, value_type: 'empty', segment_length: BENCH_SEGMENT_LENGTH }),
-    bytesPerCall: (type, n) => 2 * n * segmentedRadixSortTable.keyInfo(type).bytes,
-    // Keys from `input` to `output` in fixed segments (the last may be shorter), the ends omitted, as CUB's anchor.
-    prepare: async (env, c, resources) => {
-      const beginOffsets = await resources.segmentOffsets(c.count, BENCH_SEGMENT_LENGTH);
-      const args = { keys: c.input, keysOut: c.output, count: c.count, segments: Math.ceil(c.count / BENCH_SEGMENT_LENGTH), beginOffsets, type: c.type as RadixSortKeyType, config: c.config as unknown as SegmentedRadixSortConfig };
-      return (encoder) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
+  benchmarks: [
+    // Fixed segments (the last may be shorter), the ends omitted, as CUB's anchor.
+    sortBenchmark('segmented_radix_sort', { segment_length: BENCH_SEGMENT_LENGTH }, async (count, r) =>
+      ({ beginOffsets: await r.segmentOffsets(count, BENCH_SEGMENT_LENGTH), segments: Math.ceil(count / BENCH_SEGMENT_LENGTH) })),
+    // Power-law segments: against CUB's DeviceSegmentedSort on the same draw. Opt-in: millions
+    // of segments take seconds a call on lavapipe at the demo's 2^20.
+    {
+      ...sortBenchmark('segmented_radix_sort_pow', { segment_lengths: 'pow1.5_min8' }, async (count, r) => {
+        const offsets = powerLawOffsets(count);
+        const beginOffsets = r.buffer(`segmented-radix-sort.pow-offsets.${count}`, offsets.byteLength);
+        r.device.queue.writeBuffer(beginOffsets, 0, offsets);
+        return { beginOffsets, segments: offsets.length - 1 };
+      }),
+      optIn: true,
+      anchor: 'segmented_sort_keys',
+      anchorType: (type) => `${type}/segpow1.5_min8`,
     },
-  }, {
-    // Power-law segments (powerLawOffsets): against CUB's DeviceSegmentedSort on the same draw.
-    name: 'segmented_radix_sort_pow',
-    // Millions of segments: seconds a call on lavapipe at the demo's 2^20.
-    optIn: true,
-    anchor: 'segmented_sort_keys',
-    anchorType: (type) => `${type}/segpow1.5_min8`,
-    table: segmentedRadixSortTable,
-    input: 'sort-keys',
-    valueBytes: 0,
-    needsTypeFeature: false,
-    nameFields: (type) => ({ lvl: 'device', algo: 'segmented_radix_sort_pow', key_type: type, value_type: 'empty', segment_lengths: 'pow1.5_min8' }),
-    bytesPerCall: (type, n) => 2 * n * segmentedRadixSortTable.keyInfo(type).bytes,
-    prepare: async (env, c, resources) => {
-      const offsets = powerLawOffsets(c.count);
-      const beginOffsets = resources.buffer(`segmented-radix-sort.pow-offsets.${c.count}`, offsets.byteLength);
-      resources.device.queue.writeBuffer(beginOffsets, 0, offsets);
-      const args = { keys: c.input, keysOut: c.output, count: c.count, segments: offsets.length - 1, beginOffsets, type: c.type as RadixSortKeyType, config: c.config as unknown as SegmentedRadixSortConfig };
-      return (encoder) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
-    },
-  }],
+  ],
   tuning: [{
     stage: 'segmented_radix_sort', table: segmentedRadixSortTable, benchmarks: ['segmented_radix_sort'], defaultBenchmarks: ['segmented_radix_sort'],
     defaultSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16], radixBits: [6, 8] },

@@ -267,7 +267,7 @@ ${stagedCopyOut([copyOut[layout]])}` : ''}`;
 ${quadTileLoad({ view: 'in', T, quads: Q, fast: 'fast', quad: 'base + k * sg_size + sg_lane', unrolled: true, pad: `${T}()` })}
 ${source === 'unique' ? quadNeighbours({ name: 'in', T, quads: Q, items: 'items', sub, load: (e) => `in_at(${e})` }) : ''}
     var pre: array<${C.wgsl}, Q>;${rounds ? `
-    var seg: array<${C.wgsl}, Q>;` : ''}
+    var seg: array<${C.wgsl}, ${Q + 1}>;` : ''}
     var masks: array<u32, Q>;
     var run = identity();
 ${unroll(Q, 'k', `      let q = base + k * sg_size + sg_lane;
@@ -284,7 +284,8 @@ ${unroll(4, 'j', `        let e = q * 4u + j;
           m |= pack_flag(f) << (2u * j);
         }`)}
       masks[k] = m;${rounds ? `
-      seg[k] = run;` : ''}${withinSubgroup}`)}`;
+      seg[k] = run;` : ''}${withinSubgroup}`)}${rounds ? `
+    seg[Q] = run;` : ''}`;
   // The element type's `enable`s and 64-bit helpers beside the count type's prelude.
   const countPrelude = prelude(C, countOperator(layout), sub);
   const head = [...typeEnables(t).filter((line) => !countPrelude.includes(line)), countPrelude, t.is64 && !C.is64 ? INT64_HELPERS : ''].join('\n');

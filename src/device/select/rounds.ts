@@ -28,8 +28,8 @@ export function roundsDecls(o: RoundsScatter, WG: number): string {
 
 /**
  * Statements after the tile's prefix: `head` (the tile's and the subgroup's prefix), `pre[k]`
- * (the counts before each lane's quad in the subgroup's share), `seg[k]` (before round k) and
- * `run` (the share's total), `masks[k]` and `items[k]`. Every invocation reaches the barriers.
+ * (the counts before each lane's quad in the subgroup's share), `seg[k]` (before round k;
+ * `seg[Q]` the share's total), `masks[k]` and `items[k]`. Every invocation reaches the barriers.
  */
 export function roundsScatter(o: RoundsScatter, Q: number): string {
   const pair = o.layout === 'three-way';
@@ -52,7 +52,9 @@ export function roundsScatter(o: RoundsScatter, Q: number): string {
     'three-way': 'if (f.x != 0u) { sh_round[region + ls.x] = x; } else if (f.y != 0u) { sh_round[region + sel.x + ls.y] = x; } else { sh_round[region + sel.x + sel.y + le - ls.x - ls.y] = x; }',
   };
   const c = copy[o.layout];
-  const rej = pair ? 'e0 - at.x - at.y' : 'e0 - at';
+  // The rejected before the round: the elements before it less the selected (and second) before it.
+  const rej = o.layout === 'select' ? '' : `
+      let rej = ${pair ? 'e0 - at.x - at.y' : 'e0 - at'};`;
   return `
     let head = op(tile_prefix, sg_prefix);
     let region = sgid * sg_size * 4u;
@@ -60,10 +62,8 @@ ${unroll(Q, 'k', `
       // Round k: elements [e0, e0 + 4 * sg_size) of the input, \`valid\` of them before the end.
       let e0 = (base + k * sg_size) * 4u;
       let valid = min(4u * sg_size, P.count - min(e0, P.count));
-      let next = ${Q > 1 ? `select(run, seg[min(k + 1u, Q - 1u)], k + 1u < Q)` : 'run'};
-      let sel = next - seg[k];
-      let at = op(head, seg[k]);
-      let rej = ${rej};
+      let sel = seg[k + 1u] - seg[k];
+      let at = op(head, seg[k]);${rej}
       if (k > 0u) { workgroupBarrier(); }
       var ls = pre[k] - seg[k];
 ${unroll(4, 'j', `        let e = e0 + sg_lane * 4u + j;
