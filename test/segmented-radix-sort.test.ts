@@ -272,7 +272,7 @@ describe('segmented radix sort: in place', () => {
   it('subgroup sorts of several keys a lane: segments up to subgroupKeysPerLane subgroups long, ties in order', async () => {
     if (!RANKS().includes('match')) return;
     const tiny = prim.target.subgroupMinSize;
-    for (const kpl of [2, 4]) {
+    for (const kpl of [2, 4, 8]) {
       const most = kpl * tiny;
       const sizes = [most - 1, most, most + 1, tiny + 1, 2 * tiny - 1, 1, 0, 2 * tiny + 3, most, 3, TILE + 5, most - 2];
       const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, segmentsPerWorkgroup: 4, subgroupKeysPerLane: kpl };

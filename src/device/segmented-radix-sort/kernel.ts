@@ -146,6 +146,12 @@ ${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_sta
   const spw = match ? c.segmentsPerWorkgroup : 1;
   const KPL = spw > 1 ? c.subgroupKeysPerLane : 1;
   const slots = (f: (s: number) => string): string => Array.from({ length: KPL }, (_, s) => f(s)).join('\n');
+  // Whether key o (slot S, lane j) goes before this lane's key of slot D.
+  const tieRule = (S: number, D: number): string => {
+    if (S < D) return `!key_less(mks[${D}], o)`;
+    if (S > D) return `key_less(o, mks[${D}])`;
+    return `(key_less(o, mks[${D}]) || (all(o == mks[${D}]) && j < sg_lane))`;
+  };
   const tiny = spw > 1
     ? `  let nsg_tiny = WG / sg_size;
   for (var g = sgid; g < SPW; g += nsg_tiny) {
@@ -169,12 +175,16 @@ ${slots((s) => `    {
       mks[${s}] = range_bits(ys[${s}]);
       ranks[${s}] = 0u;
     }`)}
-    for (var l = 0u; l < len; l++) {
-      // Key l, from its slot (the same in every lane) of lane l % sg_size.
-      var pick = mks[0];
-${Array.from({ length: KPL - 1 }, (_, s) => `      if (l / sg_size == ${s + 1}u) { pick = mks[${s + 1}]; }\n`).join('')}      let o = subgroupShuffle(pick, l % sg_size);
-${slots((s) => `      if (key_less(o, mks[${s}]) || (all(o == mks[${s}]) && l < ${s}u * sg_size + sg_lane)) { ranks[${s}] += 1u; }`)}
-    }
+    // Key j of slot S (lane j's), broadcast, against every held key of slot D: slots past
+    // the segment's end are skipped, so a segment pays for ceil(len / sg_size)^2 slot pairs.
+    // Ties go by position: slot S before slot D when S < D, lanes in order within one slot.
+${slots((S) => `    if (${S}u * sg_size < len) {
+      let n = min(sg_size, len - ${S}u * sg_size);
+      for (var j = 0u; j < n; j++) {
+        let o = subgroupShuffle(mks[${S}], j);
+${Array.from({ length: KPL }, (_, D) => `        if (${D}u * sg_size < len && ${tieRule(S, D)}) { ranks[${D}] += 1u; }`).join('\n')}
+      }
+    }`)}
 ${slots((s) => `    if (${s}u * sg_size + sg_lane < len) {
       store_out(b + ranks[${s}], from_ordered(ys[${s}]));
       ${v(`vals_out[b + ranks[${s}]] = vals[${s}];`)}
