@@ -144,11 +144,15 @@ describe('segmented radix sort: sizes, positions, gaps', () => {
     const values = BigUint64Array.from({ length: 3000 }, (_, i) => (BigInt(i) << 32n) | 7n);
     const begins = [0, 2000, 1500, 2900];
     const ends = [1000, 1990, 1700, 5000];
-    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT };
-    const got = await prim.arrays.segmentedRadixSortPairs(keys, values, Uint32Array.from(begins), { endOffsets: Uint32Array.from(ends), config });
     const order = referenceOrder('u32', keys, begins, ends, false, 0, 32);
-    expect(firstBad(keys, got.keys, order)).toBeUndefined();
-    expect(Array.from(got.values, (v) => Number(v >> 32n))).toEqual(Array.from(order));
+    const configs: Partial<SegmentedRadixSortConfig>[] = [{ workgroupSize: TILE_WG, itemsPerThread: TILE_IPT }];
+    // Grouped by length, the bounds are clamped before the partition sees them.
+    if (RANKS().includes('match')) configs.push({ workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match', segmentsPerWorkgroup: 2, grouping: 'by-length' });
+    for (const config of configs) {
+      const got = await prim.arrays.segmentedRadixSortPairs(keys, values, Uint32Array.from(begins), { endOffsets: Uint32Array.from(ends), config });
+      expect(firstBad(keys, got.keys, order), JSON.stringify(config)).toBeUndefined();
+      expect(Array.from(got.values, (v) => Number(v >> 32n))).toEqual(Array.from(order));
+    }
   });
 });
 
@@ -207,7 +211,7 @@ describe('segmented radix sort: in place', () => {
       const gotKeys = new KeyCtor(await read(ko ?? kb, keyBytes), 0, n);
       const gotValues = vb ? new ValCtor(await read(vo ?? vb, values.byteLength)) : undefined;
       expect(firstBad(keys, gotKeys, order, gotValues, valueOf), label).toBeUndefined();
-      if (ko !== undefined && ko !== kb) expect(new Uint8Array(await read(kb, keys.byteLength)), `keys input kept, ${label}`).toEqual(new Uint8Array(keys.buffer, keys.byteOffset, keys.byteLength));
+      if (ko !== undefined && ko !== kb) expect(new Uint8Array(await read(kb, keyBytes), 0, keys.byteLength), `keys input kept, ${label}`).toEqual(new Uint8Array(keys.buffer, keys.byteOffset, keys.byteLength));
       if (vb && vo !== undefined && vo !== vb) expect(new Uint8Array(await read(vb, values.byteLength)), `values input kept, ${label}`).toEqual(new Uint8Array(values.buffer));
       for (const b of new Set([kb, vb, ko, vo])) b?.destroy();
     }
@@ -289,6 +293,30 @@ describe('segmented radix sort: in place', () => {
     expect(await code({ segmentsPerWorkgroup: 1, subgroupKeysPerLane: 2 })).toBe('invalid-config');
     expect(await code({ segmentsPerWorkgroup: 4, subgroupKeysPerLane: 3 })).toBe('invalid-config');
     expect(await code({ segmentsPerWorkgroup: 4, subgroupKeysPerLane: 8 })).toBe('resolved');
+  });
+
+  it("segments grouped by length: the longer ones a workgroup each first, then the tiny ones, every placement", async () => {
+    if (!RANKS().includes('match')) return;
+    const tiny = prim.target.subgroupMinSize;
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, segmentsPerWorkgroup: 4, subgroupKeysPerLane: 2, grouping: 'by-length' as const };
+    const most = 2 * tiny;
+    // Tiny ones around the subgroup sorts' limit, short and long ones, empty ones; 11 tiny (not a multiple of 4).
+    const sizes = [1, most, most + 1, 0, TILE + 7, 3, most - 1, TILE, 2, 3 * TILE + 1, tiny, 1, 0, 40, 5, most, tiny + 1, 7];
+    for (const [type, descending, valueBytes, placements] of [['u32', false, 4, PLACEMENTS], ['i64', true, 8, ['omitted']], ['f16', false, 0, ['separate', 'same-buffer']]] as const) {
+      const { n, begins, ends } = layout(sizes, SEED + 81 + type.length);
+      const keys = randomKeys(type, n, SEED + 82, 6);
+      await checkPlacements(type, keys, begins, ends, { descending, config, valueBytes }, 'grouped', placements);
+    }
+    // Only tiny segments (no workgroup takes a longer one), only longer ones, and the ends omitted.
+    const onlyTiny = layout(Array.from({ length: 9 }, (_, i) => 1 + ((i * 7) % most)), SEED + 83);
+    await checkPlacements('u32', randomKeys('u32', onlyTiny.n, SEED + 84), onlyTiny.begins, onlyTiny.ends, { config }, 'grouped, tiny only', ['separate']);
+    const onlyLonger = layout([most + 1, TILE, 2 * TILE + 3], SEED + 85);
+    await checkPlacements('u32', randomKeys('u32', onlyLonger.n, SEED + 86), onlyLonger.begins, onlyLonger.ends, { config }, 'grouped, longer only', ['separate']);
+    const begins = [0, 3, 3 + most, 4 + most + TILE, 5 + most + TILE];
+    await checkPlacements('u32', randomKeys('u32', 9 + most + TILE, SEED + 87), begins, [...begins.slice(1), 9 + most + TILE], { config, contiguous: true }, 'grouped, ends omitted', ['omitted']);
+    // Grouping needs the subgroup sorts.
+    await expect(prim.arrays.segmentedRadixSortKeys(new Uint32Array(8), Uint32Array.from([0, 8]), { config: { rank: 'match', segmentsPerWorkgroup: 1, grouping: 'by-length' } }))
+      .rejects.toMatchObject({ code: 'invalid-config' });
   });
 
   it('maxSegmentLength within a tile: in place without scratch; contiguous segments with the ends omitted', async () => {

@@ -259,12 +259,27 @@ export class DeviceContext {
    */
   dispatch(encoder: GPUCommandEncoder, label: string, pipeline: GPUComputePipeline, group: GPUBindGroup, workgroups: number): void {
     const [x, y] = gridFor(workgroups, this.limits.maxComputeWorkgroupsPerDimension);
+    const pass = this.beginPass(encoder, label, pipeline, group);
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+  }
+
+  /**
+   * `dispatch` with the grid read on the GPU: three u32 (x, y, z) at `offset` of `indirect`
+   * (a buffer with INDIRECT usage), written by an earlier pass.
+   */
+  dispatchIndirect(encoder: GPUCommandEncoder, label: string, pipeline: GPUComputePipeline, group: GPUBindGroup, indirect: GPUBuffer, offset = 0): void {
+    const pass = this.beginPass(encoder, label, pipeline, group);
+    pass.dispatchWorkgroupsIndirect(indirect, offset);
+    pass.end();
+  }
+
+  private beginPass(encoder: GPUCommandEncoder, label: string, pipeline: GPUComputePipeline, group: GPUBindGroup): GPUComputePassEncoder {
     const timestampWrites = this.profiler?.passTimestampWrites(label);
     const pass = encoder.beginComputePass(timestampWrites ? { label, timestampWrites } : { label });
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, group);
-    pass.dispatchWorkgroups(x, y);
-    pass.end();
+    return pass;
   }
 
   /** Throws a typed error unless `buffer` is a usable STORAGE buffer for `count` elements of `t`. */

@@ -35,6 +35,15 @@ export interface SegmentedRadixSortConfig {
    * the field is left out.
    */
   readonly subgroupKeysPerLane: number;
+  /**
+   * `by-length`: before the sort, the segments are partitioned by length (rocPRIM's and CUB's
+   * grouping; the compaction engine's partition): those longer than the subgroup sorts take go
+   * first, one workgroup each, then the tiny ones, segmentsPerWorkgroup a workgroup, so a
+   * workgroup never holds a long segment and tiny ones at once (needs segmentsPerWorkgroup
+   * above 1). Costs a pass over the offsets and 16 bytes a segment of scratch. `none` (where
+   * the field is left out): segment i in workgroup i / segmentsPerWorkgroup.
+   */
+  readonly grouping: 'none' | 'by-length';
 }
 
 /** The tuning space and the edges tests walk. */
@@ -45,6 +54,7 @@ export const segmentedRadixSortSpace = {
   rank: ['match', 'split'],
   segmentsPerWorkgroup: [1, 2, 4, 8],
   subgroupKeysPerLane: [1, 2, 4, 8],
+  grouping: ['none', 'by-length'],
 } as const;
 
 const subgroupSizes = (ctx: DeviceContext) => ({ subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
@@ -75,6 +85,8 @@ export function segmentedRadixSortConfigProblem(ctx: DeviceContext, key: TypeInf
   const kpl = c.subgroupKeysPerLane;
   if (![1, 2, 4, 8].includes(kpl)) return `subgroupKeysPerLane ${String(kpl)} is not 1, 2, 4 or 8`;
   if (kpl > 1 && spw === 1) return 'subgroupKeysPerLane above 1 sizes the subgroup sorts, which need segmentsPerWorkgroup above 1';
+  if (c.grouping !== 'none' && c.grouping !== 'by-length') return `unknown grouping "${String(c.grouping)}"`;
+  if (c.grouping === 'by-length' && spw === 1) return "grouping 'by-length' sets the tiny segments apart for the subgroup sorts, which need segmentsPerWorkgroup above 1";
   if (c.rank === 'match') {
     const sg = subgroupProblem(ctx, wg);
     if (sg) return `the match rank: ${sg}`;
@@ -97,10 +109,10 @@ export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, v
   for (const rank of ranks) {
     for (const workgroupSize of [largest, 128, 64, 32]) {
       for (const itemsPerThread of [4, 2, 1]) {
-        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: rank === 'match' ? 8 : 1, subgroupKeysPerLane: 1 };
+        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: rank === 'match' ? 8 : 1, subgroupKeysPerLane: 1, grouping: 'none' };
         if (segmentedRadixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
       }
     }
   }
-  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1 };
+  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' };
 }

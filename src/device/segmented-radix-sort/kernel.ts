@@ -12,6 +12,7 @@ import { splitByBit } from '../../wgsl/workgroup/radix-split.js';
 import { sharedInclusiveSum } from '../../wgsl/workgroup/shared-scan.js';
 import { blockedTileLoadViaShared, sharedTileStore, stripedTileLoad, stripedTileStore } from '../../wgsl/workgroup/tile.js';
 import { rawKeyAccess, scratchAccess } from './access.js';
+import { subgroupSorts } from './subgroup-sort.js';
 import { type SegmentedRadixSortConfig } from './config.js';
 
 /**
@@ -34,18 +35,24 @@ export interface SegmentedRadixSortKernelOptions {
   readonly keysInPlace?: boolean;
   /** The values are permuted in place: one read-write values binding, no `vals_in`. */
   readonly valuesInPlace?: boolean;
+  /**
+   * The segments come grouped (config `grouping: 'by-length'`): `list` holds every segment's
+   * clamped [begin, end), those longer than TINY first (`counts[0]` of them, a workgroup each),
+   * then the tiny ones (SPW a workgroup); no `begins` / `ends`.
+   */
+  readonly grouped?: boolean;
 }
 
 /** Binding kind of each role of the sort kernel (and of the copy kernel, but for `covered`). */
 const BINDING_KINDS: Record<string, BindingKind> = {
   params: 'uniform', keys_in: 'read-only-storage', keys_out: 'storage', tmp: 'storage', begins: 'read-only-storage', ends: 'read-only-storage',
-  covered: 'storage', vals_in: 'read-only-storage', vals_out: 'storage',
+  list: 'read-only-storage', counts: 'read-only-storage', covered: 'storage', vals_in: 'read-only-storage', vals_out: 'storage',
 };
 
 /** The kernel's bindings in order, from the uniform block: `keys_in` and `vals_in` are absent in place, `covered` when nothing is copied. */
-export function segmentedSortBindingRoles(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boolean; valuesInPlace?: boolean }): string[] {
+export function segmentedSortBindingRoles(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boolean; valuesInPlace?: boolean; grouped?: boolean }): string[] {
   const pairs = o.valueBytes !== 0;
-  const roles = ['params', ...(o.keysInPlace ? [] : ['keys_in']), 'keys_out', 'tmp', 'begins', 'ends'];
+  const roles = ['params', ...(o.keysInPlace ? [] : ['keys_in']), 'keys_out', 'tmp', ...(o.grouped ? ['list', 'counts'] : ['begins', 'ends'])];
   if (segmentedSortMarks(o)) roles.push('covered');
   if (pairs) roles.push(...(o.valuesInPlace ? [] : ['vals_in']), 'vals_out');
   return roles;
@@ -57,7 +64,7 @@ export function segmentedSortMarks(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boo
 }
 
 const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.config.subgroupKeysPerLane, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo'].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.config.subgroupKeysPerLane, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo', o.grouped ? 'g' : 'u'].join(':');
 
 /**
  * The segmented sort: workgroup `s` sorts segment `s` stably by bits [begin_bit, end_bit) of
@@ -140,56 +147,24 @@ ${sharedRunFlags('heads', digitAt, 'valid', (i) => `t_start[d] = ${i};`)}
         workgroupBarrier();
 ${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_start[d];`)}
         workgroupBarrier();`;
-  // Tiny segments (at most TINY keys: KPL times the smallest subgroup size): one subgroup each,
-  // key i of the segment in lane i % sg_size, slot i / sg_size, ranked by comparing with every
-  // key of the segment (stable: ties go by position).
+  // Tiny segments (at most TINY keys: KPL times the smallest subgroup size): one subgroup each.
   const spw = match ? c.segmentsPerWorkgroup : 1;
   const KPL = spw > 1 ? c.subgroupKeysPerLane : 1;
-  const slots = (f: (s: number) => string): string => Array.from({ length: KPL }, (_, s) => f(s)).join('\n');
-  // Whether key o (slot S, lane j) goes before this lane's key of slot D.
-  const tieRule = (S: number, D: number): string => {
-    if (S < D) return `!key_less(mks[${D}], o)`;
-    if (S > D) return `key_less(o, mks[${D}])`;
-    return `(key_less(o, mks[${D}]) || (all(o == mks[${D}]) && j < sg_lane))`;
-  };
-  const tiny = spw > 1
-    ? `  let nsg_tiny = WG / sg_size;
-  for (var g = sgid; g < SPW; g += nsg_tiny) {
-    let seg = group * SPW + g;
+  const grouped = o.grouped === true;
+  const tinyBounds = grouped
+    ? `    // Past the longer segments' workgroups, SPW of the tiny ones a workgroup.
+    if (group < wide) { break; }
+    let k = wide + (group - wide) * SPW + g;
+    if (k >= P.num_segments) { break; }
+    let r = list[k];
+    b = r.x;
+    e = r.y;`
+    : `    let seg = group * SPW + g;
     if (seg >= P.num_segments) { break; }
-    let e = min(ends[seg + P.end_shift], P.count);
-    let b = min(begins[seg], e);
-    let len = e - b;
-    if (len == 0u || len > TINY) { continue; }
-    var ys: array<${K}, KPL>;
-    var mks: array<${K}, KPL>;
-    var ranks: array<u32, KPL>;
-    ${v(`var vals: array<${V}, KPL>;`)}
-${slots((s) => `    {
-      let i = ${s}u * sg_size + sg_lane;
-      ys[${s}] = SENTINEL;
-      if (i < len) {
-        ys[${s}] = to_ordered(load_in(b + i));
-        ${v(`vals[${s}] = ${VIN}[b + i];`)}
-      }
-      mks[${s}] = range_bits(ys[${s}]);
-      ranks[${s}] = 0u;
-    }`)}
-    // Key j of slot S (lane j's), broadcast, against every held key of slot D: slots past
-    // the segment's end are skipped, so a segment pays for ceil(len / sg_size)^2 slot pairs.
-    // Ties go by position: slot S before slot D when S < D, lanes in order within one slot.
-${slots((S) => `    if (${S}u * sg_size < len) {
-      let n = min(sg_size, len - ${S}u * sg_size);
-      for (var j = 0u; j < n; j++) {
-        let o = subgroupShuffle(mks[${S}], j);
-${Array.from({ length: KPL }, (_, D) => `        if (${D}u * sg_size < len && ${tieRule(S, D)}) { ranks[${D}] += 1u; }`).join('\n')}
-      }
-    }`)}
-${slots((s) => `    if (${s}u * sg_size + sg_lane < len) {
-      store_out(b + ranks[${s}], from_ordered(ys[${s}]));
-      ${v(`vals_out[b + ranks[${s}]] = vals[${s}];`)}
-    }`)}
-  }`
+    e = min(ends[seg + P.end_shift], P.count);
+    b = min(begins[seg], e);`;
+  const tiny = spw > 1
+    ? subgroupSorts({ K, V, pairs, keysPerLane: KPL, valuesIn: VIN, bounds: tinyBounds, mark: grouped && mark ? markCovered('b', 'e', 'sg_lane', 'sg_size') : '' })
     : '';
   const tStart = match ? 'rk_start' : 't_start';
   const tCount = match ? 'rk_count' : 't_cnt';
@@ -198,8 +173,9 @@ ${slots((s) => `    if (${s}u * sg_size + sg_lane < len) {
 @group(0) @binding(0) var<uniform> P: Params;
 ${rawKeyAccess(o.key, 1, keysInPlace)}
 @group(0) @binding(${at('tmp')}) var<storage, read_write> tmp: array<u32>;
-@group(0) @binding(${at('begins')}) var<storage, read> begins: array<u32>;
-@group(0) @binding(${at('ends')}) var<storage, read> ends: array<u32>;
+${grouped ? `@group(0) @binding(${at('list')}) var<storage, read> list: array<vec2<u32>>;
+@group(0) @binding(${at('counts')}) var<storage, read> counts: array<u32>;` : `@group(0) @binding(${at('begins')}) var<storage, read> begins: array<u32>;
+@group(0) @binding(${at('ends')}) var<storage, read> ends: array<u32>;`}
 ${mark ? `@group(0) @binding(${at('covered')}) var<storage, read_write> covered: array<atomic<u32>>;` : ''}
 ${v(`${valuesInPlace ? '' : `@group(0) @binding(${at('vals_in')}) var<storage, read> vals_in: array<${V}>;`}
 @group(0) @binding(${at('vals_out')}) var<storage, read_write> vals_out: array<${V}>;`)}
@@ -223,6 +199,7 @@ var<workgroup> s_run: array<u32, RADIX>;
 var<workgroup> s_hist: array<atomic<u32>, RADIX>;
 var<workgroup> s_scan: array<u32, WG>;
 var<workgroup> s_bounds: vec2<u32>;
+${grouped ? 'var<workgroup> s_wide: u32;' : ''}
 ${match ? 'var<workgroup> sg_counter: atomic<u32>;' : `var<workgroup> t_start: array<u32, RADIX>;
 var<workgroup> t_cnt: array<u32, RADIX>;`}
 
@@ -240,31 +217,26 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
         ${SUBGROUP_BUILTINS}` : ''}) {
   flip = P.flip;
   let group = ${LINEAR_WORKGROUP_ID};
-  if (group * SPW >= P.num_segments) { return; }
+${grouped ? `  if (lid == 0u) { s_wide = counts[0]; }
+  // The first \`wide\` workgroups take one longer segment each.
+  let wide = workgroupUniformLoad(&s_wide);
+  let own = select(0u, 1u, group < wide);` : `  if (group * SPW >= P.num_segments) { return; }
+  let own = SPW;`}
   ${match ? SUBGROUP_ID : ''}
   // The workgroup's segments one after another (uniform bounds: barriers inside are fine).
-  for (var seg_i = 0u; seg_i < SPW; seg_i++) {
-    let seg = group * SPW + seg_i;
+  for (var seg_i = 0u; seg_i < own; seg_i++) {
+${grouped ? `    if (lid == 0u) { s_bounds = list[group]; }` : `    let seg = group * SPW + seg_i;
     if (seg >= P.num_segments) { break; }
     if (lid == 0u) {
       // Bounds clamped to the buffer; an end before its begin is an empty segment.
       let e = min(ends[seg + P.end_shift], P.count);
       s_bounds = vec2<u32>(min(begins[seg], e), e);
-    }
+    }`}
     let bounds = workgroupUniformLoad(&s_bounds);
     let b = bounds.x;
     let len = bounds.y - b;
     if (len == 0u) { continue; }
-${mark ? `    // Mark the segment's elements covered (the copy kernel moves the others).
-    let w0 = b >> 5u;
-    let w1 = (bounds.y - 1u) >> 5u;
-    for (var w = w0 + lid; w <= w1; w += WG) {
-      var m = 0xffffffffu;
-      if (w == w0) { m &= 0xffffffffu << (b & 31u); }
-      if (w == w1) { let hi = bounds.y - w1 * 32u; if (hi < 32u) { m &= (1u << hi) - 1u; } }
-      atomicOr(&covered[w], m);
-    }
-` : ''}    // Tiny segments are sorted by one subgroup each, after this loop.
+${mark ? markCovered('b', 'bounds.y', 'lid', 'WG') : ''}    // Tiny segments are sorted by one subgroup each, after this loop.
     if (SPW > 1u && len <= TINY) { continue; }
     var ks: array<${K}, IPT>;
     ${v(`var vs: array<${V}, IPT>;`)}
@@ -399,4 +371,18 @@ export function segmentedCopyBindingRoles(o: { valueBytes: 0 | 4 | 8; keysInPlac
   roles.push('covered');
   if (o.valueBytes !== 0 && !o.valuesInPlace) roles.push('vals_in', 'vals_out');
   return roles;
+}
+
+/** WGSL marking elements [b, e) (e > b) covered, word `first` then every `stride`-th (the copy kernel moves the others). */
+function markCovered(b: string, e: string, first: string, stride: string): string {
+  return `    // Mark the segment's elements covered (the copy kernel moves the others).
+    let w0 = ${b} >> 5u;
+    let w1 = (${e} - 1u) >> 5u;
+    for (var w = w0 + ${first}; w <= w1; w += ${stride}) {
+      var m = 0xffffffffu;
+      if (w == w0) { m &= 0xffffffffu << (${b} & 31u); }
+      if (w == w1) { let hi = ${e} - w1 * 32u; if (hi < 32u) { m &= (1u << hi) - 1u; } }
+      atomicOr(&covered[w], m);
+    }
+`;
 }

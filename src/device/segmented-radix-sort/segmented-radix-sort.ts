@@ -7,6 +7,8 @@ import { typeInfo, type TypeInfo } from '../../wgsl/types.js';
 import { type TunedEntry } from '../../config/types.js';
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sort/radix-sort.js';
 import { type SegmentedRadixSortConfig } from './config.js';
+import { type CompactionTables } from '../select/compaction.js';
+import { prepareGrouping } from './grouping.js';
 import { segmentedCopyBindingRoles, segmentedCopyKernel, segmentedRadixSortKernel, segmentedSortBindingRoles, segmentedSortMarks } from './kernel.js';
 
 export interface SegmentedRadixSortKeysArgs {
@@ -60,6 +62,12 @@ export interface SegmentedRadixSortPairsArgs extends SegmentedRadixSortKeysArgs 
 const VALUE_INFO: Record<4 | 8, TypeInfo> = { 4: typeInfo('u32'), 8: typeInfo('u64') };
 const U32 = typeInfo('u32');
 
+/** The sort's tuned rows, and the partition's (and its scan's) for grouping segments by length. */
+export interface SegmentedRadixSortTables {
+  readonly rows: readonly (readonly TunedEntry<SegmentedRadixSortConfig>[])[];
+  readonly grouping: CompactionTables;
+}
+
 /**
  * Records a stable radix sort of each segment [begin[i], end[i]) of the keys (and values) into
  * `encoder`. Segments are independent (CUB's DeviceSegmentedRadixSort): they may be empty, lie
@@ -72,7 +80,7 @@ const U32 = typeInfo('u32');
  */
 export async function recordSegmentedRadixSort(
   ctx: DeviceContext,
-  tables: readonly (readonly TunedEntry<SegmentedRadixSortConfig>[])[],
+  tables: SegmentedRadixSortTables,
   encoder: GPUCommandEncoder,
   args: SegmentedRadixSortKeysArgs | SegmentedRadixSortPairsArgs,
   pairs: boolean,
@@ -122,9 +130,10 @@ export async function recordSegmentedRadixSort(
   }
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
-  const { config } = selectFromTable(ctx, segmentedRadixSortTable, tables, args.type, valueBytes, args.config);
+  const { config } = selectFromTable(ctx, segmentedRadixSortTable, tables.rows, args.type, valueBytes, args.config);
+  const grouped = config.grouping === 'by-length';
   const groups = ceilDiv(segments, config.segmentsPerWorkgroup);
-  if (groups > maxDim * maxDim) {
+  if (!grouped && groups > maxDim * maxDim) {
     fail('limit-exceeded', `${name}: ${segments} segments need ${groups} workgroups (${config.segmentsPerWorkgroup} segments each), over this device's ${maxDim}^2 workgroups per dispatch`);
   }
   // Scratch: keys one word each (two for 64-bit keys), then the values.
@@ -139,7 +148,7 @@ export async function recordSegmentedRadixSort(
   if (tmpBytes > ctx.limits.maxStorageBufferBindingSize) {
     fail('limit-exceeded', `${name}: the scratch buffer of ${count} keys${pairs ? ' and values' : ''} needs ${tmpBytes} bytes, over maxStorageBufferBindingSize ${ctx.limits.maxStorageBufferBindingSize}`);
   }
-  const placement = { valueBytes, keysInPlace, valuesInPlace };
+  const placement = { valueBytes, keysInPlace, valuesInPlace, grouped };
   // Some output is a separate buffer: the elements outside every segment are copied into it.
   const copy = segmentedSortMarks(placement);
   const copyGroups = ceilDiv(count, 256);
@@ -147,8 +156,16 @@ export async function recordSegmentedRadixSort(
   const kernelOptions = { key: t, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, ...placement };
   const sortKernel = segmentedRadixSortKernel(kernelOptions);
   const copyKernel = copy ? segmentedCopyKernel({ key: t, ...placement }) : undefined;
+  const begins = { buffer: args.beginOffsets, offset: 0, size: (omitted ? segments + 1 : segments) * 4 };
+  const ends = omitted ? begins : { buffer: args.endOffsets!, offset: 0, size: segments * 4 };
   // Every pipeline exists before anything is recorded.
-  const [sortPipeline, copyPipeline] = await Promise.all([ctx.pipeline(sortKernel), copyKernel ? ctx.pipeline(copyKernel) : undefined]);
+  const [sortPipeline, copyPipeline, grouping] = await Promise.all([
+    ctx.pipeline(sortKernel),
+    copyKernel ? ctx.pipeline(copyKernel) : undefined,
+    grouped && segments > 0
+      ? prepareGrouping(ctx, tables.grouping, { count, segments, begins, ends, endsOmitted: omitted, tiny: ctx.target.subgroupMinSize * config.subgroupKeysPerLane, segmentsPerWorkgroup: config.segmentsPerWorkgroup })
+      : undefined,
+  ]);
   const passes = Math.ceil((endBit - beginBit) / config.radixBits);
   // Nothing to move: no elements, or everything in place and no digit to sort by.
   if (count === 0 || (!copy && passes === 0)) return;
@@ -171,10 +188,16 @@ export async function recordSegmentedRadixSort(
   if (covered) encoder.clearBuffer(covered, 0, bitmapBytes);
   if (segments > 0) {
     const params = { buffer: ctx.uniform(new Uint32Array([count, segments, beginBit, endBit, descending ? 0xffffffff : 0, omitted ? 1 : 0, tmpValsWord, passes])) };
-    const begins = bind(args.beginOffsets, (omitted ? segments + 1 : segments) * 4);
-    const ends = omitted ? begins : bind(args.endOffsets!, segments * 4);
-    const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: bind(tmp!, roundUp(Math.max(tmpBytes, 4), 4)), begins, ends });
-    ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), groups);
+    const scratch = bind(tmp!, roundUp(Math.max(tmpBytes, 4), 4));
+    if (grouping) {
+      // Longer segments first, a workgroup each, then the tiny ones: the grid comes from the partition's count.
+      grouping.record(encoder);
+      const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: scratch, list: grouping.list, counts: grouping.counts });
+      ctx.dispatchIndirect(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), grouping.grid);
+    } else {
+      const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: scratch, begins, ends });
+      ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), groups);
+    }
   }
   if (copyKernel && copyPipeline) {
     const params = { buffer: ctx.uniform(new Uint32Array([count])) };

@@ -7,7 +7,9 @@ import { type AlgorithmEnv, type ArrayEnv, type BenchmarkSpec, type BenchResourc
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sort/keys.js';
 import { pairValueBytes, type RadixSortValueArray } from '../radix-sort/arrays.js';
 import { type SegmentedRadixSortConfig } from './config.js';
-import { recordSegmentedRadixSort, type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs } from './segmented-radix-sort.js';
+import { recordSegmentedRadixSort, type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs, type SegmentedRadixSortTables } from './segmented-radix-sort.js';
+import { partitionPredicateTable } from '../select/table.js';
+import { scanTable } from '../scan/table.js';
 import { segmentedRadixSortTable } from './table.js';
 import { compareArrays } from '../reference.js';
 
@@ -22,6 +24,11 @@ export interface ArraySegmentedRadixSortOptions {
   readonly beginBit?: number;
   readonly endBit?: number;
   readonly config?: Partial<SegmentedRadixSortConfig>;
+}
+
+/** The rows the sort consults: its own, and the partition's (and its scan's) that groups segments by length. */
+function sortTables(env: Pick<AlgorithmEnv, 'rows'>): SegmentedRadixSortTables {
+  return { rows: env.rows(segmentedRadixSortTable), grouping: { rows: env.rows(partitionPredicateTable), scanRows: env.rows(scanTable) } };
 }
 
 /** Fixed segment length of the benchmark (CUB's anchor: `seg1024`). */
@@ -58,7 +65,7 @@ function sortBenchmark(name: string, segmentFields: Readonly<Record<string, stri
     prepare: async (env, c, r) => {
       const { beginOffsets, segments } = await layout(c.count, r);
       const args = { keys: c.input, keysOut: c.output, count: c.count, segments, beginOffsets, type: c.type as RadixSortKeyType, config: c.config as unknown as SegmentedRadixSortConfig };
-      return (encoder) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
+      return (encoder) => recordSegmentedRadixSort(env.context, sortTables(env), encoder, args, false);
     },
   };
 }
@@ -71,11 +78,11 @@ function segmentedCalls(env: AlgorithmEnv) {
      * segments + 1 entries). Elements no segment covers are copied to `keysOut` unchanged.
      */
     segmentedRadixSortKeys(encoder: GPUCommandEncoder, args: SegmentedRadixSortKeysArgs): Promise<void> {
-      return recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, false);
+      return recordSegmentedRadixSort(env.context, sortTables(env), encoder, args, false);
     },
     /** `segmentedRadixSortKeys` with values of 4 or 8 bytes moved alongside (into `valuesOut`). */
     segmentedRadixSortPairs(encoder: GPUCommandEncoder, args: SegmentedRadixSortPairsArgs): Promise<void> {
-      return recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), encoder, args, true);
+      return recordSegmentedRadixSort(env.context, sortTables(env), encoder, args, true);
     },
     /** The segmented radix sort config a call would use for these keys and values (0: keys only), and where it came from. */
     selectedSegmentedRadixSortConfig(type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<SegmentedRadixSortConfig>): SelectedConfig<SegmentedRadixSortConfig> {
@@ -118,7 +125,7 @@ async function sortArrays<A extends PrimTypedArray, V extends RadixSortValueArra
     const args = { keys: kb, keysOut: ko, count: keys.length, segments, beginOffsets: ob, endOffsets: eb, type, descending: options.descending, beginBit: options.beginBit, endBit: options.endBit, config: options.config, maxSegmentLength };
     const outputs: [GPUBuffer, number][] = [[ko, keys.byteLength]];
     if (vo) outputs.push([vo, values!.byteLength]);
-    const [k, v] = await env.runAll(outputs, (enc) => recordSegmentedRadixSort(env.context, env.rows(segmentedRadixSortTable), enc, vb ? { ...args, values: vb, valuesOut: vo, valueBytes: valueBytes as 4 | 8 } : args, vb !== undefined));
+    const [k, v] = await env.runAll(outputs, (enc) => recordSegmentedRadixSort(env.context, sortTables(env), enc, vb ? { ...args, values: vb, valuesOut: vo, valueBytes: valueBytes as 4 | 8 } : args, vb !== undefined));
     const out = { keys: arrayOfType(type, k!, keys.length) as A };
     if (!values) return out;
     const Ctor = values.constructor as new (b: ArrayBuffer, o: number, n: number) => V;

@@ -1,0 +1,124 @@
+// Grouping the segments by length before the sort (rocPRIM's and CUB's partition of segments):
+// each segment's clamped bounds, partitioned by the compaction engine into those longer than
+// the subgroup sorts take (a workgroup each, first) and the tiny ones (several a workgroup),
+// and the sort's grid computed on the GPU from the partition's count.
+import { type DeviceContext } from '../../runtime/context.js';
+import { ceilDiv } from '../../runtime/dispatch.js';
+import { fail } from '../../runtime/errors.js';
+import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
+import { prepareCompaction, type CompactionTables } from '../select/compaction.js';
+import { partitionPredicateTable } from '../select/table.js';
+
+export const SEGMENT_BOUNDS_PARAMS = ['count', 'num_segments', 'end_shift'] as const;
+export const GROUPED_GRID_PARAMS = ['num_segments', 'spw', 'max_dim'] as const;
+
+/** One invocation a segment: `bounds[s]` = [begin, end) of segment s clamped to [0, count) (an end before its begin: empty). */
+export function segmentBoundsKernel(): Kernel {
+  const code = `${paramsStruct(SEGMENT_BOUNDS_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> begins: array<u32>;
+@group(0) @binding(2) var<storage, read> ends: array<u32>;
+@group(0) @binding(3) var<storage, read_write> bounds: array<vec2<u32>>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let s = (${LINEAR_WORKGROUP_ID}) * 256u + lid;
+  if (s >= P.num_segments) { return; }
+  let e = min(ends[s + P.end_shift], P.count);
+  bounds[s] = vec2<u32>(min(begins[s], e), e);
+}
+`;
+  return { key: 'segmented-radix-sort.bounds', label: 'wgprim.segmentedRadixSort.bounds', code, bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'], workgroupSize: 256 };
+}
+
+/**
+ * One invocation: the sort's grid (x, y, 1) for `counts[0]` longer segments, a workgroup each,
+ * and the rest `spw` a workgroup, 2-D past `max_dim` as `gridFor` splits it.
+ */
+export function groupedGridKernel(): Kernel {
+  const code = `${paramsStruct(GROUPED_GRID_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> counts: array<u32>;
+@group(0) @binding(2) var<storage, read_write> grid: array<u32>;
+
+@compute @workgroup_size(1)
+fn main() {
+  let wide = counts[0];
+  let n = wide + (P.num_segments - wide + P.spw - 1u) / P.spw;
+  var x = n;
+  var y = 1u;
+  if (n > P.max_dim) {
+    y = (n + P.max_dim - 1u) / P.max_dim;
+    x = (n + y - 1u) / y;
+  }
+  grid[0] = x;
+  grid[1] = y;
+  grid[2] = 1u;
+}
+`;
+  return { key: 'segmented-radix-sort.grid', label: 'wgprim.segmentedRadixSort.grid', code, bindings: ['uniform', 'read-only-storage', 'storage'], workgroupSize: 1 };
+}
+
+export interface SegmentGroups {
+  /** Records the bounds, their partition and the grid. */
+  readonly record: (encoder: GPUCommandEncoder) => void;
+  /** Every segment's [begin, end): the longer ones first, then the tiny ones. */
+  readonly list: GPUBufferBinding;
+  /** One u32: how many come first. */
+  readonly counts: GPUBufferBinding;
+  /** The sort's indirect grid. */
+  readonly grid: GPUBuffer;
+}
+
+export interface GroupingArgs {
+  readonly count: number;
+  readonly segments: number;
+  readonly begins: GPUBufferBinding;
+  readonly ends: GPUBufferBinding;
+  /** The ends are the begins shifted by one. */
+  readonly endsOmitted: boolean;
+  /** Segments of at most this many keys are tiny. */
+  readonly tiny: number;
+  /** Tiny segments a workgroup. */
+  readonly segmentsPerWorkgroup: number;
+}
+
+/** Compiles the grouping's pipelines (and the partition's); the result records it. `segments` > 0. */
+export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTables, a: GroupingArgs): Promise<SegmentGroups> {
+  const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
+  const boundsGroups = ceilDiv(a.segments, 256);
+  if (boundsGroups > maxDim * maxDim || a.segments > maxDim * maxDim) {
+    fail('limit-exceeded', `segmented radix sort: ${a.segments} segments grouped by length need up to ${a.segments} workgroups, over this device's ${maxDim}^2 workgroups per dispatch`);
+  }
+  const listBytes = a.segments * 8;
+  if (listBytes > ctx.limits.maxStorageBufferBindingSize) {
+    fail('limit-exceeded', `segmented radix sort: grouping ${a.segments} segments by length needs ${listBytes} bytes of bounds, over maxStorageBufferBindingSize ${ctx.limits.maxStorageBufferBindingSize}; use grouping 'none'`);
+  }
+  const bounds = ctx.scratch('segmentedRadixSort.bounds', listBytes);
+  const list = ctx.scratch('segmentedRadixSort.groups', listBytes);
+  const counts = ctx.scratch('segmentedRadixSort.groupCounts', 4);
+  const grid = ctx.scratch('segmentedRadixSort.grid', 12, GPUBufferUsage.INDIRECT);
+  const boundsKernel = segmentBoundsKernel();
+  const gridKernel = groupedGridKernel();
+  const [boundsPipeline, gridPipeline, partition] = await Promise.all([
+    ctx.pipeline(boundsKernel),
+    ctx.pipeline(gridKernel),
+    prepareCompaction(ctx, tables, {
+      what: 'segmented radix sort (grouping segments by length)', table: partitionPredicateTable, input: bounds, count: a.segments, type: 'u64',
+      source: 'predicate', layout: 'partition', predicate: `(a.y - a.x) > ${a.tiny}u`, outputs: [['groups', list]], counts, countsName: 'group counts',
+    }),
+  ]);
+  const bind = (buffer: GPUBuffer, size: number): GPUBufferBinding => ({ buffer, offset: 0, size });
+  return {
+    list: bind(list, listBytes),
+    counts: bind(counts, 4),
+    grid,
+    record: (encoder) => {
+      const boundsParams = { buffer: ctx.uniform(new Uint32Array([a.count, a.segments, a.endsOmitted ? 1 : 0])) };
+      ctx.dispatch(encoder, boundsKernel.label, boundsPipeline, ctx.bindGroup(boundsPipeline, boundsKernel.key, [boundsParams, a.begins, a.ends, bind(bounds, listBytes)]), boundsGroups);
+      partition(encoder);
+      const gridParams = { buffer: ctx.uniform(new Uint32Array([a.segments, a.segmentsPerWorkgroup, maxDim])) };
+      ctx.dispatch(encoder, gridKernel.label, gridPipeline, ctx.bindGroup(gridPipeline, gridKernel.key, [gridParams, bind(counts, 4), bind(grid, 12)]), 1);
+    },
+  };
+}
