@@ -465,12 +465,16 @@ describe('segmented radix sort: buffer level and errors', () => {
     const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1, config });
     expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1}}`);
     expect(anchorType(r!)).toBe('u32/seg1024');
-    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8, subgroupKeysPerLane: 1 });
+    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8, subgroupKeysPerLane: 1, grouping: 'none' });
     // One key a lane is left out of names (as names before the field had it); more is named.
-    const four = { ...config, radixBits: 8, segmentsPerWorkgroup: 4, subgroupKeysPerLane: 4 };
+    const four = { ...config, radixBits: 8, segmentsPerWorkgroup: 4, subgroupKeysPerLane: 4, grouping: 'none' };
     const name = benchmarkName('segmented_radix_sort', 'u32', four);
     expect(name).toContain('spw:4,kpl:4}');
     expect(configFromName('segmented_radix_sort', parseName(name).cfg as never)).toEqual(four);
+    // Ungrouped is left out too; grouped by length is named.
+    const grouped = { ...four, grouping: 'by-length' };
+    expect(benchmarkName('segmented_radix_sort', 'u32', grouped)).toContain('spw:4,kpl:4,grp:by_length}');
+    expect(configFromName('segmented_radix_sort', parseName(benchmarkName('segmented_radix_sort', 'u32', grouped)).cfg as never)).toEqual(grouped);
   });
 
   it('bench: segmented_radix_sort_pow on power-law segments, against CUB anchor type u32/segpow1.5_min8', async () => {
