@@ -1,17 +1,16 @@
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { subgroupEnables } from '../../wgsl/prelude.js';
 import { SUBGROUP_BUILTINS, SUBGROUP_ID } from '../../wgsl/subgroup/id.js';
-import { keyFunctions, keyRangeFunctions, rawType } from '../../wgsl/thread/radix-key.js';
+import { keyRangeFunctions, rawType } from '../../wgsl/thread/radix-key.js';
 import { type TypeInfo } from '../../wgsl/types.js';
 import { type BindingKind } from '../../wgsl/views.js';
 import { sharedRunFlags } from '../../wgsl/workgroup/discontinuity.js';
 import { stripedFromShared } from '../../wgsl/workgroup/exchange.js';
 import { histogramAdd, histogramClear, type SharedHistogram } from '../../wgsl/workgroup/histogram.js';
-import { radixRankDecls, rankCounts, rankMatch } from '../../wgsl/workgroup/radix-rank.js';
 import { splitByBit } from '../../wgsl/workgroup/radix-split.js';
-import { sharedInclusiveSum } from '../../wgsl/workgroup/shared-scan.js';
 import { blockedTileLoadViaShared, sharedTileStore, stripedTileLoad, stripedTileStore } from '../../wgsl/workgroup/tile.js';
-import { rawKeyAccess, scratchAccess } from './access.js';
+import { rawKeyAccess } from './access.js';
+import { rankTileByDigit, tileSortDecls } from './blocks.js';
 import { subgroupSorts } from './subgroup-sort.js';
 import { type SegmentedRadixSortConfig } from './config.js';
 
@@ -105,16 +104,13 @@ export function segmentedRadixSortKernel(o: SegmentedRadixSortKernelOptions): Ke
   // The values' source: in place, the output binding itself.
   const VIN = valuesInPlace ? 'vals_out' : 'vals_in';
   const hist: SharedHistogram = { array: 's_hist', bins: 'RADIX', index: 'lid', stride: 'WG' };
-  const rk = { workgroupSize: WG, itemsPerThread: IPT, radixBits: c.radixBits, subgroupMinSize: o.subgroupMinSize, subgroupMaxSize: o.subgroupMaxSize };
 
   // Loading a tile into registers `ks` / `vs` (and for the split rank into s_keys first).
   // `src`: a WGSL expression naming the buffer (0 input, 1 output, 2 scratch); `at`: the tile's first element.
   const tileLoad = { items: IPT, K, V, key: (e: string) => `load_key(src, ${e})`, value: pairs ? (e: string) => `load_val(src, ${e})` : undefined, declare: false, base: 'b + t' };
   // Stable sort of the tile by bits [lo, lo + nbits): match: one rank per digit pass (the tile
   // ends in s_keys, sorted, and back in registers); split: one split per bit (ends in s_keys).
-  const rankMatchPass = (digitExpr: (j: string) => string): string => `${rankCounts(rk, digitExpr)}
-  ${rankMatch(rk, digitExpr, (j, rank) => `s_keys[${rank}] = ks[${j}];${pairs ? ` s_vals[${rank}] = vs[${j}];` : ''}`)}
-  workgroupBarrier();`;
+  const rankMatchPass = (digitExpr: (j: string) => string): string => rankTileByDigit(o, digitExpr);
   const wgScan = { wgsl: `    let sc = wg_scan(lid, zeros);
     let total_zeros = sc.y;
     var z = sc.x - zeros;` };
@@ -179,38 +175,17 @@ ${grouped ? `@group(0) @binding(${at('list')}) var<storage, read> list: array<ve
 ${mark ? `@group(0) @binding(${at('covered')}) var<storage, read_write> covered: array<atomic<u32>>;` : ''}
 ${v(`${valuesInPlace ? '' : `@group(0) @binding(${at('vals_in')}) var<storage, read> vals_in: array<${V}>;`}
 @group(0) @binding(${at('vals_out')}) var<storage, read_write> vals_out: array<${V}>;`)}
-${keyFunctions(o.key, false)}
-var<private> flip: u32;
-const WG = ${WG}u;
-const IPT = ${IPT}u;
-const TILE = ${WG * IPT}u;
-const RB = ${c.radixBits}u;
-const RADIX = ${1 << c.radixBits}u;
-const DPT = ${Math.ceil((1 << c.radixBits) / WG)}u;
+${tileSortDecls(o, VIN, match)}
 const SPW = ${spw}u;
 const KPL = ${KPL}u;
 const TINY = ${o.subgroupMinSize * KPL}u;
 ${keyRangeFunctions(o.key)}
-${scratchAccess(o.key, o.valueBytes, VIN)}
-${match ? radixRankDecls(rk) : ''}
-var<workgroup> s_keys: array<${K}, TILE>;
-${v(`var<workgroup> s_vals: array<${V}, TILE>;`)}
 var<workgroup> s_run: array<u32, RADIX>;
 var<workgroup> s_hist: array<atomic<u32>, RADIX>;
-var<workgroup> s_scan: array<u32, WG>;
 var<workgroup> s_bounds: vec2<u32>;
 ${grouped ? 'var<workgroup> s_wide: u32;' : ''}
-${match ? 'var<workgroup> sg_counter: atomic<u32>;' : `var<workgroup> t_start: array<u32, RADIX>;
+${match ? '' : `var<workgroup> t_start: array<u32, RADIX>;
 var<workgroup> t_cnt: array<u32, RADIX>;`}
-
-// Inclusive scan of x across the workgroup (in lid order) and the total.
-fn wg_scan(lid: u32, x: u32) -> vec2<u32> {
-  workgroupBarrier();
-  s_scan[lid] = x;
-  workgroupBarrier();
-${sharedInclusiveSum('s_scan', 'lid', 'WG')}
-  return vec2<u32>(s_scan[lid], s_scan[WG - 1u]);
-}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>${match ? `,
