@@ -295,18 +295,24 @@ describe('segmented radix sort: in place', () => {
     expect(await code({ segmentsPerWorkgroup: 4, subgroupKeysPerLane: 8 })).toBe('resolved');
   });
 
-  it("segments grouped by length: the longer ones a workgroup each first, then the tiny ones, every placement", async () => {
+  it("segments grouped by length: huge ones by every workgroup, longer ones a workgroup each, then the tiny ones; every placement", async () => {
     if (!RANKS().includes('match')) return;
     const tiny = prim.target.subgroupMinSize;
     const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, segmentsPerWorkgroup: 4, subgroupKeysPerLane: 2, grouping: 'by-length' as const };
     const most = 2 * tiny;
-    // Tiny ones around the subgroup sorts' limit, short and long ones, empty ones; 11 tiny (not a multiple of 4).
-    const sizes = [1, most, most + 1, 0, TILE + 7, 3, most - 1, TILE, 2, 3 * TILE + 1, tiny, 1, 0, 40, 5, most, tiny + 1, 7];
-    for (const [type, descending, valueBytes, placements] of [['u32', false, 4, PLACEMENTS], ['i64', true, 8, ['omitted']], ['f16', false, 0, ['separate', 'same-buffer']]] as const) {
+    // Tiny ones around the subgroup sorts' limit, short and long ones, huge ones (over 4 tiles)
+    // around their limit, empty ones; 11 tiny (not a multiple of 4).
+    const sizes = [1, most, most + 1, 0, TILE + 7, 3, most - 1, TILE, 2, 4 * TILE, 4 * TILE + 1, 9 * TILE + 5, tiny, 1, 0, 40, 5, most, tiny + 1, 7, 3 * TILE + 1];
+    for (const [type, descending, valueBytes, placements] of [['u32', false, 4, PLACEMENTS], ['i64', true, 8, ['omitted', 'values-in-place']], ['f16', false, 0, ['separate', 'same-buffer']]] as const) {
       const { n, begins, ends } = layout(sizes, SEED + 81 + type.length);
       const keys = randomKeys(type, n, SEED + 82, 6);
       await checkPlacements(type, keys, begins, ends, { descending, config, valueBytes }, 'grouped', placements);
+      // An odd digit-pass count: in place, the huge segments go through the scratch first.
+      if (type !== 'f16') await checkPlacements(type, keys, begins, ends, { descending, config, valueBytes, beginBit: 8, endBit: 32 }, 'grouped, odd passes', ['omitted', 'keys-in-place', 'separate']);
     }
+    // An empty bit range: huge segments are copied (or left in place) with the rest.
+    const noDigits = layout(sizes, SEED + 88);
+    await checkPlacements('u32', randomKeys('u32', noDigits.n, SEED + 89), noDigits.begins, noDigits.ends, { config, beginBit: 4, endBit: 4 }, 'grouped, no digits', ['separate', 'omitted']);
     // Only tiny segments (no workgroup takes a longer one), only longer ones, and the ends omitted.
     const onlyTiny = layout(Array.from({ length: 9 }, (_, i) => 1 + ((i * 7) % most)), SEED + 83);
     await checkPlacements('u32', randomKeys('u32', onlyTiny.n, SEED + 84), onlyTiny.begins, onlyTiny.ends, { config }, 'grouped, tiny only', ['separate']);

@@ -7,7 +7,14 @@ import { ceilDiv } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { prepareCompaction, type CompactionTables } from '../select/compaction.js';
-import { partitionPredicateTable } from '../select/table.js';
+import { partitionPredicateTable, selectPredicateTable } from '../select/table.js';
+
+/** WGSL \`grid_for(n, max_dim)\`: the (x, y) grid of n workgroups, as \`gridFor\` splits it. */
+export const GRID_FOR_FN = `fn grid_for(n: u32, max_dim: u32) -> vec2<u32> {
+  if (n <= max_dim) { return vec2<u32>(n, 1u); }
+  let y = (n + max_dim - 1u) / max_dim;
+  return vec2<u32>((n + y - 1u) / y, y);
+}`;
 
 export const SEGMENT_BOUNDS_PARAMS = ['count', 'num_segments', 'end_shift'] as const;
 export const GROUPED_GRID_PARAMS = ['num_segments', 'spw', 'max_dim'] as const;
@@ -40,19 +47,14 @@ export function groupedGridKernel(): Kernel {
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> counts: array<u32>;
 @group(0) @binding(2) var<storage, read_write> grid: array<u32>;
+${GRID_FOR_FN}
 
 @compute @workgroup_size(1)
 fn main() {
   let wide = counts[0];
-  let n = wide + (P.num_segments - wide + P.spw - 1u) / P.spw;
-  var x = n;
-  var y = 1u;
-  if (n > P.max_dim) {
-    y = (n + P.max_dim - 1u) / P.max_dim;
-    x = (n + y - 1u) / y;
-  }
-  grid[0] = x;
-  grid[1] = y;
+  let g = grid_for(wide + (P.num_segments - wide + P.spw - 1u) / P.spw, P.max_dim);
+  grid[0] = g.x;
+  grid[1] = g.y;
   grid[2] = 1u;
 }
 `;
@@ -68,6 +70,9 @@ export interface SegmentGroups {
   readonly counts: GPUBufferBinding;
   /** The sort's indirect grid. */
   readonly grid: GPUBuffer;
+  /** With `huge`: the bounds of the segments longer than it, and their number (one u32). */
+  readonly huge?: GPUBufferBinding;
+  readonly found?: GPUBufferBinding;
 }
 
 export interface GroupingArgs {
@@ -81,10 +86,12 @@ export interface GroupingArgs {
   readonly tiny: number;
   /** Tiny segments a workgroup. */
   readonly segmentsPerWorkgroup: number;
+  /** Also select the segments longer than this many keys (the huge ones), or undefined. */
+  readonly huge?: number;
 }
 
 /** Compiles the grouping's pipelines (and the partition's); the result records it. `segments` > 0. */
-export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTables, a: GroupingArgs): Promise<SegmentGroups> {
+export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTables, hugeTables: CompactionTables, a: GroupingArgs): Promise<SegmentGroups> {
   const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
   const boundsGroups = ceilDiv(a.segments, 256);
   if (boundsGroups > maxDim * maxDim || a.segments > maxDim * maxDim) {
@@ -100,23 +107,33 @@ export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTabl
   const grid = ctx.scratch('segmentedRadixSort.grid', 12, GPUBufferUsage.INDIRECT);
   const boundsKernel = segmentBoundsKernel();
   const gridKernel = groupedGridKernel();
-  const [boundsPipeline, gridPipeline, partition] = await Promise.all([
+  const hugeList = a.huge === undefined ? undefined : ctx.scratch('segmentedRadixSort.huge', listBytes);
+  const found = a.huge === undefined ? undefined : ctx.scratch('segmentedRadixSort.hugeFound', 4);
+  const [boundsPipeline, gridPipeline, partition, selectHuge] = await Promise.all([
     ctx.pipeline(boundsKernel),
     ctx.pipeline(gridKernel),
     prepareCompaction(ctx, tables, {
       what: 'segmented radix sort (grouping segments by length)', table: partitionPredicateTable, input: bounds, count: a.segments, type: 'u64',
       source: 'predicate', layout: 'partition', predicate: `(a.y - a.x) > ${a.tiny}u`, outputs: [['groups', list]], counts, countsName: 'group counts',
     }),
+    hugeList && found
+      ? prepareCompaction(ctx, hugeTables, {
+        what: 'segmented radix sort (selecting huge segments)', table: selectPredicateTable, input: bounds, count: a.segments, type: 'u64',
+        source: 'predicate', layout: 'select', predicate: `(a.y - a.x) > ${a.huge}u`, outputs: [['huge', hugeList]], counts: found, countsName: 'huge count',
+      })
+      : undefined,
   ]);
   const bind = (buffer: GPUBuffer, size: number): GPUBufferBinding => ({ buffer, offset: 0, size });
   return {
     list: bind(list, listBytes),
     counts: bind(counts, 4),
     grid,
+    ...(hugeList && found ? { huge: bind(hugeList, listBytes), found: bind(found, 4) } : {}),
     record: (encoder) => {
       const boundsParams = { buffer: ctx.uniform(new Uint32Array([a.count, a.segments, a.endsOmitted ? 1 : 0])) };
       ctx.dispatch(encoder, boundsKernel.label, boundsPipeline, ctx.bindGroup(boundsPipeline, boundsKernel.key, [boundsParams, a.begins, a.ends, bind(bounds, listBytes)]), boundsGroups);
       partition(encoder);
+      selectHuge?.(encoder);
       const gridParams = { buffer: ctx.uniform(new Uint32Array([a.segments, a.segmentsPerWorkgroup, maxDim])) };
       ctx.dispatch(encoder, gridKernel.label, gridPipeline, ctx.bindGroup(gridPipeline, gridKernel.key, [gridParams, bind(counts, 4), bind(grid, 12)]), 1);
     },

@@ -40,6 +40,8 @@ export interface SegmentedRadixSortKernelOptions {
    * then the tiny ones (SPW a workgroup); no `begins` / `ends`.
    */
   readonly grouped?: boolean;
+  /** Grouped: segments longer than this are left to the huge segments' passes (huge.ts) when there are digits to sort. */
+  readonly hugeLength?: number;
 }
 
 /** Binding kind of each role of the sort kernel (and of the copy kernel, but for `covered`). */
@@ -63,7 +65,7 @@ export function segmentedSortMarks(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boo
 }
 
 const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.config.subgroupKeysPerLane, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo', o.grouped ? 'g' : 'u'].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.config.subgroupKeysPerLane, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo', o.grouped ? `g${o.hugeLength ?? ''}` : 'u'].join(':');
 
 /**
  * The segmented sort: workgroup `s` sorts segment `s` stably by bits [begin_bit, end_bit) of
@@ -213,6 +215,8 @@ ${grouped ? `    if (lid == 0u) { s_bounds = list[group]; }` : `    let seg = gr
     if (len == 0u) { continue; }
 ${mark ? markCovered('b', 'bounds.y', 'lid', 'WG') : ''}    // Tiny segments are sorted by one subgroup each, after this loop.
     if (SPW > 1u && len <= TINY) { continue; }
+${o.hugeLength !== undefined ? `    // Huge ones by every workgroup at once, after this kernel.
+    if (len > ${o.hugeLength}u && P.passes > 0u) { continue; }` : ''}
     var ks: array<${K}, IPT>;
     ${v(`var vs: array<${V}, IPT>;`)}
     // A short segment (one tile) stays in workgroup memory for every digit pass; a long one

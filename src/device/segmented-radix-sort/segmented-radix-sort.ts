@@ -9,6 +9,7 @@ import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sor
 import { type SegmentedRadixSortConfig } from './config.js';
 import { type CompactionTables } from '../select/compaction.js';
 import { prepareGrouping } from './grouping.js';
+import { HUGE_TILES, prepareHugeSort } from './huge.js';
 import { segmentedCopyBindingRoles, segmentedCopyKernel, segmentedRadixSortKernel, segmentedSortBindingRoles, segmentedSortMarks } from './kernel.js';
 
 export interface SegmentedRadixSortKeysArgs {
@@ -62,10 +63,11 @@ export interface SegmentedRadixSortPairsArgs extends SegmentedRadixSortKeysArgs 
 const VALUE_INFO: Record<4 | 8, TypeInfo> = { 4: typeInfo('u32'), 8: typeInfo('u64') };
 const U32 = typeInfo('u32');
 
-/** The sort's tuned rows, and the partition's (and its scan's) for grouping segments by length. */
+/** The sort's tuned rows, and for grouping segments by length the partition's and the select's (with their scan's). */
 export interface SegmentedRadixSortTables {
   readonly rows: readonly (readonly TunedEntry<SegmentedRadixSortConfig>[])[];
-  readonly grouping: CompactionTables;
+  readonly partition: CompactionTables;
+  readonly select: CompactionTables;
 }
 
 /**
@@ -149,24 +151,33 @@ export async function recordSegmentedRadixSort(
     fail('limit-exceeded', `${name}: the scratch buffer of ${count} keys${pairs ? ' and values' : ''} needs ${tmpBytes} bytes, over maxStorageBufferBindingSize ${ctx.limits.maxStorageBufferBindingSize}`);
   }
   const placement = { valueBytes, keysInPlace, valuesInPlace, grouped };
+  const passes = Math.ceil((endBit - beginBit) / config.radixBits);
+  // Grouped, segments of more than HUGE_TILES tiles are sorted by every workgroup at once.
+  const hugeLength = HUGE_TILES * config.workgroupSize * config.itemsPerThread;
+  const huge = grouped && segments > 0 && passes > 0 && !(maxLength !== undefined && maxLength <= hugeLength);
   // Some output is a separate buffer: the elements outside every segment are copied into it.
   const copy = segmentedSortMarks(placement);
   const copyGroups = ceilDiv(count, 256);
   if (copy && copyGroups > maxDim * maxDim) fail('limit-exceeded', `${name}: ${count} elements need ${copyGroups} workgroups for the copy of uncovered elements, over ${maxDim}^2`);
-  const kernelOptions = { key: t, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, ...placement };
+  const kernelOptions = { key: t, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, ...placement, hugeLength: grouped ? hugeLength : undefined };
   const sortKernel = segmentedRadixSortKernel(kernelOptions);
   const copyKernel = copy ? segmentedCopyKernel({ key: t, ...placement }) : undefined;
   const begins = { buffer: args.beginOffsets, offset: 0, size: (omitted ? segments + 1 : segments) * 4 };
   const ends = omitted ? begins : { buffer: args.endOffsets!, offset: 0, size: segments * 4 };
   // Every pipeline exists before anything is recorded.
-  const [sortPipeline, copyPipeline, grouping] = await Promise.all([
+  const [sortPipeline, copyPipeline, grouping, hugeSort] = await Promise.all([
     ctx.pipeline(sortKernel),
     copyKernel ? ctx.pipeline(copyKernel) : undefined,
     grouped && segments > 0
-      ? prepareGrouping(ctx, tables.grouping, { count, segments, begins, ends, endsOmitted: omitted, tiny: ctx.target.subgroupMinSize * config.subgroupKeysPerLane, segmentsPerWorkgroup: config.segmentsPerWorkgroup })
+      ? prepareGrouping(ctx, tables.partition, tables.select, {
+        count, segments, begins, ends, endsOmitted: omitted, tiny: ctx.target.subgroupMinSize * config.subgroupKeysPerLane, segmentsPerWorkgroup: config.segmentsPerWorkgroup,
+        huge: huge ? hugeLength : undefined,
+      })
+      : undefined,
+    huge
+      ? prepareHugeSort(ctx, { shape: { key: t, valueBytes, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, keysInPlace, valuesInPlace }, count, beginBit, endBit, passes, descending, tmpVals: tmpValsWord })
       : undefined,
   ]);
-  const passes = Math.ceil((endBit - beginBit) / config.radixBits);
   // Nothing to move: no elements, or everything in place and no digit to sort by.
   if (count === 0 || (!copy && passes === 0)) return;
 
@@ -194,6 +205,7 @@ export async function recordSegmentedRadixSort(
       grouping.record(encoder);
       const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: scratch, list: grouping.list, counts: grouping.counts });
       ctx.dispatchIndirect(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), grouping.grid);
+      if (hugeSort) hugeSort(encoder, { huge: grouping.huge!, found: grouping.found!, io: { ...io, tmp: scratch } });
     } else {
       const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: scratch, begins, ends });
       ctx.dispatch(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), groups);

@@ -8,7 +8,7 @@ import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sor
 import { pairValueBytes, type RadixSortValueArray } from '../radix-sort/arrays.js';
 import { type SegmentedRadixSortConfig } from './config.js';
 import { recordSegmentedRadixSort, type SegmentedRadixSortKeysArgs, type SegmentedRadixSortPairsArgs, type SegmentedRadixSortTables } from './segmented-radix-sort.js';
-import { partitionPredicateTable } from '../select/table.js';
+import { partitionPredicateTable, selectPredicateTable } from '../select/table.js';
 import { scanTable } from '../scan/table.js';
 import { segmentedRadixSortTable } from './table.js';
 import { compareArrays } from '../reference.js';
@@ -28,7 +28,8 @@ export interface ArraySegmentedRadixSortOptions {
 
 /** The rows the sort consults: its own, and the partition's (and its scan's) that groups segments by length. */
 function sortTables(env: Pick<AlgorithmEnv, 'rows'>): SegmentedRadixSortTables {
-  return { rows: env.rows(segmentedRadixSortTable), grouping: { rows: env.rows(partitionPredicateTable), scanRows: env.rows(scanTable) } };
+  const scanRows = env.rows(scanTable);
+  return { rows: env.rows(segmentedRadixSortTable), partition: { rows: env.rows(partitionPredicateTable), scanRows }, select: { rows: env.rows(selectPredicateTable), scanRows } };
 }
 
 /** Fixed segment length of the benchmark (CUB's anchor: `seg1024`). */
