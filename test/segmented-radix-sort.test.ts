@@ -290,7 +290,8 @@ describe('segmented radix sort: in place', () => {
     // Only where the subgroup sorts run, in 1, 2, 4 or 8 keys a lane.
     const code = async (c: Partial<SegmentedRadixSortConfig>): Promise<unknown> =>
       prim.arrays.segmentedRadixSortKeys(new Uint32Array(8), Uint32Array.from([0, 8]), { config: { rank: 'match', ...c } }).then(() => 'resolved', (e: { code?: string }) => e.code);
-    expect(await code({ segmentsPerWorkgroup: 1, subgroupKeysPerLane: 2 })).toBe('invalid-config');
+    // One segment a workgroup has no subgroup sorts: their keys a lane change nothing.
+    expect(await code({ segmentsPerWorkgroup: 1, subgroupKeysPerLane: 2 })).toBe('resolved');
     expect(await code({ segmentsPerWorkgroup: 4, subgroupKeysPerLane: 3 })).toBe('invalid-config');
     expect(await code({ segmentsPerWorkgroup: 4, subgroupKeysPerLane: 8 })).toBe('resolved');
   });
@@ -320,8 +321,10 @@ describe('segmented radix sort: in place', () => {
     await checkPlacements('u32', randomKeys('u32', onlyLonger.n, SEED + 86), onlyLonger.begins, onlyLonger.ends, { config }, 'grouped, longer only', ['separate']);
     const begins = [0, 3, 3 + most, 4 + most + TILE, 5 + most + TILE];
     await checkPlacements('u32', randomKeys('u32', 9 + most + TILE, SEED + 87), begins, [...begins.slice(1), 9 + most + TILE], { config, contiguous: true }, 'grouped, ends omitted', ['omitted']);
-    // Grouping needs the subgroup sorts.
-    await expect(prim.arrays.segmentedRadixSortKeys(new Uint32Array(8), Uint32Array.from([0, 8]), { config: { rank: 'match', segmentsPerWorkgroup: 1, grouping: 'by-length' } }))
+    // Grouping sets tiny segments apart for the subgroup sorts: without them (one segment a workgroup) it does nothing.
+    const alone = { ...config, segmentsPerWorkgroup: 1 };
+    await checkPlacements('u32', randomKeys('u32', onlyLonger.n, SEED + 90), onlyLonger.begins, onlyLonger.ends, { config: alone }, 'grouping, one segment a workgroup', ['separate']);
+    await expect(prim.arrays.segmentedRadixSortKeys(new Uint32Array(8), Uint32Array.from([0, 8]), { config: { rank: 'match', grouping: 'sorted' as never } }))
       .rejects.toMatchObject({ code: 'invalid-config' });
   });
 
@@ -467,11 +470,11 @@ describe('segmented radix sort: buffer level and errors', () => {
   });
 
   it('bench: segmented_radix_sort in rocPRIM name grammar, with the CUB anchor type u32/seg1024', async () => {
-    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0], segmentsPerWorkgroup: 1 };
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0], segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' as const };
     const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1, config });
     expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1}}`);
     expect(anchorType(r!)).toBe('u32/seg1024');
-    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8, subgroupKeysPerLane: 1, grouping: 'none' });
+    expect(configFromName('segmented_radix_sort', parseName(r!.name).cfg as never)).toEqual({ ...config, radixBits: 8 });
     // One key a lane is left out of names (as names before the field had it); more is named.
     const four = { ...config, radixBits: 8, segmentsPerWorkgroup: 4, subgroupKeysPerLane: 4, grouping: 'none' };
     const name = benchmarkName('segmented_radix_sort', 'u32', four);
@@ -514,6 +517,8 @@ describe('segmented radix sort: buffer level and errors', () => {
         expect(segmentedRadixSortConfigProblem(prim.context, t, vb, h), `${type} values ${vb}`).toBeUndefined();
         // Several segments a workgroup (tiny ones by a subgroup each) with the match rank only.
         expect(h.segmentsPerWorkgroup, `${type} values ${vb}`).toBe(h.rank === 'match' ? 8 : 1);
+        // With them: 4 keys a lane, and the segments grouped by length (huge ones by every workgroup).
+        expect([h.subgroupKeysPerLane, h.grouping], `${type} values ${vb}`).toEqual(h.rank === 'match' ? [4, 'by-length'] : [1, 'none']);
         const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '' } });
         expect(bare.selectedSegmentedRadixSortConfig(type, vb)).toEqual({ config: segmentedRadixSortHeuristic(bare.context, t, vb), source: 'heuristic' });
       }

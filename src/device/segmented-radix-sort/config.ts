@@ -32,16 +32,17 @@ export interface SegmentedRadixSortConfig {
    * Keys a lane holds in those subgroup sorts (1, 2, 4 or 8): with segmentsPerWorkgroup above 1,
    * segments of up to this many times the smallest subgroup size are sorted by one subgroup,
    * each key ranked against every key of its segment; longer ones by the workgroup. 1 where
-   * the field is left out.
+   * the field is left out; no effect with segmentsPerWorkgroup 1 (no subgroup sorts).
    */
   readonly subgroupKeysPerLane: number;
   /**
    * `by-length`: before the sort, the segments are partitioned by length (rocPRIM's and CUB's
    * grouping; the compaction engine's partition): those longer than the subgroup sorts take go
    * first, one workgroup each, then the tiny ones, segmentsPerWorkgroup a workgroup, so a
-   * workgroup never holds a long segment and tiny ones at once (needs segmentsPerWorkgroup
-   * above 1). Costs a pass over the offsets and 16 bytes a segment of scratch. `none` (where
-   * the field is left out): segment i in workgroup i / segmentsPerWorkgroup.
+   * workgroup never holds a long segment and tiny ones at once; segments of more than 4 tiles
+   * are sorted by every workgroup at once (huge.ts). Costs a pass over the offsets, 24 bytes a
+   * segment of scratch and 1 KB a tile of the huge segments. `none` (where the field is left
+   * out): segment i in workgroup i / segmentsPerWorkgroup. No effect with segmentsPerWorkgroup 1.
    */
   readonly grouping: 'none' | 'by-length';
 }
@@ -84,9 +85,7 @@ export function segmentedRadixSortConfigProblem(ctx: DeviceContext, key: TypeInf
   if (spw > 1 && c.rank !== 'match') return 'segmentsPerWorkgroup above 1 (subgroup sorts of tiny segments) needs rank "match"';
   const kpl = c.subgroupKeysPerLane;
   if (![1, 2, 4, 8].includes(kpl)) return `subgroupKeysPerLane ${String(kpl)} is not 1, 2, 4 or 8`;
-  if (kpl > 1 && spw === 1) return 'subgroupKeysPerLane above 1 sizes the subgroup sorts, which need segmentsPerWorkgroup above 1';
   if (c.grouping !== 'none' && c.grouping !== 'by-length') return `unknown grouping "${String(c.grouping)}"`;
-  if (c.grouping === 'by-length' && spw === 1) return "grouping 'by-length' sets the tiny segments apart for the subgroup sorts, which need segmentsPerWorkgroup above 1";
   if (c.rank === 'match') {
     const sg = subgroupProblem(ctx, wg);
     if (sg) return `the match rank: ${sg}`;
@@ -109,7 +108,10 @@ export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, v
   for (const rank of ranks) {
     for (const workgroupSize of [largest, 128, 64, 32]) {
       for (const itemsPerThread of [4, 2, 1]) {
-        const c: SegmentedRadixSortConfig = { workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: rank === 'match' ? 8 : 1, subgroupKeysPerLane: 1, grouping: 'none' };
+        const match = rank === 'match';
+        const c: SegmentedRadixSortConfig = {
+          workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: match ? 8 : 1, subgroupKeysPerLane: match ? 4 : 1, grouping: match ? 'by-length' : 'none',
+        };
         if (segmentedRadixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
       }
     }

@@ -133,7 +133,8 @@ export async function recordSegmentedRadixSort(
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
   const { config } = selectFromTable(ctx, segmentedRadixSortTable, tables.rows, args.type, valueBytes, args.config);
-  const grouped = config.grouping === 'by-length';
+  // Grouping sets the tiny segments apart for the subgroup sorts: none without them.
+  const grouped = config.grouping === 'by-length' && config.segmentsPerWorkgroup > 1;
   const groups = ceilDiv(segments, config.segmentsPerWorkgroup);
   if (!grouped && groups > maxDim * maxDim) {
     fail('limit-exceeded', `${name}: ${segments} segments need ${groups} workgroups (${config.segmentsPerWorkgroup} segments each), over this device's ${maxDim}^2 workgroups per dispatch`);
