@@ -517,8 +517,8 @@ describe('segmented radix sort: buffer level and errors', () => {
         expect(segmentedRadixSortConfigProblem(prim.context, t, vb, h), `${type} values ${vb}`).toBeUndefined();
         // Several segments a workgroup (tiny ones by a subgroup each) with the match rank only.
         expect(h.segmentsPerWorkgroup, `${type} values ${vb}`).toBe(h.rank === 'match' ? 8 : 1);
-        // With them: 4 keys a lane, and the segments grouped by length (huge ones by every workgroup).
-        expect([h.subgroupKeysPerLane, h.grouping], `${type} values ${vb}`).toEqual(h.rank === 'match' ? [4, 'by-length'] : [1, 'none']);
+        // With them: 2 keys a lane, and the segments grouped by length (huge ones by every workgroup).
+        expect([h.subgroupKeysPerLane, h.grouping], `${type} values ${vb}`).toEqual(h.rank === 'match' ? [2, 'by-length'] : [1, 'none']);
         const bare = createPrim(prim.device, { adapterInfo: { vendor: 'nobody', architecture: '', device: '', description: '' } });
         expect(bare.selectedSegmentedRadixSortConfig(type, vb)).toEqual({ config: segmentedRadixSortHeuristic(bare.context, t, vb), source: 'heuristic' });
       }

@@ -97,10 +97,12 @@ export function segmentedRadixSortConfigProblem(ctx: DeviceContext, key: TypeInf
  * The match rank where the device has subgroups, else the split rank; 256 invocations and 4
  * keys each (a 1024-key tile: CUB's and rocPRIM's common segment sizes sort in one workgroup
  * without leaving workgroup memory), 8-bit digits; smaller shapes where those do not fit. With
- * the match rank 8 segments a workgroup, those no longer than a subgroup sorted by a subgroup
- * each: on an H100 (2026-12-07, u32) power-law segments (mean 23 keys) sorted 5x faster than one
- * segment a workgroup (67.9 against 345 ms at 2^28, 4.27 against 21.7 at 2^24), 1024-key ones
- * as fast (9.44 against 9.57 ms at 2^28, 0.636 against 0.616 at 2^24).
+ * the match rank 8 segments a workgroup, 2 keys a lane in the subgroup sorts, grouped by
+ * length. On an H100 (2026-12-07, u32, power-law segments of mean 23 keys) that sorted in 37.9
+ * ms at 2^28 and 2.53 at 2^24, against 69.1 and 4.35 with one key a lane ungrouped; 4 keys a
+ * lane 40.4 and 2.69, 8 keys 59.3 and 3.89. Grouping costs 1024-key segments 5% at 2^28 (9.94
+ * against 9.47 ms) and 17% at 2^24 (0.747 against 0.638), its extra passes; it keeps a huge
+ * segment from being sorted by one workgroup.
  */
 export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: 0 | 4 | 8): SegmentedRadixSortConfig {
   const largest = Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX);
@@ -110,7 +112,7 @@ export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, v
       for (const itemsPerThread of [4, 2, 1]) {
         const match = rank === 'match';
         const c: SegmentedRadixSortConfig = {
-          workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: match ? 8 : 1, subgroupKeysPerLane: match ? 4 : 1, grouping: match ? 'by-length' : 'none',
+          workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: match ? 8 : 1, subgroupKeysPerLane: match ? 2 : 1, grouping: match ? 'by-length' : 'none',
         };
         if (segmentedRadixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
       }

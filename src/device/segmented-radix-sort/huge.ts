@@ -1,6 +1,5 @@
-// Huge segments (more than HUGE_TILES tiles) sorted by every workgroup at once: one workgroup
-// sorting a segment of 2^20 keys through global memory alone would take tens of milliseconds
-// while the rest of the GPU idles. LSD passes over the tiles of all huge segments together,
+// Huge segments (more than HUGE_TILES tiles) sorted by every workgroup at once, where one
+// workgroup alone would take them a tile and a digit at a time while the rest of the GPU waits. LSD passes over the tiles of all huge segments together,
 // reduce-then-scan (safe without forward progress): per pass each tile counts its digits, a
 // workgroup per segment scans its tiles' counts into positions, and each tile ranks its keys
 // by the digit and scatters them. The tiles, segments and grids are known only on the GPU (the
