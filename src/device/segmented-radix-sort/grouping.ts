@@ -97,10 +97,8 @@ export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTabl
   if (boundsGroups > maxDim * maxDim || a.segments > maxDim * maxDim) {
     fail('limit-exceeded', `segmented radix sort: ${a.segments} segments grouped by length need up to ${a.segments} workgroups, over this device's ${maxDim}^2 workgroups per dispatch`);
   }
+  // The caller groups only where a list of bounds fits one binding.
   const listBytes = a.segments * 8;
-  if (listBytes > ctx.limits.maxStorageBufferBindingSize) {
-    fail('limit-exceeded', `segmented radix sort: grouping ${a.segments} segments by length needs ${listBytes} bytes of bounds, over maxStorageBufferBindingSize ${ctx.limits.maxStorageBufferBindingSize}; use grouping 'none'`);
-  }
   const bounds = ctx.scratch('segmentedRadixSort.bounds', listBytes);
   const list = ctx.scratch('segmentedRadixSort.groups', listBytes);
   const counts = ctx.scratch('segmentedRadixSort.groupCounts', 4);

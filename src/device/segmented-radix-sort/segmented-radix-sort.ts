@@ -9,7 +9,7 @@ import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sor
 import { type SegmentedRadixSortConfig } from './config.js';
 import { type CompactionTables } from '../select/compaction.js';
 import { prepareGrouping } from './grouping.js';
-import { HUGE_TILES, prepareHugeSort } from './huge.js';
+import { HUGE_TILES, hugeScratchWords, prepareHugeSort } from './huge.js';
 import { segmentedCopyBindingRoles, segmentedCopyKernel, segmentedRadixSortKernel, segmentedSortBindingRoles, segmentedSortMarks } from './kernel.js';
 
 export interface SegmentedRadixSortKeysArgs {
@@ -133,8 +133,10 @@ export async function recordSegmentedRadixSort(
   if (args.descending !== undefined && typeof args.descending !== 'boolean') fail('invalid-argument', `descending must be a boolean, got ${String(args.descending)}`);
   const descending = args.descending ?? false;
   const { config } = selectFromTable(ctx, segmentedRadixSortTable, tables.rows, args.type, valueBytes, args.config);
-  // Grouping sets the tiny segments apart for the subgroup sorts: none without them.
-  const grouped = config.grouping === 'by-length' && config.segmentsPerWorkgroup > 1;
+  // Grouping sets the tiny segments apart for the subgroup sorts: none without them, nor where
+  // its lists of bounds (8 bytes a segment) exceed one binding (the results are the same).
+  const bindable = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+  const grouped = config.grouping === 'by-length' && config.segmentsPerWorkgroup > 1 && segments * 8 <= bindable;
   const groups = ceilDiv(segments, config.segmentsPerWorkgroup);
   if (!grouped && groups > maxDim * maxDim) {
     fail('limit-exceeded', `${name}: ${segments} segments need ${groups} workgroups (${config.segmentsPerWorkgroup} segments each), over this device's ${maxDim}^2 workgroups per dispatch`);
@@ -155,12 +157,15 @@ export async function recordSegmentedRadixSort(
   const passes = Math.ceil((endBit - beginBit) / config.radixBits);
   // Grouped, segments of more than HUGE_TILES tiles are sorted by every workgroup at once.
   const hugeLength = HUGE_TILES * config.workgroupSize * config.itemsPerThread;
-  const huge = grouped && segments > 0 && passes > 0 && !(maxLength !== undefined && maxLength <= hugeLength);
+  const hugeWords = hugeScratchWords(count, config.workgroupSize * config.itemsPerThread, 1 << config.radixBits);
+  // Where their tile counts do not fit one binding, huge segments stay a workgroup's each.
+  const huge = grouped && segments > 0 && passes > 0 && !(maxLength !== undefined && maxLength <= hugeLength)
+    && Math.max(hugeWords.countWords, hugeWords.metaWords) * 4 <= bindable;
   // Some output is a separate buffer: the elements outside every segment are copied into it.
   const copy = segmentedSortMarks(placement);
   const copyGroups = ceilDiv(count, 256);
   if (copy && copyGroups > maxDim * maxDim) fail('limit-exceeded', `${name}: ${count} elements need ${copyGroups} workgroups for the copy of uncovered elements, over ${maxDim}^2`);
-  const kernelOptions = { key: t, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, ...placement, hugeLength: grouped ? hugeLength : undefined };
+  const kernelOptions = { key: t, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, ...placement, hugeLength: huge ? hugeLength : undefined };
   const sortKernel = segmentedRadixSortKernel(kernelOptions);
   const copyKernel = copy ? segmentedCopyKernel({ key: t, ...placement }) : undefined;
   const begins = { buffer: args.beginOffsets, offset: 0, size: (omitted ? segments + 1 : segments) * 4 };
