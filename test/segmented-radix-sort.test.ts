@@ -328,6 +328,23 @@ describe('segmented radix sort: in place', () => {
       .rejects.toMatchObject({ code: 'invalid-config' });
   });
 
+  it('grouped with a second, smaller tile: segments it holds and tiny ones in one launch, longer ones in another', async () => {
+    if (!RANKS().includes('match')) return;
+    const tiny = prim.target.subgroupMinSize * 2;
+    for (const sipt of [1, 2]) {
+      const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: 'match' as const, segmentsPerWorkgroup: 4, subgroupKeysPerLane: 2, grouping: 'by-length' as const, shortItemsPerThread: sipt };
+      const short = TILE_WG * sipt;
+      const sizes = [tiny, tiny + 1, short - 1, short, short + 1, 1, TILE, TILE + 1, 0, 4 * TILE + 1, 3, short, tiny + 2, 7, 2 * TILE];
+      const { n, begins, ends } = layout(sizes, SEED + 91 + sipt);
+      await checkPlacements('u32', randomKeys('u32', n, SEED + 92, 6), begins, ends, { config }, `short tile ${short}`, ['separate', 'omitted', 'keys-in-place']);
+      await checkPlacements('i64', randomKeys('i64', n, SEED + 93, 6), begins, ends, { config, descending: true, valueBytes: 8, beginBit: 8, endBit: 64 }, `short tile ${short}, odd passes`, ['omitted']);
+    }
+    const code = async (c: Partial<SegmentedRadixSortConfig>): Promise<unknown> =>
+      prim.arrays.segmentedRadixSortKeys(new Uint32Array(8), Uint32Array.from([0, 8]), { config: { rank: 'match', itemsPerThread: 4, ...c } }).then(() => 'resolved', (e: { code?: string }) => e.code);
+    expect(await code({ shortItemsPerThread: 4 })).toBe('invalid-config');
+    expect(await code({ shortItemsPerThread: 1.5 })).toBe('invalid-config');
+  });
+
   it('maxSegmentLength within a tile: in place without scratch; contiguous segments with the ends omitted', async () => {
     const { n, begins, ends } = layout([TILE, 1, 0, 100, TILE - 3, 17], SEED + 61);
     for (const rank of RANKS()) {

@@ -45,6 +45,14 @@ export interface SegmentedRadixSortConfig {
    * out): segment i in workgroup i / segmentsPerWorkgroup. No effect with segmentsPerWorkgroup 1.
    */
   readonly grouping: 'none' | 'by-length';
+  /**
+   * Grouped only: items per invocation of a second, smaller tile (0: none). Segments longer than
+   * the subgroup sorts take and of at most workgroupSize * shortItemsPerThread keys are sorted
+   * with it (a tile's sort costs by its size, not the segment's), in the launch that also takes
+   * the tiny ones; the longer ones in a launch of their own with the full tile. Below
+   * itemsPerThread; 0 where the field is left out.
+   */
+  readonly shortItemsPerThread: number;
 }
 
 /** The tuning space and the edges tests walk. */
@@ -56,6 +64,7 @@ export const segmentedRadixSortSpace = {
   segmentsPerWorkgroup: [1, 2, 4, 8],
   subgroupKeysPerLane: [1, 2, 4, 8],
   grouping: ['none', 'by-length'],
+  shortItemsPerThread: [0, 1, 2],
 } as const;
 
 const subgroupSizes = (ctx: DeviceContext) => ({ subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize });
@@ -86,6 +95,8 @@ export function segmentedRadixSortConfigProblem(ctx: DeviceContext, key: TypeInf
   const kpl = c.subgroupKeysPerLane;
   if (![1, 2, 4, 8].includes(kpl)) return `subgroupKeysPerLane ${String(kpl)} is not 1, 2, 4 or 8`;
   if (c.grouping !== 'none' && c.grouping !== 'by-length') return `unknown grouping "${String(c.grouping)}"`;
+  const sipt = c.shortItemsPerThread;
+  if (!Number.isInteger(sipt) || sipt < 0 || (sipt > 0 && sipt >= c.itemsPerThread)) return `shortItemsPerThread ${String(sipt)} is not 0 or an integer below itemsPerThread ${c.itemsPerThread}`;
   if (c.rank === 'match') {
     const sg = subgroupProblem(ctx, wg);
     if (sg) return `the match rank: ${sg}`;
@@ -112,11 +123,11 @@ export function segmentedRadixSortHeuristic(ctx: DeviceContext, key: TypeInfo, v
       for (const itemsPerThread of [4, 2, 1]) {
         const match = rank === 'match';
         const c: SegmentedRadixSortConfig = {
-          workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: match ? 8 : 1, subgroupKeysPerLane: match ? 2 : 1, grouping: match ? 'by-length' : 'none',
+          workgroupSize, itemsPerThread, radixBits: 8, rank, segmentsPerWorkgroup: match ? 8 : 1, subgroupKeysPerLane: match ? 2 : 1, grouping: match ? 'by-length' : 'none', shortItemsPerThread: 0,
         };
         if (segmentedRadixSortConfigProblem(ctx, key, valueBytes, c) === undefined) return c;
       }
     }
   }
-  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' };
+  return { workgroupSize: 32, itemsPerThread: 1, radixBits: 4, rank: 'split', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 };
 }

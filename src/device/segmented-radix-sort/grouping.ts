@@ -16,6 +16,9 @@ export const GRID_FOR_FN = `fn grid_for(n: u32, max_dim: u32) -> vec2<u32> {
   return vec2<u32>((n + y - 1u) / y, y);
 }`;
 
+/** Byte of the grouping's grid buffer where the longer segments' launch finds its grid. */
+export const LONGER_GRID = 256;
+
 export const SEGMENT_BOUNDS_PARAMS = ['count', 'num_segments', 'end_shift'] as const;
 export const GROUPED_GRID_PARAMS = ['num_segments', 'spw', 'max_dim'] as const;
 
@@ -52,7 +55,10 @@ ${GRID_FOR_FN}
 @compute @workgroup_size(1)
 fn main() {
   let wide = counts[0];
-  let g = grid_for(wide + (P.num_segments - wide + P.spw - 1u) / P.spw, P.max_dim);
+  // spw 0: the longer segments' own launch, a workgroup each and nothing more.
+  var n = wide;
+  if (P.spw > 0u) { n += (P.num_segments - wide + P.spw - 1u) / P.spw; }
+  let g = grid_for(n, P.max_dim);
   grid[0] = g.x;
   grid[1] = g.y;
   grid[2] = 1u;
@@ -73,6 +79,9 @@ export interface SegmentGroups {
   /** With `huge`: the bounds of the segments longer than it, and their number (one u32). */
   readonly huge?: GPUBufferBinding;
   readonly found?: GPUBufferBinding;
+  /** With `short`: the bounds of the segments longer than it, their number, and their launch's grid at byte LONGER_GRID of `grid`. */
+  readonly longer?: GPUBufferBinding;
+  readonly longerCount?: GPUBufferBinding;
 }
 
 export interface GroupingArgs {
@@ -88,6 +97,11 @@ export interface GroupingArgs {
   readonly segmentsPerWorkgroup: number;
   /** Also select the segments longer than this many keys (the huge ones), or undefined. */
   readonly huge?: number;
+  /**
+   * A second tile of this many keys: the partition's front holds the segments longer than
+   * `tiny` up to this, and those longer are selected into a list of their own; or undefined.
+   */
+  readonly short?: number;
 }
 
 /** Compiles the grouping's pipelines (and the partition's); the result records it. `segments` > 0. */
@@ -102,22 +116,33 @@ export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTabl
   const bounds = ctx.scratch('segmentedRadixSort.bounds', listBytes);
   const list = ctx.scratch('segmentedRadixSort.groups', listBytes);
   const counts = ctx.scratch('segmentedRadixSort.groupCounts', 4);
-  const grid = ctx.scratch('segmentedRadixSort.grid', 12, GPUBufferUsage.INDIRECT);
+  // The longer segments' grid at byte 256: storage bindings start at multiples of 256.
+  const grid = ctx.scratch('segmentedRadixSort.grid', LONGER_GRID + 12, GPUBufferUsage.INDIRECT);
+  const longer = a.short === undefined ? undefined : ctx.scratch('segmentedRadixSort.longer', listBytes);
+  const longerCount = a.short === undefined ? undefined : ctx.scratch('segmentedRadixSort.longerCount', 4);
+  const length = '(a.y - a.x)';
   const boundsKernel = segmentBoundsKernel();
   const gridKernel = groupedGridKernel();
   const hugeList = a.huge === undefined ? undefined : ctx.scratch('segmentedRadixSort.huge', listBytes);
   const found = a.huge === undefined ? undefined : ctx.scratch('segmentedRadixSort.hugeFound', 4);
-  const [boundsPipeline, gridPipeline, partition, selectHuge] = await Promise.all([
+  const [boundsPipeline, gridPipeline, partition, selectHuge, selectLonger] = await Promise.all([
     ctx.pipeline(boundsKernel),
     ctx.pipeline(gridKernel),
     prepareCompaction(ctx, tables, {
       what: 'segmented radix sort (grouping segments by length)', table: partitionPredicateTable, input: bounds, count: a.segments, type: 'u64',
-      source: 'predicate', layout: 'partition', predicate: `(a.y - a.x) > ${a.tiny}u`, outputs: [['groups', list]], counts, countsName: 'group counts',
+      source: 'predicate', layout: 'partition', predicate: `${length} > ${a.tiny}u${a.short === undefined ? '' : ` && ${length} <= ${a.short}u`}`,
+      outputs: [['groups', list]], counts, countsName: 'group counts',
     }),
     hugeList && found
       ? prepareCompaction(ctx, hugeTables, {
         what: 'segmented radix sort (selecting huge segments)', table: selectPredicateTable, input: bounds, count: a.segments, type: 'u64',
-        source: 'predicate', layout: 'select', predicate: `(a.y - a.x) > ${a.huge}u`, outputs: [['huge', hugeList]], counts: found, countsName: 'huge count',
+        source: 'predicate', layout: 'select', predicate: `${length} > ${a.huge}u`, outputs: [['huge', hugeList]], counts: found, countsName: 'huge count',
+      })
+      : undefined,
+    longer && longerCount
+      ? prepareCompaction(ctx, hugeTables, {
+        what: 'segmented radix sort (selecting segments past the short tile)', table: selectPredicateTable, input: bounds, count: a.segments, type: 'u64',
+        source: 'predicate', layout: 'select', predicate: `${length} > ${a.short}u`, outputs: [['longer', longer]], counts: longerCount, countsName: 'longer count',
       })
       : undefined,
   ]);
@@ -127,13 +152,19 @@ export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTabl
     counts: bind(counts, 4),
     grid,
     ...(hugeList && found ? { huge: bind(hugeList, listBytes), found: bind(found, 4) } : {}),
+    ...(longer && longerCount ? { longer: bind(longer, listBytes), longerCount: bind(longerCount, 4) } : {}),
     record: (encoder) => {
       const boundsParams = { buffer: ctx.uniform(new Uint32Array([a.count, a.segments, a.endsOmitted ? 1 : 0])) };
       ctx.dispatch(encoder, boundsKernel.label, boundsPipeline, ctx.bindGroup(boundsPipeline, boundsKernel.key, [boundsParams, a.begins, a.ends, bind(bounds, listBytes)]), boundsGroups);
       partition(encoder);
       selectHuge?.(encoder);
+      selectLonger?.(encoder);
       const gridParams = { buffer: ctx.uniform(new Uint32Array([a.segments, a.segmentsPerWorkgroup, maxDim])) };
-      ctx.dispatch(encoder, gridKernel.label, gridPipeline, ctx.bindGroup(gridPipeline, gridKernel.key, [gridParams, bind(counts, 4), bind(grid, 12)]), 1);
+      ctx.dispatch(encoder, gridKernel.label, gridPipeline, ctx.bindGroup(gridPipeline, gridKernel.key, [gridParams, bind(counts, 4), { buffer: grid, offset: 0, size: 12 }]), 1);
+      if (longerCount) {
+        const longerParams = { buffer: ctx.uniform(new Uint32Array([a.segments, 0, maxDim])) };
+        ctx.dispatch(encoder, gridKernel.label, gridPipeline, ctx.bindGroup(gridPipeline, gridKernel.key, [longerParams, bind(longerCount, 4), { buffer: grid, offset: LONGER_GRID, size: 12 }]), 1);
+      }
     },
   };
 }

@@ -42,6 +42,8 @@ export interface SegmentedRadixSortKernelOptions {
   readonly grouped?: boolean;
   /** Grouped: segments longer than this are left to the huge segments' passes (huge.ts) when there are digits to sort. */
   readonly hugeLength?: number;
+  /** Grouped: whether this launch also takes the tiny segments (default); the longer segments' own launch does not. */
+  readonly tinySorts?: boolean;
 }
 
 /** Binding kind of each role of the sort kernel (and of the copy kernel, but for `covered`). */
@@ -65,7 +67,7 @@ export function segmentedSortMarks(o: { valueBytes: 0 | 4 | 8; keysInPlace?: boo
 }
 
 const optionsKey = (o: SegmentedRadixSortKernelOptions): string =>
-  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.config.subgroupKeysPerLane, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo', o.grouped ? `g${o.hugeLength ?? ''}` : 'u'].join(':');
+  [o.key.name, o.valueBytes, o.config.workgroupSize, o.config.itemsPerThread, o.config.radixBits, o.config.rank, o.config.segmentsPerWorkgroup, o.config.subgroupKeysPerLane, o.subgroupMinSize, o.subgroupMaxSize, o.keysInPlace ? 'ki' : 'ko', o.valuesInPlace ? 'vi' : 'vo', o.grouped ? `g${o.hugeLength ?? ''}${o.tinySorts === false ? 'w' : ''}` : 'u'].join(':');
 
 /**
  * The segmented sort: workgroup `s` sorts segment `s` stably by bits [begin_bit, end_bit) of
@@ -161,7 +163,7 @@ ${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_sta
     if (seg >= P.num_segments) { break; }
     e = min(ends[seg + P.end_shift], P.count);
     b = min(begins[seg], e);`;
-  const tiny = spw > 1
+  const tiny = spw > 1 && o.tinySorts !== false
     ? subgroupSorts({ K, V, pairs, keysPerLane: KPL, valuesIn: VIN, bounds: tinyBounds, mark: grouped && mark ? markCovered('b', 'e', 'sg_lane', 'sg_size') : '' })
     : '';
   const tStart = match ? 'rk_start' : 't_start';

@@ -8,7 +8,7 @@ import { type TunedEntry } from '../../config/types.js';
 import { radixBitRange, radixKeyInfo, type RadixSortKeyType } from '../radix-sort/radix-sort.js';
 import { type SegmentedRadixSortConfig } from './config.js';
 import { type CompactionTables } from '../select/compaction.js';
-import { prepareGrouping } from './grouping.js';
+import { LONGER_GRID, prepareGrouping } from './grouping.js';
 import { HUGE_TILES, hugeScratchWords, prepareHugeSort } from './huge.js';
 import { segmentedCopyBindingRoles, segmentedCopyKernel, segmentedRadixSortKernel, segmentedSortBindingRoles, segmentedSortMarks } from './kernel.js';
 
@@ -165,24 +165,29 @@ export async function recordSegmentedRadixSort(
   const copy = segmentedSortMarks(placement);
   const copyGroups = ceilDiv(count, 256);
   if (copy && copyGroups > maxDim * maxDim) fail('limit-exceeded', `${name}: ${count} elements need ${copyGroups} workgroups for the copy of uncovered elements, over ${maxDim}^2`);
+  // Grouped with a second, smaller tile: the segments it holds and the tiny ones in one launch,
+  // the longer ones in a launch of their own.
+  const short = grouped && config.shortItemsPerThread > 0 ? config.workgroupSize * config.shortItemsPerThread : undefined;
   const kernelOptions = { key: t, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, ...placement, hugeLength: huge ? hugeLength : undefined };
-  const sortKernel = segmentedRadixSortKernel(kernelOptions);
+  const sortKernel = segmentedRadixSortKernel({ ...kernelOptions, tinySorts: short === undefined });
+  const shortKernel = short === undefined ? undefined : segmentedRadixSortKernel({ ...kernelOptions, config: { ...config, itemsPerThread: config.shortItemsPerThread }, hugeLength: undefined });
   const copyKernel = copy ? segmentedCopyKernel({ key: t, ...placement }) : undefined;
   const begins = { buffer: args.beginOffsets, offset: 0, size: (omitted ? segments + 1 : segments) * 4 };
   const ends = omitted ? begins : { buffer: args.endOffsets!, offset: 0, size: segments * 4 };
   // Every pipeline exists before anything is recorded.
-  const [sortPipeline, copyPipeline, grouping, hugeSort] = await Promise.all([
+  const [sortPipeline, copyPipeline, grouping, hugeSort, shortPipeline] = await Promise.all([
     ctx.pipeline(sortKernel),
     copyKernel ? ctx.pipeline(copyKernel) : undefined,
     grouped && segments > 0
       ? prepareGrouping(ctx, tables.partition, tables.select, {
         count, segments, begins, ends, endsOmitted: omitted, tiny: ctx.target.subgroupMinSize * config.subgroupKeysPerLane, segmentsPerWorkgroup: config.segmentsPerWorkgroup,
-        huge: huge ? hugeLength : undefined,
+        huge: huge ? hugeLength : undefined, short,
       })
       : undefined,
     huge
       ? prepareHugeSort(ctx, { shape: { key: t, valueBytes, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, keysInPlace, valuesInPlace }, count, beginBit, endBit, passes, descending, tmpVals: tmpValsWord })
       : undefined,
+    shortKernel ? ctx.pipeline(shortKernel) : undefined,
   ]);
   // Nothing to move: no elements, or everything in place and no digit to sort by.
   if (count === 0 || (!copy && passes === 0)) return;
@@ -209,8 +214,13 @@ export async function recordSegmentedRadixSort(
     if (grouping) {
       // Longer segments first, a workgroup each, then the tiny ones: the grid comes from the partition's count.
       grouping.record(encoder);
-      const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: scratch, list: grouping.list, counts: grouping.counts });
-      ctx.dispatchIndirect(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries), grouping.grid);
+      const entries = (list: GPUBufferBinding, counts: GPUBufferBinding): GPUBufferBinding[] => entriesFor(segmentedSortBindingRoles(placement), { params, tmp: scratch, list, counts });
+      if (shortKernel && shortPipeline) {
+        ctx.dispatchIndirect(encoder, shortKernel.label, shortPipeline, ctx.bindGroup(shortPipeline, shortKernel.key, entries(grouping.list, grouping.counts)), grouping.grid);
+        ctx.dispatchIndirect(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries(grouping.longer!, grouping.longerCount!)), grouping.grid, LONGER_GRID);
+      } else {
+        ctx.dispatchIndirect(encoder, sortKernel.label, sortPipeline, ctx.bindGroup(sortPipeline, sortKernel.key, entries(grouping.list, grouping.counts)), grouping.grid);
+      }
       if (hugeSort) hugeSort(encoder, { huge: grouping.huge!, found: grouping.found!, io: { ...io, tmp: scratch } });
     } else {
       const entries = entriesFor(segmentedSortBindingRoles(placement), { params, tmp: scratch, begins, ends });

@@ -163,7 +163,7 @@ export const segmentedRadixSortAlgorithm = defineAlgorithm({
     // subgroupKeysPerLane and grouping, which the default space leaves to the heuristic.
     stage: 'segmented_radix_sort', table: segmentedRadixSortTable, benchmarks: ['segmented_radix_sort', 'segmented_radix_sort_pow'], defaultBenchmarks: ['segmented_radix_sort'],
     defaultSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16], radixBits: [6, 8] },
-    smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'], segmentsPerWorkgroup: [1], subgroupKeysPerLane: [1], grouping: ['none'] },
+    smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'], segmentsPerWorkgroup: [1], subgroupKeysPerLane: [1], grouping: ['none'], shortItemsPerThread: [0] },
     // Segments of one tile sort in workgroup memory (one kernel); longer ones take LSD passes.
     cost: { pipelines: () => 3, passes: () => 1 },
     smallSizes: [2 ** 14, 2 ** 16],

@@ -8,10 +8,10 @@ export const segmentedRadixSortTable = defineTable<SegmentedRadixSortConfig, 'se
   configModule: 'device/segmented-radix-sort/config.js',
   space: segmentedRadixSortSpace,
   valueClasses: true,
-  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', radixBits: 'bits', rank: 'rank', segmentsPerWorkgroup: 'spw', subgroupKeysPerLane: 'kpl', grouping: 'grp' },
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', radixBits: 'bits', rank: 'rank', segmentsPerWorkgroup: 'spw', subgroupKeysPerLane: 'kpl', grouping: 'grp', shortItemsPerThread: 'sipt' },
   // Rows and names written before these fields existed sorted one key a lane, ungrouped.
-  defaults: { subgroupKeysPerLane: 1, grouping: 'none' },
-  nameOmits: { subgroupKeysPerLane: 1, grouping: 'none' },
+  defaults: { subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
+  nameOmits: { subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
   builtin: segmentedRadixSortTuned,
   keyInfo: radixKeyInfo,
   problem: segmentedRadixSortConfigProblem,

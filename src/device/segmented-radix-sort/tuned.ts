@@ -13,7 +13,7 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
   {
     target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 4, radixBits: 8, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' },
+    config: { workgroupSize: 128, itemsPerThread: 4, radixBits: 8, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
     evidence: {
       itemsPerSecond: 1.229e6, cv: 0.195, size: [16384, 65536], date: '2026-11-29', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^14, 2^16 x segment_length=1024 x value_type=empty); cv: max; 1/1 configs eligible',
@@ -22,7 +22,7 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' },
+    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
     evidence: {
       itemsPerSecond: 3.161e10, cv: 0.00124, size: 16777216, date: '2026-11-29', version: '0.1.0',
       note: 'geomean of items/s over 1 points (sizes 2^24 x segment_length=1024 x value_type=empty); cv: max; 45/45 configs eligible; runner-up 128x8 4 match 1 at 0.941x',
@@ -31,7 +31,7 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' },
+    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
     evidence: {
       itemsPerSecond: 1.527e10, cv: 0.00412, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x segment_length=1024 x value_type=empty); cv: max; 12/12 configs eligible; runner-up 256x4 8 match 1 at 0.902x',
@@ -40,7 +40,7 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
-    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' },
+    config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
     evidence: {
       itemsPerSecond: 2.929e10, cv: 0.00889, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
       note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x segment_length=1024 x value_type=empty); cv: max; 10/12 configs eligible; runner-up 128x8 8 match 1 at 0.902x',
