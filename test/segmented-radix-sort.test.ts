@@ -487,7 +487,7 @@ describe('segmented radix sort: buffer level and errors', () => {
   });
 
   it('bench: segmented_radix_sort in rocPRIM name grammar, with the CUB anchor type u32/seg1024', async () => {
-    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0], segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' as const };
+    const config = { workgroupSize: TILE_WG, itemsPerThread: TILE_IPT, rank: RANKS()[0], segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none' as const, shortItemsPerThread: 0 };
     const [r] = await benchmarkAlgorithm(prim, { algorithm: 'segmented_radix_sort', type: 'u32', size: 5000, seed: 5, warmup: 1, batches: 1, batchSize: 1, config });
     expect(r!.name).toBe(`{lvl:device,algo:segmented_radix_sort,key_type:u32,value_type:empty,segment_length:1024,cfg:{bs:${TILE_WG},ipt:${TILE_IPT},bits:8,rank:${config.rank},spw:1}}`);
     expect(anchorType(r!)).toBe('u32/seg1024');
@@ -501,6 +501,10 @@ describe('segmented radix sort: buffer level and errors', () => {
     const grouped = { ...four, grouping: 'by-length' };
     expect(benchmarkName('segmented_radix_sort', 'u32', grouped)).toContain('spw:4,kpl:4,grp:by_length}');
     expect(configFromName('segmented_radix_sort', parseName(benchmarkName('segmented_radix_sort', 'u32', grouped)).cfg as never)).toEqual(grouped);
+    // A second tile is named; none is left out.
+    const shortTile = { ...grouped, shortItemsPerThread: 2 };
+    expect(benchmarkName('segmented_radix_sort', 'u32', shortTile)).toContain('grp:by_length,sipt:2}');
+    expect(configFromName('segmented_radix_sort', parseName(benchmarkName('segmented_radix_sort', 'u32', shortTile)).cfg as never)).toEqual(shortTile);
   });
 
   it('bench: segmented_radix_sort_pow on power-law segments, against CUB anchor type u32/segpow1.5_min8', async () => {
