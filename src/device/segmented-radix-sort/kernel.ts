@@ -35,9 +35,9 @@ export interface SegmentedRadixSortKernelOptions {
   /** The values are permuted in place: one read-write values binding, no `vals_in`. */
   readonly valuesInPlace?: boolean;
   /**
-   * The segments come grouped (config `grouping: 'by-length'`): `list` holds every segment's
-   * clamped [begin, end), those longer than TINY first (`counts[0]` of them, a workgroup each),
-   * then the tiny ones (SPW a workgroup); no `begins` / `ends`.
+   * The segments come grouped (config `grouping: 'by-length'`; no `begins` / `ends`): `list`
+   * holds clamped [begin, end) bounds, the first `counts[0]` a workgroup each (longer than
+   * TINY), then the tiny ones, SPW a workgroup (grouping.ts lays them out).
    */
   readonly grouped?: boolean;
   /** Grouped: segments longer than this are left to the huge segments' passes (huge.ts) when there are digits to sort. */
