@@ -28,6 +28,16 @@ fn store_out(e: u32, x: ${K}) { keys_out[e] = x; }`;
 }
 
 /**
+ * WGSL \`segment_bounds(s)\`: segment s's [begin, end) clamped to [0, P.count), an end before
+ * its begin an empty segment; the ends are \`ends[s + P.end_shift]\` (end_shift 1: the begins
+ * shifted by one). Needs \`begins\`, \`ends\` and those params.
+ */
+export const SEGMENT_BOUNDS_FN = `fn segment_bounds(s: u32) -> vec2<u32> {
+  let e = min(ends[s + P.end_shift], P.count);
+  return vec2<u32>(min(begins[s], e), e);
+}`;
+
+/**
  * The sort's view of its three buffers (0 input, 1 output, 2 scratch): `load_key(src, e)` gives
  * element e's ordered bits, `store_key(dst, e, y)` stores them (the scratch holds ordered bits,
  * the output raw keys), and `load_val` / `store_val` likewise (`vin`: the values' source

@@ -8,6 +8,7 @@ import { fail } from '../../runtime/errors.js';
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { prepareCompaction, type CompactionTables } from '../select/compaction.js';
 import { partitionPredicateTable, selectPredicateTable } from '../select/table.js';
+import { SEGMENT_BOUNDS_FN } from './access.js';
 
 /** WGSL \`grid_for(n, max_dim)\`: the (x, y) grid of n workgroups, as \`gridFor\` splits it. */
 export const GRID_FOR_FN = `fn grid_for(n: u32, max_dim: u32) -> vec2<u32> {
@@ -29,13 +30,13 @@ export function segmentBoundsKernel(): Kernel {
 @group(0) @binding(1) var<storage, read> begins: array<u32>;
 @group(0) @binding(2) var<storage, read> ends: array<u32>;
 @group(0) @binding(3) var<storage, read_write> bounds: array<vec2<u32>>;
+${SEGMENT_BOUNDS_FN}
 
 @compute @workgroup_size(256)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let s = (${LINEAR_WORKGROUP_ID}) * 256u + lid;
   if (s >= P.num_segments) { return; }
-  let e = min(ends[s + P.end_shift], P.count);
-  bounds[s] = vec2<u32>(min(begins[s], e), e);
+  bounds[s] = segment_bounds(s);
 }
 `;
   return { key: 'segmented-radix-sort.bounds', label: 'wgprim.segmentedRadixSort.bounds', code, bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage'], workgroupSize: 256 };
@@ -105,10 +106,10 @@ export interface GroupingArgs {
 }
 
 /** Compiles the grouping's pipelines (and the partition's); the result records it. `segments` > 0. */
-export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTables, hugeTables: CompactionTables, a: GroupingArgs): Promise<SegmentGroups> {
+export async function prepareGrouping(ctx: DeviceContext, partitionTables: CompactionTables, selectTables: CompactionTables, a: GroupingArgs): Promise<SegmentGroups> {
   const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
   const boundsGroups = ceilDiv(a.segments, 256);
-  if (boundsGroups > maxDim * maxDim || a.segments > maxDim * maxDim) {
+  if (a.segments > maxDim * maxDim) {
     fail('limit-exceeded', `segmented radix sort: ${a.segments} segments grouped by length need up to ${a.segments} workgroups, over this device's ${maxDim}^2 workgroups per dispatch`);
   }
   // The caller groups only where a list of bounds fits one binding.
@@ -128,19 +129,19 @@ export async function prepareGrouping(ctx: DeviceContext, tables: CompactionTabl
   const [boundsPipeline, gridPipeline, partition, selectHuge, selectLonger] = await Promise.all([
     ctx.pipeline(boundsKernel),
     ctx.pipeline(gridKernel),
-    prepareCompaction(ctx, tables, {
+    prepareCompaction(ctx, partitionTables, {
       what: 'segmented radix sort (grouping segments by length)', table: partitionPredicateTable, input: bounds, count: a.segments, type: 'u64',
       source: 'predicate', layout: 'partition', predicate: `${length} > ${a.tiny}u${a.short === undefined ? '' : ` && ${length} <= ${a.short}u`}`,
       outputs: [['groups', list]], counts, countsName: 'group counts',
     }),
     hugeList && found
-      ? prepareCompaction(ctx, hugeTables, {
+      ? prepareCompaction(ctx, selectTables, {
         what: 'segmented radix sort (selecting huge segments)', table: selectPredicateTable, input: bounds, count: a.segments, type: 'u64',
         source: 'predicate', layout: 'select', predicate: `${length} > ${a.huge}u`, outputs: [['huge', hugeList]], counts: found, countsName: 'huge count',
       })
       : undefined,
     longer && longerCount
-      ? prepareCompaction(ctx, hugeTables, {
+      ? prepareCompaction(ctx, selectTables, {
         what: 'segmented radix sort (selecting segments past the short tile)', table: selectPredicateTable, input: bounds, count: a.segments, type: 'u64',
         source: 'predicate', layout: 'select', predicate: `${length} > ${a.short}u`, outputs: [['longer', longer]], counts: longerCount, countsName: 'longer count',
       })

@@ -45,8 +45,24 @@ type Stage = 'upsweep' | 'scatter';
 
 const BINDINGS: Record<string, BindingKind> = {
   params: 'uniform', keys_in: 'read-only-storage', keys_out: 'storage', tmp: 'storage', huge: 'read-only-storage', meta: 'storage',
-  counts: 'storage', vals_in: 'read-only-storage', vals_out: 'storage', found: 'read-only-storage', grid: 'storage',
+  counts: 'storage', vals_in: 'read-only-storage', vals_out: 'storage',
 };
+
+/**
+ * Module scope of the kernels over the huge list alone (the scan, the prefix): the params,
+ * \`huge\` at binding 1, then \`more\` u32 arrays (read or read-write) from binding 2, WG,
+ * \`s_scan\` and \`wg_scan\`.
+ */
+function hugeListHeader(wg: number, more: readonly (readonly [name: string, writable: boolean])[]): { code: string; bindings: BindingKind[] } {
+  const code = `${paramsStruct(HUGE_PARAMS)}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> huge: array<vec2<u32>>;
+${more.map(([name, writable], i) => `@group(0) @binding(${i + 2}) var<storage, ${writable ? 'read_write' : 'read'}> ${name}: array<u32>;`).join('\n')}
+const WG = ${wg}u;
+var<workgroup> s_scan: array<u32, WG>;
+${WG_SCAN_FN}`;
+  return { code, bindings: ['uniform', 'read-only-storage', ...more.map(([, writable]): BindingKind => (writable ? 'storage' : 'read-only-storage'))] };
+}
 
 /** Binding roles of the upsweep and the scatter, in order. */
 export function hugeTileRoles(o: HugeShape): string[] {
@@ -153,17 +169,11 @@ ${body}
 export function hugeScanKernel(o: TileSortShape): Kernel {
   const c = o.config;
   const U = 8;
-  const code = `${paramsStruct(HUGE_PARAMS)}
-@group(0) @binding(0) var<uniform> P: Params;
-@group(0) @binding(1) var<storage, read> huge: array<vec2<u32>>;
-@group(0) @binding(2) var<storage, read_write> hmeta: array<u32>;
-@group(0) @binding(3) var<storage, read_write> counts: array<u32>;
-const WG = ${c.workgroupSize}u;
+  const header = hugeListHeader(c.workgroupSize, [['hmeta', true], ['counts', true]]);
+  const code = `${header.code}
 const RADIX = ${1 << c.radixBits}u;
 const DPT = ${Math.ceil((1 << c.radixBits) / c.workgroupSize)}u;
-var<workgroup> s_scan: array<u32, WG>;
 var<workgroup> s_n: u32;
-${WG_SCAN_FN}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -197,7 +207,7 @@ ${unroll(U, 'u', `        if (t + u < last) { counts[(t + u) * RADIX + d] = run;
   }
 }
 `;
-  return { key: `segmented-radix-sort.huge-scan:${c.workgroupSize}:${c.radixBits}`, label: 'wgprim.segmentedRadixSort.huge.scan', code, bindings: ['uniform', 'read-only-storage', 'storage', 'storage'], workgroupSize: c.workgroupSize };
+  return { key: `segmented-radix-sort.huge-scan:${c.workgroupSize}:${c.radixBits}`, label: 'wgprim.segmentedRadixSort.huge.scan', code, bindings: header.bindings, workgroupSize: c.workgroupSize };
 }
 
 /**
@@ -207,16 +217,9 @@ ${unroll(U, 'u', `        if (t + u < last) { counts[(t + u) * RADIX + d] = run;
  */
 export function hugePrefixKernel(tile: number): Kernel {
   const WG = 256;
-  const code = `${paramsStruct(HUGE_PARAMS)}
-@group(0) @binding(0) var<uniform> P: Params;
-@group(0) @binding(1) var<storage, read> huge: array<vec2<u32>>;
-@group(0) @binding(2) var<storage, read> found: array<u32>;
-@group(0) @binding(3) var<storage, read_write> hmeta: array<u32>;
-@group(0) @binding(4) var<storage, read_write> grid: array<u32>;
-const WG = ${WG}u;
+  const header = hugeListHeader(WG, [['found', false], ['hmeta', true], ['grid', true]]);
+  const code = `${header.code}
 const TILE = ${tile}u;
-var<workgroup> s_scan: array<u32, WG>;
-${WG_SCAN_FN}
 ${GRID_FOR_FN}
 
 fn tiles_of(s: u32) -> u32 { let r = huge[s]; return (r.y - r.x + TILE - 1u) / TILE; }
@@ -243,7 +246,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   }
 }
 `;
-  return { key: `segmented-radix-sort.huge-prefix:${tile}`, label: 'wgprim.segmentedRadixSort.huge.prefix', code, bindings: ['uniform', 'read-only-storage', 'read-only-storage', 'storage', 'storage'], workgroupSize: WG };
+  return { key: `segmented-radix-sort.huge-prefix:${tile}`, label: 'wgprim.segmentedRadixSort.huge.prefix', code, bindings: header.bindings, workgroupSize: WG };
 }
 
 /** Most huge segments `count` elements can hold, and words of `meta` and of the tile counts for them. */
@@ -263,6 +266,8 @@ export interface HugeSortArgs {
   readonly passes: number;
   readonly descending: boolean;
   readonly tmpVals: number;
+  /** The scratch's layout for this count and tile (hugeScratchWords). */
+  readonly words: ReturnType<typeof hugeScratchWords>;
 }
 
 export interface HugeSortBuffers {
@@ -277,10 +282,8 @@ export interface HugeSortBuffers {
 export async function prepareHugeSort(ctx: DeviceContext, a: HugeSortArgs): Promise<(encoder: GPUCommandEncoder, b: HugeSortBuffers) => void> {
   const o = a.shape;
   const c = o.config;
-  const tile = c.workgroupSize * c.itemsPerThread;
-  const radix = 1 << c.radixBits;
-  const { metaWords, countWords, baseAt } = hugeScratchWords(a.count, tile, radix);
-  const kernels = { prefix: hugePrefixKernel(tile), upsweep: hugeTileKernel(o, 'upsweep'), scan: hugeScanKernel(o), scatter: hugeTileKernel(o, 'scatter') };
+  const { metaWords, countWords, baseAt } = a.words;
+  const kernels = { prefix: hugePrefixKernel(c.workgroupSize * c.itemsPerThread), upsweep: hugeTileKernel(o, 'upsweep'), scan: hugeScanKernel(o), scatter: hugeTileKernel(o, 'scatter') };
   const [prefix, upsweep, scan, scatter] = await Promise.all([kernels.prefix, kernels.upsweep, kernels.scan, kernels.scatter].map((k) => ctx.pipeline(k)));
   const meta = ctx.scratch('segmentedRadixSort.hugeMeta', metaWords * 4);
   const counts = ctx.scratch('segmentedRadixSort.hugeCounts', countWords * 4);
@@ -291,6 +294,8 @@ export async function prepareHugeSort(ctx: DeviceContext, a: HugeSortArgs): Prom
   const roles = hugeTileRoles(o);
   return (encoder, b) => {
     const params = (words: number[]): GPUBufferBinding => ({ buffer: ctx.uniform(new Uint32Array(words)) });
+    const shared: Record<string, GPUBufferBinding | undefined> = { ...b.io, huge: b.huge, meta: bind(meta, metaWords), counts: bind(counts, countWords) };
+    const tileEntries = (p: GPUBufferBinding): GPUBufferBinding[] => roles.map((r) => (r === 'params' ? p : shared[r]!));
     const first = params([a.tmpVals, 0, 0, 0, 0, 0, 0, baseAt, maxDim]);
     ctx.dispatch(encoder, kernels.prefix.label, prefix!, ctx.bindGroup(prefix!, kernels.prefix.key, [first, b.huge, b.found, bind(meta, metaWords), bind(grid, 6)]), 1);
     // The last pass writes the output; in place with an odd count the first reads a copy in the scratch.
@@ -304,9 +309,8 @@ export async function prepareHugeSort(ctx: DeviceContext, a: HugeSortArgs): Prom
       const up = params([a.tmpVals, a.descending ? 0xffffffff : 0, shift, bits, src, dst, copy ? 1 : 0, baseAt, maxDim]);
       const readFrom = copy ? 2 : src;
       const down = params([a.tmpVals, a.descending ? 0xffffffff : 0, shift, bits, readFrom, dst, 0, baseAt, maxDim]);
-      const tileEntries = (p: GPUBufferBinding): GPUBufferBinding[] => roles.map((r) => ({ params: p, huge: b.huge, meta: bind(meta, metaWords), counts: bind(counts, countWords) } as Record<string, GPUBufferBinding>)[r] ?? b.io[r]!);
       ctx.dispatchIndirect(encoder, kernels.upsweep.label, upsweep!, ctx.bindGroup(upsweep!, kernels.upsweep.key, tileEntries(up)), grid, 0);
-      ctx.dispatchIndirect(encoder, kernels.scan.label, scan!, ctx.bindGroup(scan!, kernels.scan.key, [down, b.huge, bind(meta, metaWords), bind(counts, countWords)]), grid, 12);
+      ctx.dispatchIndirect(encoder, kernels.scan.label, scan!, ctx.bindGroup(scan!, kernels.scan.key, [down, b.huge, shared.meta!, shared.counts!]), grid, 12);
       ctx.dispatchIndirect(encoder, kernels.scatter.label, scatter!, ctx.bindGroup(scatter!, kernels.scatter.key, tileEntries(down)), grid, 0);
       src = dst;
     }

@@ -9,7 +9,7 @@ import { stripedFromShared } from '../../wgsl/workgroup/exchange.js';
 import { histogramAdd, histogramClear, type SharedHistogram } from '../../wgsl/workgroup/histogram.js';
 import { splitByBit } from '../../wgsl/workgroup/radix-split.js';
 import { blockedTileLoadViaShared, sharedTileStore, stripedTileLoad, stripedTileStore } from '../../wgsl/workgroup/tile.js';
-import { rawKeyAccess } from './access.js';
+import { rawKeyAccess, SEGMENT_BOUNDS_FN } from './access.js';
 import { rankTileByDigit, tileSortDecls } from './blocks.js';
 import { subgroupSorts } from './subgroup-sort.js';
 import { type SegmentedRadixSortConfig } from './config.js';
@@ -114,7 +114,6 @@ export function segmentedRadixSortKernel(o: SegmentedRadixSortKernelOptions): Ke
   const tileLoad = { items: IPT, K, V, key: (e: string) => `load_key(src, ${e})`, value: pairs ? (e: string) => `load_val(src, ${e})` : undefined, declare: false, base: 'b + t' };
   // Stable sort of the tile by bits [lo, lo + nbits): match: one rank per digit pass (the tile
   // ends in s_keys, sorted, and back in registers); split: one split per bit (ends in s_keys).
-  const rankMatchPass = (digitExpr: (j: string) => string): string => rankTileByDigit(o, digitExpr);
   const wgScan = { wgsl: `    let sc = wg_scan(lid, zeros);
     let total_zeros = sc.y;
     var z = sc.x - zeros;` };
@@ -126,7 +125,7 @@ ${splitByBit(IPT, pairs, wgScan, 'lid')}
   // digit pass; a long one: this pass's digit), each rank spliced once.
   const loadTile = match ? stripedTileLoad(tileLoad) : blockedTileLoadViaShared({ ...tileLoad, rank: 'lid' });
   const rankTile = match
-    ? `${rankMatchPass((j) => `digit_at(ks[${j}], shift, bits)`)}
+    ? `${rankTileByDigit(o, (j) => `digit_at(ks[${j}], shift, bits)`)}
         if (short_seg) {
 ${stripedFromShared(IPT, pairs, '          ')}
         }`
@@ -161,8 +160,9 @@ ${sharedRunFlags('tails', digitAt, 'valid', (i) => `t_cnt[d] = ${i} + 1u - t_sta
     e = r.y;`
     : `    let seg = group * SPW + g;
     if (seg >= P.num_segments) { break; }
-    e = min(ends[seg + P.end_shift], P.count);
-    b = min(begins[seg], e);`;
+    let r = segment_bounds(seg);
+    b = r.x;
+    e = r.y;`;
   const tiny = spw > 1 && o.tinySorts !== false
     ? subgroupSorts({ K, V, pairs, keysPerLane: KPL, valuesIn: VIN, bounds: tinyBounds, mark: grouped && mark ? markCovered('b', 'e', 'sg_lane', 'sg_size') : '' })
     : '';
@@ -175,7 +175,8 @@ ${rawKeyAccess(o.key, 1, keysInPlace)}
 @group(0) @binding(${at('tmp')}) var<storage, read_write> tmp: array<u32>;
 ${grouped ? `@group(0) @binding(${at('list')}) var<storage, read> list: array<vec2<u32>>;
 @group(0) @binding(${at('counts')}) var<storage, read> counts: array<u32>;` : `@group(0) @binding(${at('begins')}) var<storage, read> begins: array<u32>;
-@group(0) @binding(${at('ends')}) var<storage, read> ends: array<u32>;`}
+@group(0) @binding(${at('ends')}) var<storage, read> ends: array<u32>;
+${SEGMENT_BOUNDS_FN}`}
 ${mark ? `@group(0) @binding(${at('covered')}) var<storage, read_write> covered: array<atomic<u32>>;` : ''}
 ${v(`${valuesInPlace ? '' : `@group(0) @binding(${at('vals_in')}) var<storage, read> vals_in: array<${V}>;`}
 @group(0) @binding(${at('vals_out')}) var<storage, read_write> vals_out: array<${V}>;`)}
@@ -206,11 +207,7 @@ ${grouped ? `  if (lid == 0u) { s_wide = counts[0]; }
   for (var seg_i = 0u; seg_i < own; seg_i++) {
 ${grouped ? `    if (lid == 0u) { s_bounds = list[group]; }` : `    let seg = group * SPW + seg_i;
     if (seg >= P.num_segments) { break; }
-    if (lid == 0u) {
-      // Bounds clamped to the buffer; an end before its begin is an empty segment.
-      let e = min(ends[seg + P.end_shift], P.count);
-      s_bounds = vec2<u32>(min(begins[seg], e), e);
-    }`}
+    if (lid == 0u) { s_bounds = segment_bounds(seg); }`}
     let bounds = workgroupUniformLoad(&s_bounds);
     let b = bounds.x;
     let len = bounds.y - b;
