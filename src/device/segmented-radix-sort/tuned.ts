@@ -6,6 +6,9 @@
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
+// Measured in:
+//   nvidia-h200-campaign.json (nvidia//nvidia-h200, 2026-12-07)
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../config/types.js';
 import type { SegmentedRadixSortConfig } from './config.js';
 
@@ -24,8 +27,8 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
     typeClass: { float: false, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
     evidence: {
-      itemsPerSecond: 3.161e10, cv: 0.00124, size: 16777216, date: '2026-11-29', version: '0.1.0',
-      note: 'geomean of items/s over 1 points (sizes 2^24 x segment_length=1024 x value_type=empty); cv: max; 45/45 configs eligible; runner-up 128x8 4 match 1 at 0.941x',
+      itemsPerSecond: 2.944e10, cv: 0.00779, size: [1048576, 16777216], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x segment_length=1024 x value_type=empty); cv: max; 13/13 configs eligible; runner-up 256x4 8 match 8 2 by-length 0 at 0.448x',
     },
   },
   {
@@ -33,8 +36,8 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
     typeClass: { float: false, bytes: 8, valueBytes: 0 },
     config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
     evidence: {
-      itemsPerSecond: 1.527e10, cv: 0.00412, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x segment_length=1024 x value_type=empty); cv: max; 12/12 configs eligible; runner-up 256x4 8 match 1 at 0.902x',
+      itemsPerSecond: 1.319e10, cv: 0.00352, size: [1048576, 16777216], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x segment_length=1024 x value_type=empty); cv: max; 13/13 configs eligible; runner-up 256x4 8 match 8 2 by-length 0 at 0.485x',
     },
   },
   {
@@ -42,8 +45,8 @@ export const segmentedRadixSortTuned: readonly TunedEntry<SegmentedRadixSortConf
     typeClass: { float: true, bytes: 4, valueBytes: 0 },
     config: { workgroupSize: 128, itemsPerThread: 8, radixBits: 6, rank: 'match', segmentsPerWorkgroup: 1, subgroupKeysPerLane: 1, grouping: 'none', shortItemsPerThread: 0 },
     evidence: {
-      itemsPerSecond: 2.929e10, cv: 0.00889, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x segment_length=1024 x value_type=empty); cv: max; 10/12 configs eligible; runner-up 128x8 8 match 1 at 0.902x',
+      itemsPerSecond: 2.25e10, cv: 0.00702, size: [1048576, 16777216], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24 x segment_length=1024 x value_type=empty); cv: max; 13/13 configs eligible; runner-up 256x4 8 match 8 2 by-length 0 at 0.446x',
     },
   },
 ];

@@ -4,6 +4,9 @@
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
+// Measured in:
+//   nvidia-h200-campaign.json (nvidia//nvidia-h200, 2026-12-07)
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../../config/types.js';
 import type { SelectConfig } from '../config.js';
 
@@ -22,8 +25,8 @@ export const selectUniqueByKeyTuned: readonly TunedEntry<SelectConfig>[] = [
     typeClass: { float: false, bytes: 4 },
     config: { workgroupSize: 512, itemsPerThread: 12, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' },
     evidence: {
-      itemsPerSecond: 9.879e10, cv: 0.0274, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 9/10 configs eligible; runner-up 512x8 decoupled subgroup direct at 0.991x',
+      itemsPerSecond: 2.258e11, cv: 0.0106, size: [16777216, 268435456], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28); cv: max; 12/12 configs eligible; runner-up 256x16 decoupled subgroup rounds at 0.989x',
     },
   },
   {
@@ -31,8 +34,8 @@ export const selectUniqueByKeyTuned: readonly TunedEntry<SelectConfig>[] = [
     typeClass: { float: false, bytes: 8 },
     config: { workgroupSize: 512, itemsPerThread: 8, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' },
     evidence: {
-      itemsPerSecond: 8.849e10, cv: 0.0155, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 8/8 configs eligible; runner-up 512x16 decoupled subgroup direct at 0.951x',
+      itemsPerSecond: 1.566e11, cv: 0.0072, size: 16777216, date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 1 points (sizes 2^24); cv: max; 12/12 configs eligible; runner-up 256x8 decoupled subgroup direct at 0.942x',
     },
   },
   {
@@ -40,8 +43,8 @@ export const selectUniqueByKeyTuned: readonly TunedEntry<SelectConfig>[] = [
     typeClass: { float: true, bytes: 4 },
     config: { workgroupSize: 512, itemsPerThread: 12, lookback: 'decoupled', workgroupScan: 'subgroup', scatter: 'direct' },
     evidence: {
-      itemsPerSecond: 9.856e10, cv: 0.0298, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 10/10 configs eligible; runner-up 512x8 decoupled subgroup direct at 0.993x',
+      itemsPerSecond: 2.254e11, cv: 0.00917, size: [16777216, 268435456], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^24, 2^28); cv: max; 12/12 configs eligible; runner-up 256x16 decoupled subgroup rounds at 0.990x',
     },
   },
 ];
