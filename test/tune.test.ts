@@ -698,6 +698,8 @@ describe('wgprim tune', () => {
     expect(String(rest.stdout)).toMatch(/^measured 1; 0 errors; reused 1 /m);
     // The plan printed up front counts what the run then measures.
     expect(String(rest.stdout)).toMatch(/^\s+total\s+1\s+1\s+1\s/m);
+    // Each run, cut short or not, ends with the stage's wall time against the plan's.
+    for (const r of [cut, rest]) expect(String(r.stdout)).toMatch(/^time by stage \(seconds\):\n\s+stage\s+planned\s+took\n\s+transform\s+\d+ s\s+\d+ s\n/m);
     // The default is whatever this device selects: the heuristic, or lavapipe's built-in tuned row.
     const selected = (await testPrim()).selectedConfig('transform', 'u32');
     const source = selected.source.replace(/^tuned:/, '');

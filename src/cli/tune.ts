@@ -20,7 +20,7 @@ import { formatCount } from './parse.js';
 import { renderTable } from './table.js';
 import { typeClassLabel } from '../tune/measurements.js';
 import { type Prim } from '../prim.js';
-import { formatCampaignPlan, planFor } from '../tune/campaign-plan.js';
+import { type CampaignPlan, formatCampaignPlan, formatStageTimes, planFor } from '../tune/campaign-plan.js';
 import { profilePrim, targetProfile } from '../tune/profiles.js';
 import { configChange, shortSource, wrapList } from '../tune/text.js';
 
@@ -250,6 +250,16 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
 
   const bars = progressBars(opts.quiet);
   const lines: string[] = [];
+  // Wall time by stage against the plan, printed at the end or on an interrupt: what to narrow.
+  let plan: CampaignPlan | undefined;
+  const took = new Map<string, number>();
+  const addTime = (stage: string, ms: number): void => void took.set(stage, (took.get(stage) ?? 0) + ms);
+  // The group an interrupt cuts short: its stage (from its measurements) and start.
+  let measuring: string | undefined;
+  let groupStart = performance.now();
+  const printStageTimes = (): void => {
+    if (plan && took.size) console.log(['time by stage (seconds):', ...formatStageTimes(plan, took)].join('\n'));
+  };
   let lastWrite = 0;
   let latest: TuneFile | undefined;
   const flush = (): void => {
@@ -260,6 +270,8 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   const onSignal = (sig: NodeJS.Signals): void => {
     bars.stop();
     flush();
+    if (measuring) addTime(measuring, performance.now() - groupStart);
+    printStageTimes();
     process.stderr.write(`\n${sig}: ${out} holds what was measured; run the same command again to resume\n`);
     process.exit(130);
   };
@@ -280,8 +292,19 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
       adapterInfo: dev.adapterInfo,
       host: hostFacts(),
       forceWallClock: opts.wallClock,
-      onProgress: bars.update,
-      onStart: (info) => printStart(info, opts.budgetSeconds ?? settings.budgetSeconds),
+      onProgress: (e) => {
+        if (e.phase === 'run') measuring = e.group.split(' ')[0];
+        bars.update(e);
+      },
+      onStart: (info) => {
+        plan = info.plan;
+        printStart(info, opts.budgetSeconds ?? settings.budgetSeconds);
+      },
+      onGroupDone: (e) => {
+        addTime(e.stage, e.ms);
+        measuring = undefined;
+        groupStart = performance.now();
+      },
       onUpdate: (f) => {
         latest = f;
         // Every new entry is on disk within a quarter second (big files are not rewritten more often).
@@ -303,6 +326,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   if (result.skipped) console.log(`  ${result.skipped} not needed: threshold paths past their crossover or without a config here; converged searches`);
   const rate = result.buildMs > 0 ? ` (${(result.built / (result.buildMs / 1e3)).toFixed(1)} variants/s)` : '';
   console.log(`time     ${(result.elapsedMs / 1e3).toFixed(1)} s: building ${(result.buildMs / 1e3).toFixed(1)} s for ${result.built} variants${rate}, measuring ${(result.measureMs / 1e3).toFixed(1)} s`);
+  printStageTimes();
   if (result.stopped) console.log(`stopped early: ${result.stopped.message}; run the same command again to resume`);
   if (result.summary.length) {
     console.log('\nbest config against the default (geomean of items/s over sizes, benchmarks; configs in the JSON):');

@@ -190,6 +190,24 @@ export function formatCampaignPlan(plan: CampaignPlan, budgetSeconds?: number): 
   return lines;
 }
 
+/**
+ * Per stage, the plan's time against the wall time its groups took (`took`: milliseconds by
+ * stage), in plan order; stages not reached show a dash.
+ */
+export function formatStageTimes(plan: CampaignPlan, took: ReadonlyMap<string, number>): string[] {
+  const w = Math.max(5, ...plan.stages.map((s) => s.stage.length));
+  const row = (name: string, planned: string, wall: string): string => `  ${name.padEnd(w)} ${planned.padStart(9)} ${wall.padStart(9)}`;
+  const lines = [row('stage', 'planned', 'took')];
+  let total = 0;
+  for (const s of plan.stages) {
+    const ms = took.get(s.stage);
+    total += ms ?? 0;
+    lines.push(row(s.stage, secs(s.buildSeconds + s.measureSeconds), ms === undefined ? '-' : secs(ms / 1e3)));
+  }
+  lines.push(row('total', secs(plan.seconds), secs(total / 1e3)));
+  return lines;
+}
+
 /** What a campaign runs, before anything is built: its stages in plan order, variants, groups' plans, threshold stages. */
 export interface PreparedCampaign {
   readonly algorithms: readonly string[];

@@ -20,6 +20,13 @@ export interface ProgressEvent {
   readonly group: string;
 }
 
+/** Wall time of one group of a campaign. */
+export interface GroupTime {
+  readonly stage: string;
+  readonly group: string;
+  readonly ms: number;
+}
+
 export interface CampaignOptions {
   readonly settings: TuneSettings;
   /** Algorithms to tune (default: every tunable one in the settings), run in plan order. */
@@ -58,6 +65,8 @@ export interface CampaignOptions {
   /** Called with the whole file after every new entry: write it, so an interrupted campaign keeps its work. */
   readonly onUpdate?: (file: TuneFile) => void | Promise<void>;
   readonly log?: (line: string) => void;
+  /** Called as each (algorithm, type) group and threshold run ends: its stage and wall time, waits for its builds included. */
+  readonly onGroupDone?: (e: GroupTime) => void;
   /** Milliseconds clock (default `performance.now`). */
   readonly now?: () => number;
 }

@@ -61,28 +61,44 @@ export async function runCampaign(prim: Prim, o: CampaignOptions): Promise<Campa
   let stopped: CampaignResult['stopped'];
   try {
     for (const [i, { g, strategy, candidates, estimate }] of mine.entries()) {
-      await next;
-      next = Promise.resolve();
-      const following = mine[i + 1];
-      // Local search picks as it goes: ahead of it, only its baselines (where it starts) are known.
-      const startNext = ahead && following ? (): void => {
-        next = buildAhead(state, following.g, following.strategy === 'local' ? following.g.baselines : following.candidates);
-      } : undefined;
-      if (strategy === 'local') {
-        // The rest of the budget, shared by the groups still to search.
-        const left = mine.length - i;
-        const groupDeadline = state.deadline === Infinity ? Infinity : state.now() + (state.deadline - state.now()) / left;
-        const before = state.measured;
-        let first = true;
-        const r = await localSearch(g, (vs) => evaluate(state, g, vs, first ? ((first = false), startNext) : undefined), { seed: s.seed, maxEvaluations: s.localEvaluations, shouldStop: () => state.now() > groupDeadline });
-        localUnspent += Math.max(0, estimate * g.sizes.length * g.benchmarks.length - (state.measured - before));
-        state.log(`${groupLabel(g)}: local search measured ${r.evaluated.length} of ${g.variants.length} variants (${r.moves} moves, ${r.restarts} restarts)`);
-      } else {
-        await evaluate(state, g, candidates, startNext);
+      const groupStart = state.now();
+      try {
+        await next;
+        next = Promise.resolve();
+        const following = mine[i + 1];
+        // Local search picks as it goes: ahead of it, only its baselines (where it starts) are known.
+        const startNext = ahead && following ? (): void => {
+          next = buildAhead(state, following.g, following.strategy === 'local' ? following.g.baselines : following.candidates);
+        } : undefined;
+        if (strategy === 'local') {
+          // The rest of the budget, shared by the groups still to search.
+          const left = mine.length - i;
+          const groupDeadline = state.deadline === Infinity ? Infinity : state.now() + (state.deadline - state.now()) / left;
+          const before = state.measured;
+          let first = true;
+          const r = await localSearch(g, (vs) => evaluate(state, g, vs, first ? ((first = false), startNext) : undefined), { seed: s.seed, maxEvaluations: s.localEvaluations, shouldStop: () => state.now() > groupDeadline });
+          localUnspent += Math.max(0, estimate * g.sizes.length * g.benchmarks.length - (state.measured - before));
+          state.log(`${groupLabel(g)}: local search measured ${r.evaluated.length} of ${g.variants.length} variants (${r.moves} moves, ${r.restarts} restarts)`);
+        } else {
+          await evaluate(state, g, candidates, startNext);
+        }
+      } finally {
+        o.onGroupDone?.({ stage: g.algorithm, group: groupLabel(g), ms: state.now() - groupStart });
       }
     }
     await next;
-    for (const r of thresholdStages) for (const type of r.types) for (const b of r.benchmarks) await runThreshold(state, r.name, type, b, r.sizesFor(type));
+    for (const r of thresholdStages) {
+      for (const type of r.types) {
+        for (const b of r.benchmarks) {
+          const groupStart = state.now();
+          try {
+            await runThreshold(state, r.name, type, b, r.sizesFor(type));
+          } finally {
+            o.onGroupDone?.({ stage: r.name, group: `${r.name} ${type} ${b}`, ms: state.now() - groupStart });
+          }
+        }
+      }
+    }
   } catch (err) {
     if (!(err instanceof StopCampaign)) throw err;
     stopped = { reason: err.reason, message: err.message };

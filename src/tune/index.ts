@@ -4,7 +4,7 @@
 export { tune, type TuneOptions, type TuneSummary, type TuneGroupSummary, type TuneDecision, type TunedConfigScore } from './runtime.js';
 export { createOptimization, renderTableModule, renderTableJson, type CreateOptimizationOptions, type CreateOptimizationResult, type GroupResult } from './create-optimization.js';
 export { applyConfigImprovements, classifyImprovement, type ApplyImprovementsInput, type ApplyImprovementsResult, type ImprovementDecision, type ImprovementStatus } from './apply-improvements.js';
-export { runCampaign, type ProgressEvent } from './campaign.js';
+export { runCampaign, type GroupTime, type ProgressEvent } from './campaign.js';
 export { type SettingsInput, defaultSettings } from './settings.js';
 export { benchmarkAlgorithm, releaseBenchmarkBuffers } from '../bench/run.js';
 export { gbenchFile, formatName, parseName, entryName, rawEntryName, sizeOfEntryName, type BenchRecord, type GBenchFile } from '../bench/gbench.js';
