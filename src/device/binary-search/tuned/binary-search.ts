@@ -20,28 +20,28 @@ export const binarySearchTuned: readonly TunedEntry<BinarySearchConfig>[] = [
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 4 },
-    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 10 },
+    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 8 },
     evidence: {
-      itemsPerSecond: 2.652e10, cv: 0.00778, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 27/27 configs eligible; runner-up 128 1 8 at 0.980x',
+      itemsPerSecond: 4.287e10, cv: 0.00745, size: [1048576, 16777216], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 18/18 configs eligible; runner-up 512 1 10 at 0.957x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: false, bytes: 8 },
-    config: { workgroupSize: 256, needlesPerThread: 1, cacheLevels: 10 },
+    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 10 },
     evidence: {
-      itemsPerSecond: 2.492e10, cv: 0.00765, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 27/27 configs eligible; runner-up 512 1 8 at 0.976x',
+      itemsPerSecond: 3.261e10, cv: 0.00827, size: [1048576, 16777216], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 18/18 configs eligible; runner-up 512 1 8 at 0.979x',
     },
   },
   {
     target: { vendor: 'nvidia', device: 'nvidia-h200' },
     typeClass: { float: true, bytes: 4 },
-    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 10 },
+    config: { workgroupSize: 512, needlesPerThread: 1, cacheLevels: 8 },
     evidence: {
-      itemsPerSecond: 2.659e10, cv: 0.00899, size: [1048576, 16777216], date: '2026-12-02', version: '0.1.0',
-      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 27/27 configs eligible; runner-up 128 1 8 at 0.978x',
+      itemsPerSecond: 4.262e10, cv: 0.00799, size: [1048576, 16777216], date: '2026-12-07', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^20, 2^24); cv: max; 18/18 configs eligible; runner-up 512 1 10 at 0.957x',
     },
   },
 ];
