@@ -19,6 +19,8 @@ import { TUNING_STAGES } from '../src/algorithms.js';
 import { type RadixSortBlockSortConfig, radixSortBlockSortHeuristic } from '../src/device/radix-sort/block-sort-config.js';
 import { type TuneSettings, defaultSettings, deviceKindOf, mergeSettings, resolveSettings } from '../src/tune/settings.js';
 import { settingsJsonSchema } from '../src/tune/settings-schema.js';
+import { planFor } from '../src/tune/campaign-plan.js';
+import { profilePrim, targetProfile } from '../src/tune/profiles.js';
 import { type Variant, type VariantGroup, enumerateVariants, inShard, parseShard, spacePoints, spaceSize, variantKey } from '../src/tune/variants.js';
 import { exhaustiveCandidates, localSearch, neighbours, randomCandidates, strategyFor } from '../src/tune/strategy.js';
 import { PLAN_STAGES, formatPlan, planOrder, planStages } from '../src/tune/plan.js';
@@ -56,12 +58,29 @@ describe('settings', () => {
     expect(spaceSize(gpu.algorithms.radix_sort_onesweep!.space)).toBeLessThanOrEqual(20);
     expect(spaceSize(cpu.algorithms.radix_sort_onesweep!.space)).toBeLessThanOrEqual(4);
     expect(cpu.algorithms.radix_sort_onesweep).toMatchObject({ types: ['u32'], sizes: [2 ** 14, 2 ** 16], benchmarks: ['radix_sort_keys'] });
+    // GPUs time the segmented sort on power-law segments too (they decide its grouping fields); CPU adapters on 1024-key segments only.
+    expect(gpu.algorithms.segmented_radix_sort!.benchmarks).toEqual(['segmented_radix_sort', 'segmented_radix_sort_pow']);
+    expect(cpu.algorithms.segmented_radix_sort!.benchmarks).toEqual(['segmented_radix_sort']);
+    expect(gpu.algorithms.scan!.benchmarks).toEqual(tunable('scan').defaultBenchmarks);
     // A time-based warmup after slow-to-make inputs on GPUs (a GPU idle meanwhile runs slow for a while).
     expect([cpu.warmupMs, gpu.warmupMs]).toEqual([0, 500]);
     expect(mergeSettings(gpu, { warmupMs: 0 }).warmupMs).toBe(0);
     expect(deviceKindOf({ vendor: 'mesa', architecture: 'software', device: 'llvmpipe-x', description: '', subgroupMinSize: 8, subgroupMaxSize: 8 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'google', architecture: 'swiftshader', device: '', description: '', subgroupMinSize: 4, subgroupMaxSize: 4 })).toBe('cpu');
     expect(deviceKindOf({ vendor: 'nvidia', architecture: '', device: 'nvidia-h200', description: '', subgroupMinSize: 32, subgroupMaxSize: 32 })).toBe('gpu');
+  });
+
+  it('plans the H200 campaign\'s segmented sort stage with both draws, compiling each variant\'s kernels once', () => {
+    const prim = profilePrim(targetProfile('nvidia-h200'));
+    const stage = (benchmarks: string[]) => {
+      const s = mergeSettings(defaultSettings('gpu'), { algorithms: { segmented_radix_sort: { benchmarks } } });
+      return planFor(prim, s, { algorithms: ['segmented_radix_sort'] }).plan.stages[0]!;
+    };
+    const one = stage(['segmented_radix_sort']);
+    const both = stage(['segmented_radix_sort', 'segmented_radix_sort_pow']);
+    expect(both.measurements).toBe(2 * one.measurements);
+    expect(both.pipelines).toBe(one.pipelines);
+    expect(planFor(prim, defaultSettings('gpu'), { algorithms: ['segmented_radix_sort'] }).plan.stages[0]).toEqual(both);
   });
 
   it('merges a user file over the defaults param by param, and lists every problem', () => {

@@ -133,6 +133,8 @@ export interface TuningCost {
   passes(config: ConfigObject, keyBytes: number): number;
   /** Config fields that change a launch, not a kernel: variants differing only there share pipelines. */
   readonly launchOnly?: readonly string[];
+  /** The stage's benchmarks differ only in their input, so a variant compiles its pipelines once, not once a benchmark. */
+  readonly sameKernels?: boolean;
 }
 
 /**
@@ -182,6 +184,12 @@ export interface TuningSpec {
   readonly benchmarks: readonly string[];
   /** The ones timed unless the settings say otherwise. */
   readonly defaultBenchmarks: readonly string[];
+  /**
+   * The ones the default GPU campaign times where not `defaultBenchmarks`: inputs that decide
+   * fields a single benchmark would leave untested (the segmented sort's power-law segments),
+   * too slow for CPU adapters' campaign.
+   */
+  readonly gpuBenchmarks?: readonly string[];
   /** Its benchmarks are left out of `wgprim bench`'s default list (they time one path of another's call). */
   readonly optIn?: boolean;
   /**

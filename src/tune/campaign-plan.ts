@@ -126,7 +126,7 @@ export function campaignPlan(
       const key = p.strategy === 'local' ? String(i) : JSON.stringify(kernel);
       if (kernels.has(key)) continue;
       kernels.add(key);
-      st.pipelines += g.benchmarks.length * alg.cost.pipelines(v.config, keyBytes);
+      st.pipelines += (alg.cost.sameKernels ? 1 : g.benchmarks.length) * alg.cost.pipelines(v.config, keyBytes);
     }
     for (const v of todo) {
       const n = options.pending ? options.pending(g, v) : g.sizes.length * g.benchmarks.length;

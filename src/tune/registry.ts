@@ -76,6 +76,8 @@ export interface TunableAlgorithm {
   readonly smallSizes?: readonly number[];
   /** Sizes the default GPU campaign times where not 2^20 and 2^24 (`TuningSpec.gpuSizes`). */
   readonly gpuSizes?: readonly number[];
+  /** Benchmarks the default GPU campaign times where not `defaultBenchmarks` (`TuningSpec.gpuBenchmarks`). */
+  readonly gpuBenchmarks?: readonly string[];
   /** Types for CPU adapters where the representative types would take too long. */
   readonly smallTypes?: readonly ElementType[];
   /** Types the default GPU campaign tunes where not the representative ones (`TuningSpec.gpuTypes`). */
@@ -256,6 +258,7 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
     })(),
     ...(stage.smallSizes ? { smallSizes: stage.smallSizes } : {}),
     ...(stage.gpuSizes ? { gpuSizes: stage.gpuSizes } : {}),
+    ...(stage.gpuBenchmarks ? { gpuBenchmarks: stage.gpuBenchmarks } : {}),
     ...(stage.smallTypes ? { smallTypes: stage.smallTypes } : {}),
     ...(stage.gpuTypes ? { gpuTypes: stage.gpuTypes } : {}),
     problem: (ctx, type, c, benchmarks) => {

@@ -104,7 +104,7 @@ export type SpaceChoice = 'default' | 'full';
 /**
  * The default settings. `gpu`: every algorithm's default space (a handful of tile shapes per
  * type, `TuningSpec.defaultSpace`; `space` 'full': the whole space) at 2^20 and 2^24 elements
- * (or the stage's `gpuSizes`);
+ * (or the stage's `gpuSizes`), timing its `gpuBenchmarks` where it names them;
  * `cpu`: a small space at 2^16 and 2^20 on u32 with shorter timing, so that `wgprim tune` of every
  * algorithm finishes on lavapipe in a few minutes.
  */
@@ -115,7 +115,7 @@ export function defaultSettings(kind: DeviceKind, space: SpaceChoice = 'default'
       space: space === 'full' ? a.space : kind === 'cpu' ? a.smallSpace : a.defaultSpace,
       types: kind === 'cpu' ? a.smallTypes ?? CPU_TYPES : a.gpuTypes ?? REPRESENTATIVE_TYPES,
       sizes: kind === 'cpu' ? a.smallSizes ?? [2 ** 16, 2 ** 20] : a.gpuSizes ?? [2 ** 20, 2 ** 24],
-      benchmarks: a.defaultBenchmarks,
+      benchmarks: kind === 'cpu' ? a.defaultBenchmarks : a.gpuBenchmarks ?? a.defaultBenchmarks,
     };
   }
   // Threshold stages: no space; `sizes` is the ladder both paths are timed at.

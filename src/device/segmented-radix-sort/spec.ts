@@ -159,13 +159,15 @@ export const segmentedRadixSortAlgorithm = defineAlgorithm({
     },
   ],
   tuning: [{
-    // Power-law segments on request (settings' benchmarks): they decide segmentsPerWorkgroup,
-    // subgroupKeysPerLane and grouping, which the default space leaves to the heuristic.
+    // GPUs time power-law segments too: a row chosen on 1024-key segments alone keeps one segment
+    // a workgroup, ungrouped, which sorted power-law segments 5-9x slower on an H100. The default
+    // space leaves segmentsPerWorkgroup, subgroupKeysPerLane and grouping to the heuristic.
     stage: 'segmented_radix_sort', table: segmentedRadixSortTable, benchmarks: ['segmented_radix_sort', 'segmented_radix_sort_pow'], defaultBenchmarks: ['segmented_radix_sort'],
+    gpuBenchmarks: ['segmented_radix_sort', 'segmented_radix_sort_pow'],
     defaultSpace: { workgroupSize: [128, 256], itemsPerThread: [4, 8, 16], radixBits: [6, 8] },
     smallSpace: { workgroupSize: [128, 256], itemsPerThread: [4], radixBits: [8], rank: ['match'], segmentsPerWorkgroup: [1], subgroupKeysPerLane: [1], grouping: ['none'], shortItemsPerThread: [0] },
     // Segments of one tile sort in workgroup memory (one kernel); longer ones take LSD passes.
-    cost: { pipelines: () => 3, passes: () => 1 },
+    cost: { pipelines: () => 3, passes: () => 1, sameKernels: true },
     smallSizes: [2 ** 14, 2 ** 16],
     smallTypes: ['u32'],
     // One kernel (and the copy of uncovered elements) serves every segment length.
