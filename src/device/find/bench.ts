@@ -102,15 +102,16 @@ export const findBenchmarks: readonly BenchmarkSpec[] = ALGOS.flatMap((algo) => 
   },
 })));
 
-const stage = (name: string, table: ConfigTable<FindConfig>, algos: readonly Algo[]): TuningSpec => ({
+const stage = (name: string, table: ConfigTable<FindConfig>, algos: readonly Algo[], items: readonly number[] = [8]): TuningSpec => ({
   stage: name, table,
   benchmarks: algos.flatMap((a) => READS.map(([, s]) => a + s)),
   // Streaming (match at the end) and early exit (a hundredth in): the grid matters to both.
   defaultBenchmarks: algos.flatMap((a) => [a, `${a}_at_1pct`]),
-  // Items: 2 or 4 words of 16 bytes an invocation for 4-byte types (1 or 2 for f16, 4 or 8 for
-  // 64-bit); 32 items won no H200 stage at 2^24 or 2^28 and are left to settings files, as are
-  // grids of 256 and 2048 (every H200 row, 12 of them, took 512 or 1024).
-  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], grid: [512, 1024], assignment: ['ticket', 'stride'] },
+  // Items: 2 (or 4, find_first_of's, whose every element meets every target) words of 16 bytes
+  // an invocation for 4-byte types; of the H200's 12 rows only find_first_of's u32 row took 16.
+  // 32 items won no H200 stage at 2^24 or 2^28 and are left to settings files, as are grids of
+  // 256 and 2048 (every H200 row took 512 or 1024).
+  defaultSpace: { workgroupSize: [256, 512], itemsPerThread: items, grid: [512, 1024], assignment: ['ticket', 'stride'] },
   // A CPU adapter runs a few workgroups at a time: tiles by stride would leave early ones to the end.
   smallSpace: { workgroupSize: [128, 256], itemsPerThread: [8, 16], grid: [16, 64], assignment: ['ticket'] },
   cost: { pipelines: () => 2, passes: () => 1, launchOnly: ['grid'] },
@@ -119,7 +120,7 @@ const stage = (name: string, table: ConfigTable<FindConfig>, algos: readonly Alg
 
 export const findTuning: readonly TuningSpec[] = [
   stage('adjacent_find', adjacentFindTable, ['adjacent_find']),
-  stage('find_first_of', findFirstOfTable, ['find_first_of']),
+  stage('find_first_of', findFirstOfTable, ['find_first_of'], [8, 16]),
   stage('search', searchTable, ['search', 'find_end']),
   stage('search_n', searchNTable, ['search_n']),
 ];
