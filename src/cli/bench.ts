@@ -54,8 +54,10 @@ export function configOverrides(json: string | undefined): (benchmark: string) =
   return (b) => (perTable ? (obj[benchmarkSpec(b).table.name] as ConfigOverride) : (obj as ConfigOverride));
 }
 
-/** Runs every (size, type, benchmark); one that fails is reported and skipped. */
-export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: (line: string, isError?: boolean) => void): Promise<{ records: BenchRecord[]; failures: number }> {
+/** Runs every (size, type, benchmark); one that fails is reported and skipped. `measured` sees the records after each. */
+export async function runBenchmarks(
+  prim: Prim, opts: BenchCommandOptions, log: (line: string, isError?: boolean) => void, measured?: (records: readonly BenchRecord[]) => void,
+): Promise<{ records: BenchRecord[]; failures: number }> {
   const algorithms = [...new Set(opts.algorithm.flatMap((a) => expandAlgorithm(a)))];
   const override = configOverrides(opts.config);
   const total = opts.size.length * opts.type.length * algorithms.length;
@@ -77,6 +79,7 @@ export async function runBenchmarks(prim: Prim, opts: BenchCommandOptions, log: 
             if (warning) log(warning, true);
           }
           records.push(...got);
+          measured?.(records);
         } catch (err) {
           failures++;
           log(`${algorithm} ${type} ${formatCount(size)} failed: ${(err as Error).message}`, true);
@@ -131,10 +134,31 @@ export async function benchCommand(opts: BenchCommandOptions): Promise<number> {
   const log = (line: string, isError = false): void => {
     if (isError || !opts.quiet) process.stderr.write(line + '\n');
   };
-  const { records, failures } = await runBenchmarks(dev.prim, opts, log);
-  if (opts.benchmark_out) {
-    writeBenchmarkFile(opts.benchmark_out, dev, records, opts);
-    log(`wrote ${opts.benchmark_out}`);
+  // The file holds every record as soon as it is measured, and an interrupt prints what was:
+  // a run cut short (a time limit) keeps its figures.
+  const out = opts.benchmark_out;
+  let sofar: readonly BenchRecord[] = [];
+  const onSignal = (sig: NodeJS.Signals): void => {
+    if (sofar.length) printTable(dev, sofar, opts.anchors);
+    process.stderr.write(`\n${sig}: stopped after ${sofar.length} records${out ? `, all in ${out}` : ''}\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let result: Awaited<ReturnType<typeof runBenchmarks>>;
+  try {
+    result = await runBenchmarks(dev.prim, opts, log, (records) => {
+      sofar = [...records];
+      if (out) writeBenchmarkFile(out, dev, sofar, opts);
+    });
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+  const { records, failures } = result;
+  if (out) {
+    writeBenchmarkFile(out, dev, records, opts);
+    log(`wrote ${out}`);
   }
   if (records.length) printTable(dev, records, opts.anchors);
   return failures ? 1 : 0;
