@@ -57,6 +57,7 @@ export function configOverrides(json: string | undefined): (benchmark: string) =
 /** Runs every (size, type, benchmark); one that fails is reported and skipped. `measured` sees the records after each. */
 export async function runBenchmarks(
   prim: Prim, opts: BenchCommandOptions, log: (line: string, isError?: boolean) => void, measured?: (records: readonly BenchRecord[]) => void,
+  stopRequested?: () => boolean,
 ): Promise<{ records: BenchRecord[]; failures: number }> {
   const algorithms = [...new Set(opts.algorithm.flatMap((a) => expandAlgorithm(a)))];
   const override = configOverrides(opts.config);
@@ -67,6 +68,7 @@ export async function runBenchmarks(
   for (const size of opts.size) {
     for (const type of opts.type) {
       for (const algorithm of algorithms) {
+        if (stopRequested?.()) return { records, failures };
         log(`[${++done}/${total}] ${algorithm} ${type} ${formatCount(size)}`);
         try {
           const common = {
@@ -134,23 +136,24 @@ export async function benchCommand(opts: BenchCommandOptions): Promise<number> {
   const log = (line: string, isError = false): void => {
     if (isError || !opts.quiet) process.stderr.write(line + '\n');
   };
-  // The file holds every record as soon as it is measured, and an interrupt prints what was:
-  // a run cut short (a time limit) keeps its figures.
+  // The file holds every record as soon as it is measured, and an interrupt stops the run after
+  // the benchmark under way (exiting with GPU work in flight can crash the process), which then
+  // ends as usual with the table of what was measured: a run cut short (a time limit) keeps its
+  // figures. A second interrupt exits at once.
   const out = opts.benchmark_out;
-  let sofar: readonly BenchRecord[] = [];
+  let interrupted: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals): void => {
-    if (sofar.length) printTable(dev, sofar, opts.anchors);
-    process.stderr.write(`\n${sig}: stopped after ${sofar.length} records${out ? `, all in ${out}` : ''}\n`);
-    process.exit(130);
+    if (interrupted) process.exit(130);
+    interrupted = sig;
+    process.stderr.write(`\n${sig}: stopping after the benchmark under way (again to quit at once)\n`);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let result: Awaited<ReturnType<typeof runBenchmarks>>;
   try {
     result = await runBenchmarks(dev.prim, opts, log, (records) => {
-      sofar = [...records];
-      if (out) writeBenchmarkFile(out, dev, sofar, opts);
-    });
+      if (out) writeBenchmarkFile(out, dev, records, opts);
+    }, () => interrupted !== undefined);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
@@ -161,5 +164,9 @@ export async function benchCommand(opts: BenchCommandOptions): Promise<number> {
     log(`wrote ${out}`);
   }
   if (records.length) printTable(dev, records, opts.anchors);
+  if (interrupted) {
+    process.stderr.write(`${interrupted}: stopped after ${records.length} records${out ? `, all in ${out}` : ''}\n`);
+    return 130;
+  }
   return failures ? 1 : 0;
 }

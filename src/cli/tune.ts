@@ -266,17 +266,24 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
     if (latest) writeAtomic(out, latest);
     lastWrite = performance.now();
   };
-  // An interrupt keeps what is measured: the last file is written before exiting.
+  // An interrupt stops the campaign after the measurement under way (exiting with GPU work in
+  // flight can crash the process), which then ends as a spent budget does: the file written,
+  // stage times printed. A second one exits at once, the file written first.
+  let interrupted: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals): void => {
-    bars.stop();
-    flush();
-    if (measuring) addTime(measuring, performance.now() - groupStart);
-    printStageTimes();
-    process.stderr.write(`\n${sig}: ${out} holds what was measured; run the same command again to resume\n`);
-    process.exit(130);
+    if (interrupted) {
+      bars.stop();
+      flush();
+      if (measuring) addTime(measuring, performance.now() - groupStart);
+      printStageTimes();
+      process.stderr.write(`\n${sig}: ${out} holds what was measured; run the same command again to resume\n`);
+      process.exit(130);
+    }
+    interrupted = sig;
+    process.stderr.write(`\n${sig}: stopping after the measurement under way (again to quit at once)\n`);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let result: CampaignResult;
   try {
     result = await runCampaign(dev.prim, {
@@ -292,6 +299,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
       adapterInfo: dev.adapterInfo,
       host: hostFacts(),
       forceWallClock: opts.wallClock,
+      stopRequested: () => interrupted !== undefined,
       onProgress: (e) => {
         if (e.phase === 'run') measuring = e.group.split(' ')[0];
         bars.update(e);
@@ -348,7 +356,8 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
     }
   }
 
-  if (opts.apply === false) return result.stopped ? 1 : 0;
+  const stoppedCode = result.stopped?.reason === 'interrupt' ? 130 : 1;
+  if (opts.apply === false) return result.stopped ? stoppedCode : 0;
   if (result.stopped) {
     console.log('\ntables: not made from an unfinished campaign (resume it first)');
   } else if (shard && shard.count > 1) {
@@ -356,5 +365,5 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   } else {
     applyTables(result.file, out, opts);
   }
-  return result.stopped ? 1 : 0;
+  return result.stopped ? stoppedCode : 0;
 }

@@ -80,6 +80,7 @@ export class CampaignState {
   }
 
   checkBudget(): void {
+    if (this.o.stopRequested?.()) throw new StopCampaign('interrupt', 'interrupted');
     if (this.now() > this.deadline) throw new StopCampaign('budget', `the budget of ${this.o.budgetSeconds ?? this.settings.budgetSeconds} s is spent`);
   }
 

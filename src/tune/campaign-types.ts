@@ -65,6 +65,8 @@ export interface CampaignOptions {
   /** Called with the whole file after every new entry: write it, so an interrupted campaign keeps its work. */
   readonly onUpdate?: (file: TuneFile) => void | Promise<void>;
   readonly log?: (line: string) => void;
+  /** Polled before each build and measurement: true stops the campaign there, as its budget would (an interrupt). */
+  readonly stopRequested?: () => boolean;
   /** Called as each (algorithm, type) group and threshold run ends: its stage and wall time, waits for its builds included. */
   readonly onGroupDone?: (e: GroupTime) => void;
   /** Milliseconds clock (default `performance.now`). */
@@ -123,7 +125,7 @@ export interface SummaryRow {
   readonly ratio?: number;
 }
 
-export type StopReason = 'budget' | 'limit' | 'device-lost';
+export type StopReason = 'budget' | 'limit' | 'device-lost' | 'interrupt';
 
 export interface CampaignResult {
   readonly file: TuneFile;
