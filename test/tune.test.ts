@@ -701,6 +701,16 @@ describe('wgprim tune', () => {
     expect(ids).toEqual(planStages().map((s) => s.id));
   });
 
+  it('with -q says on stderr how long each stage took as the next begins', () => {
+    const settingsFile = path.join(TMP, 'settings-stages.json');
+    const tiny = { space: { workgroupSize: [64], itemsPerThread: [4] }, types: ['u32'], sizes: [4096] };
+    fs.writeFileSync(settingsFile, JSON.stringify({ warmup: 1, batches: 2, batchSize: 2, algorithms: { transform: tiny, reduce: { ...tiny, space: { ...tiny.space, maxWorkgroups: [16] } } } }));
+    const r = tune('--algorithms', 'transform,reduce', '--settings', settingsFile, '--benchmark_out', path.join(TMP, 'tune-stages.json'), '--no-apply', '-q');
+    expect(r.status, String(r.stderr)).toBe(0);
+    expect(String(r.stderr)).toMatch(/^stage transform took \d+ s \(planned \d+ s\)$/m);
+    expect(String(r.stdout)).toMatch(/^\s+reduce\s+\d+ s\s+\d+ s$/m);
+  });
+
   it('stops on SIGTERM after the measurement under way, with the file written and the stage times printed', async () => {
     const settingsFile = path.join(TMP, 'settings-term.json');
     // Many slow measurements (wall-clock-free: 40 batches each), so the signal lands mid-run.

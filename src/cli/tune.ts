@@ -257,6 +257,12 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   // The group an interrupt cuts short: its stage (from its measurements) and start.
   let measuring: string | undefined;
   let groupStart = performance.now();
+  let lastStage: string | undefined;
+  const stageDone = (stage: string): void => {
+    const planned = plan?.stages.find((s) => s.stage === stage);
+    const secs = (ms: number): string => `${(ms / 1e3).toFixed(0)} s`;
+    process.stderr.write(`stage ${stage} took ${secs(took.get(stage) ?? 0)}${planned ? ` (planned ${secs(1e3 * (planned.buildSeconds + planned.measureSeconds))})` : ''}\n`);
+  };
   const printStageTimes = (): void => {
     if (plan && took.size) console.log(['time by stage (seconds):', ...formatStageTimes(plan, took)].join('\n'));
   };
@@ -309,6 +315,9 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
         printStart(info, opts.budgetSeconds ?? settings.budgetSeconds);
       },
       onGroupDone: (e) => {
+        // Without bars, a line as each stage ends: the log keeps the times if the process is killed.
+        if (opts.quiet && lastStage !== undefined && e.stage !== lastStage) stageDone(lastStage);
+        lastStage = e.stage;
         addTime(e.stage, e.ms);
         measuring = undefined;
         groupStart = performance.now();
