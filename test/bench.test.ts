@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { timeGpu, timingStats } from '../src/bench/timing.js';
 import { benchFlags } from '../src/bench/inputs.js';
 import { typeInfo } from '../src/wgsl/types.js';
 import { TABLES } from '../src/algorithms.js';
+import { interruptAfterFirstRecord } from './support/interrupt.js';
 
 const root = path.resolve(__dirname, '..');
 
@@ -337,32 +338,16 @@ describe('wgprim CLI', () => {
     const main = path.join(root, 'dist/cli/main.js');
     if (!fs.existsSync(main)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-bench-')), 'cut.json');
-    // reduce first, then benchmarks that take far longer than the wait below.
-    const child = spawn('node', [main, 'bench', '--algorithm', 'reduce,radix_sort_keys,radix_sort_pairs,merge_sort_keys,merge_sort_pairs', '--type', 'u32', '--size', '65536,1048576', '--batches', '50', `--benchmark_out=${out}`], { cwd: root });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(`${code} ${signal}`)));
-    const records = (): number => {
-      try {
-        return (JSON.parse(fs.readFileSync(out, 'utf8')) as GBenchFile).benchmarks.length;
-      } catch {
-        return 0;
-      }
-    };
-    const deadline = Date.now() + 60_000;
-    while (records() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const before = records();
-    expect(before).toBeGreaterThan(0);
-    child.kill('SIGTERM');
+    // reduce first, then benchmarks that take far longer than the wait for its record.
+    const r = await interruptAfterFirstRecord([main, 'bench', '--algorithm', 'reduce,radix_sort_keys,radix_sort_pairs,merge_sort_keys,merge_sort_pairs', '--type', 'u32', '--size', '65536,1048576', '--batches', '50', `--benchmark_out=${out}`], root, out);
+    expect(r.before).toBeGreaterThan(0);
     // It stops after the benchmark under way and ends as a finished run does, the table printed.
-    expect(await exited, stderr).toBe('130 null');
-    expect(stderr).toMatch(/SIGTERM: stopping after the benchmark under way/);
-    expect(stdout).toMatch(/reduce\s+u32\s+2\^16/);
+    expect(r.exit, r.stderr).toBe('130 null');
+    expect(r.stderr).toMatch(/SIGTERM: stopping after the benchmark under way/);
+    expect(r.stdout).toMatch(/reduce\s+u32\s+2\^16/);
     const file = JSON.parse(fs.readFileSync(out, 'utf8')) as GBenchFile;
     validateFile(file);
-    expect(file.benchmarks.length).toBeGreaterThanOrEqual(before);
+    expect(file.benchmarks.length).toBeGreaterThanOrEqual(r.before);
     expect(file.benchmarks.length).toBeLessThan(10);
     expect(parseName(file.benchmarks[0]!.name)).toMatchObject({ algo: 'reduce' });
   }, 120_000);

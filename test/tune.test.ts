@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type RadixSortConfig, radixSortConfigProblem, radixSortHeuristic } from '../src/device/radix-sort/config.js';
 import { typeInfo } from '../src/wgsl/types.js';
@@ -30,6 +30,7 @@ import { createOptimization, type GroupResult } from '../src/tune/create-optimiz
 import { groupOfRow, tune } from '../src/tune/runtime.js';
 import { createPrim } from '../src/prim.js';
 import { testPrim } from './support/gpu.js';
+import { interruptAfterFirstRecord } from './support/interrupt.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'wgprim-tune-test-'));
@@ -713,31 +714,17 @@ describe('wgprim tune', () => {
 
   it('stops on SIGTERM after the measurement under way, with the file written and the stage times printed', async () => {
     const settingsFile = path.join(TMP, 'settings-term.json');
-    // Many slow measurements (wall-clock-free: 40 batches each), so the signal lands mid-run.
+    // Twelve measurements of 40 batches each, so the signal lands mid-run.
     fs.writeFileSync(settingsFile, JSON.stringify({ warmup: 1, batches: 40, batchSize: 2, algorithms: { transform: { space: { workgroupSize: [64, 128], itemsPerThread: [4, 8] }, types: ['u32'], sizes: [4096, 65536, 1048576] } } }));
     const out = path.join(TMP, 'tune-term.json');
-    const child = spawn('node', [main, 'tune', '--algorithms', 'transform', '--settings', settingsFile, '--benchmark_out', out, '--no-apply', '-q'], { cwd: TMP });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(`${code} ${signal}`)));
-    const entries = (): number => {
-      try {
-        return (JSON.parse(fs.readFileSync(out, 'utf8')) as TuneFile).benchmarks.length;
-      } catch {
-        return 0;
-      }
-    };
-    const deadline = Date.now() + 60_000;
-    while (entries() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(entries()).toBeGreaterThan(0);
-    child.kill('SIGTERM');
-    expect(await exited, stderr).toBe('130 null');
-    expect(stderr).toMatch(/SIGTERM: stopping after the measurement under way/);
-    expect(stdout).toMatch(/^stopped early: interrupted/m);
-    expect(stdout).toMatch(/^\s+transform\s+\d+ s\s+\d+ s$/m);
-    expect(entries()).toBeLessThan(12);
+    const r = await interruptAfterFirstRecord([main, 'tune', '--algorithms', 'transform', '--settings', settingsFile, '--benchmark_out', out, '--no-apply', '-q'], TMP, out);
+    expect(r.before).toBeGreaterThan(0);
+    expect(r.exit, r.stderr).toBe('130 null');
+    expect(r.stderr).toMatch(/SIGTERM: stopping after the measurement under way/);
+    expect(r.stdout).toMatch(/^stopped early: interrupted/m);
+    expect(r.stdout).toMatch(/^\s+transform\s+\d+ s\s+\d+ s$/m);
+    expect(r.after).toBeGreaterThanOrEqual(r.before);
+    expect(r.after).toBeLessThan(12);
   }, 120_000);
 
   it('is interrupted by a limit, resumed by the same command, and prints best against default', async () => {
