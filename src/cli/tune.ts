@@ -20,7 +20,7 @@ import { formatCount } from './parse.js';
 import { renderTable } from './table.js';
 import { typeClassLabel } from '../tune/measurements.js';
 import { type Prim } from '../prim.js';
-import { type CampaignPlan, formatCampaignPlan, formatStageTimes, planFor } from '../tune/campaign-plan.js';
+import { type CampaignPlan, formatCampaignPlan, formatSeconds, formatStageTimes, planFor } from '../tune/campaign-plan.js';
 import { profilePrim, targetProfile } from '../tune/profiles.js';
 import { configChange, shortSource, wrapList } from '../tune/text.js';
 
@@ -260,8 +260,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
   let lastStage: string | undefined;
   const stageDone = (stage: string): void => {
     const planned = plan?.stages.find((s) => s.stage === stage);
-    const secs = (ms: number): string => `${(ms / 1e3).toFixed(0)} s`;
-    process.stderr.write(`stage ${stage} took ${secs(took.get(stage) ?? 0)}${planned ? ` (planned ${secs(1e3 * (planned.buildSeconds + planned.measureSeconds))})` : ''}\n`);
+    process.stderr.write(`stage ${stage} took ${formatSeconds((took.get(stage) ?? 0) / 1e3)}${planned ? ` (planned ${formatSeconds(planned.buildSeconds + planned.measureSeconds)})` : ''}\n`);
   };
   const printStageTimes = (): void => {
     if (plan && took.size) console.log(['time by stage (seconds):', ...formatStageTimes(plan, took)].join('\n'));
@@ -307,7 +306,7 @@ export async function tuneCommand(opts: TuneCommandOptions): Promise<number> {
       forceWallClock: opts.wallClock,
       stopRequested: () => interrupted !== undefined,
       onProgress: (e) => {
-        if (e.phase === 'run') measuring = e.group.split(' ')[0];
+        if (e.phase === 'run') measuring = e.stage;
         bars.update(e);
       },
       onStart: (info) => {

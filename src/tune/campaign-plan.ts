@@ -170,7 +170,8 @@ export function campaignPlan(
   };
 }
 
-const secs = (x: number): string => (x >= 90 ? `${(x / 60).toFixed(1)} min` : `${x.toFixed(0)} s`);
+/** Seconds as the plan prints them: `42 s`, or `1.6 min` from 90 s. */
+export const formatSeconds = (x: number): string => (x >= 90 ? `${(x / 60).toFixed(1)} min` : `${x.toFixed(0)} s`);
 
 /** The plan as text: one line per stage and a total, with the rates it assumed. */
 export function formatCampaignPlan(plan: CampaignPlan, budgetSeconds?: number): string[] {
@@ -179,13 +180,13 @@ export function formatCampaignPlan(plan: CampaignPlan, budgetSeconds?: number): 
     `  ${name.padEnd(w)} ${groups.padStart(6)} ${builds.padStart(7)} ${pipelines.padStart(9)} ${measurements.padStart(12)} ${time.padStart(9)}`;
   const lines = [row('stage', 'groups', 'builds', 'pipelines', 'measurements', 'time')];
   for (const s of plan.stages) {
-    lines.push(row(s.stage, String(s.groups), String(s.builds), String(s.pipelines), `${s.upTo ? '<=' : ''}${s.measurements}`, secs(s.buildSeconds + s.measureSeconds)));
+    lines.push(row(s.stage, String(s.groups), String(s.builds), String(s.pipelines), `${s.upTo ? '<=' : ''}${s.measurements}`, formatSeconds(s.buildSeconds + s.measureSeconds)));
   }
-  lines.push(row('total', '', String(plan.builds), String(plan.pipelines), String(plan.measurements), secs(plan.seconds)));
+  lines.push(row('total', '', String(plan.builds), String(plan.pipelines), String(plan.measurements), formatSeconds(plan.seconds)));
   const r = plan.rates;
   lines.push(`  time at ${r.pipelinesPerSecond} pipelines/s and ${(r.bytesPerSecond / 1e9).toFixed(0)} GB/s moved per call (${plan.kind} rates; a rough plan: the end of the run prints the rates seen)`);
   if (budgetSeconds !== undefined && plan.seconds > budgetSeconds) {
-    lines.push(`  over the budget of ${secs(budgetSeconds)}: measuring stops there (resume later), or narrow the settings' spaces`);
+    lines.push(`  over the budget of ${formatSeconds(budgetSeconds)}: measuring stops there (resume later), or narrow the settings' spaces`);
   }
   return lines;
 }
@@ -202,9 +203,9 @@ export function formatStageTimes(plan: CampaignPlan, took: ReadonlyMap<string, n
   for (const s of plan.stages) {
     const ms = took.get(s.stage);
     total += ms ?? 0;
-    lines.push(row(s.stage, secs(s.buildSeconds + s.measureSeconds), ms === undefined ? '-' : secs(ms / 1e3)));
+    lines.push(row(s.stage, formatSeconds(s.buildSeconds + s.measureSeconds), ms === undefined ? '-' : formatSeconds(ms / 1e3)));
   }
-  lines.push(row('total', secs(plan.seconds), secs(total / 1e3)));
+  lines.push(row('total', formatSeconds(plan.seconds), formatSeconds(total / 1e3)));
   return lines;
 }
 

@@ -70,7 +70,7 @@ export class CampaignState {
   report(phase: 'build' | 'run', g: { algorithm: string; type: string }): void {
     const p = this.progress[phase];
     p.total = Math.max(p.total, p.done);
-    this.o.onProgress?.({ phase, done: p.done, total: p.total, group: groupLabel(g) });
+    this.o.onProgress?.({ phase, done: p.done, total: p.total, group: groupLabel(g), stage: g.algorithm });
   }
 
   /** Whether (name, size) still needs measuring. */
@@ -79,6 +79,7 @@ export class CampaignState {
     return !e || (this.o.retryErrors === true && isErrorEntry(e));
   }
 
+  /** Before each build and measurement: stops the campaign where an interrupt asked it to or the budget is spent. */
   checkBudget(): void {
     if (this.o.stopRequested?.()) throw new StopCampaign('interrupt', 'interrupted');
     if (this.now() > this.deadline) throw new StopCampaign('budget', `the budget of ${this.o.budgetSeconds ?? this.settings.budgetSeconds} s is spent`);

@@ -18,6 +18,8 @@ export interface ProgressEvent {
   readonly total: number;
   /** `algorithm type` of the group at work. */
   readonly group: string;
+  /** Its stage (the algorithm). */
+  readonly stage: string;
 }
 
 /** Wall time of one group of a campaign. */

@@ -185,7 +185,7 @@ export async function recordSegmentedRadixSort(
       })
       : undefined,
     huge
-      ? prepareHugeSort(ctx, { shape: { key: t, valueBytes, config, subgroupMinSize: ctx.target.subgroupMinSize, subgroupMaxSize: ctx.target.subgroupMaxSize, keysInPlace, valuesInPlace }, count, beginBit, endBit, passes, descending, tmpVals: tmpValsWord, words: hugeWords })
+      ? prepareHugeSort(ctx, { shape: kernelOptions, count, beginBit, endBit, passes, descending, tmpVals: tmpValsWord, words: hugeWords })
       : undefined,
     shortKernel ? ctx.pipeline(shortKernel) : undefined,
   ]);
