@@ -6,6 +6,7 @@ import { rng, SEED } from './support/data.js';
 import { sweepOr } from './support/sweep.js';
 import { anchorRatio, anchorType, loadAnchors, packageAnchorsFile } from '../src/cli/table.js';
 import { type BenchRecord } from '../src/bench/gbench.js';
+import { benchmarkSpec, benchResources, prepareAlgorithmCall } from '../src/bench/run.js';
 
 let prim: Prim;
 beforeAll(async () => {
@@ -262,5 +263,37 @@ describe('benchmarks', () => {
     for (const [algo, type] of [['histogram_even', 'u32'], ['histogram_even', 'f32'], ['histogram_range', 'u32'], ['multi_histogram_even', 'u32']] as const) {
       expect(anchorRatio(anchors, record(algo, type)), `${algo} ${type}`).toBeGreaterThan(0);
     }
+  });
+
+  it('rocPRIM\'s grid of bin counts and entropies: opt-in, no anchor, samples of the entropy named, 10000 bins on a shared row', async () => {
+    for (const name of ['histogram_even_b10_e1.000', 'histogram_range_b10000_e0.000']) {
+      expect(benchmarkSpec(name)).toMatchObject({ optIn: true, anchor: null });
+    }
+    // Counted bins of a benchmark call (the runner's kept `histogram` buffer, read back).
+    const run = async (name: string, bins: number, config?: Partial<HistogramConfig>): Promise<Uint32Array> => {
+      const call = await prepareAlgorithmCall(prim, name, { type: 'u32', size: 5000, seed: 7, config });
+      const enc = prim.device.createCommandEncoder();
+      await call.record(enc);
+      const read = prim.device.createBuffer({ size: 4 * bins, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      enc.copyBufferToBuffer(benchResources(prim.device, 7).buffer('histogram', 4 * bins), 0, read, 0, 4 * bins);
+      prim.device.queue.submit([enc.finish()]);
+      await read.mapAsync(GPUMapMode.READ);
+      const h = new Uint32Array(read.getMappedRange().slice(0));
+      read.destroy();
+      return h;
+    };
+    const sum = (h: Uint32Array): number => h.reduce((a, b) => a + b, 0);
+    // Uniform words over 10 even bins of the u32 range: about 500 each.
+    const uniform = await run('histogram_even_b10_e1.000', 10);
+    expect(sum(uniform)).toBe(5000);
+    for (const c of uniform) expect(c).toBeGreaterThan(350);
+    // Bits set one time in 32: nearly every word is below 2^32 / 10 (its top 4 bits clear: (31/32)^4 = 0.88).
+    const low = await run('histogram_even_b10_e0.201', 10);
+    expect(sum(low)).toBe(5000);
+    expect(low[0]).toBeGreaterThan(0.8 * 5000);
+    // Entropy 0: one value, one bin, range binning past what fits workgroup memory, the row's shared privatization falling back.
+    const one = await run('histogram_range_b10000_e0.000', 10000, { privatization: 'shared', copies: 1, workgroupSize: 64, itemsPerThread: 4, gridSize: 4 });
+    expect(sum(one)).toBe(5000);
+    expect(one.filter((c) => c !== 0)).toEqual(Uint32Array.of(5000));
   });
 });

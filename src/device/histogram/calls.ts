@@ -47,7 +47,11 @@ export interface HistogramRangeArgs extends HistogramCommonArgs {
   readonly levelCount: number;
 }
 
-export type HistogramCall = { readonly kind: 'even'; readonly args: HistogramEvenArgs } | { readonly kind: 'range'; readonly args: HistogramRangeArgs };
+/**
+ * `asRow`: `args.config` is taken as a table row is (the benchmarks of many bins): shared
+ * privatization that does not fit falls back to global, where a caller's config fails.
+ */
+export type HistogramCall = ({ readonly kind: 'even'; readonly args: HistogramEvenArgs } | { readonly kind: 'range'; readonly args: HistogramRangeArgs }) & { readonly asRow?: boolean };
 
 /** Immutable edge tables of even integer histograms, by their binning, per context (as its uniforms). */
 const edgeCache = new WeakMap<DeviceContext, Map<string, GPUBuffer>>();
@@ -157,7 +161,7 @@ export async function prepareHistogram(env: AlgorithmEnv, call: HistogramCall): 
   const args = call.args;
   const table = tableOf(call.kind, plan.channels);
   const { config } = env.select(table, plan.s.selectType, 0, args.config);
-  const path = histogramPath(ctx, plan, config, args.config?.privatization === 'shared');
+  const path = histogramPath(ctx, plan, config, !call.asRow && args.config?.privatization === 'shared');
   const counters = plan.bins * plan.active;
   const clear = args.clear ? { pipeline: await ctx.pipeline(clearKernel()), params: ctx.uniform(new Uint32Array([counters])) } : undefined;
   const recordClear = (encoder: GPUCommandEncoder): void => {
