@@ -74,7 +74,7 @@ export class Prim {
       context: this.context,
       rows: <C>(table: ConfigTable<C>) => [this.runtime[table.name] ?? [], this.user[table.name] ?? [], table.builtin] as readonly (readonly TunedEntry<C>[])[],
       select: <C>(table: ConfigTable<C>, type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<C>): SelectedConfig<C> => {
-        const s = selectFromTable(this.context, table, this.env.rows(table), type, valueBytes, override);
+        const s = selectFromTable(this.context, table, this.env.rows(table), type, valueBytes, override, table.fallback && this.env.rows(table.fallback));
         return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
       },
     };

@@ -4,6 +4,12 @@ import { orderedKeys } from '../src/device/binary-search/reference.js';
 import { nthElementProblem, partialSortProblem, topKReference } from '../src/device/top-k/reference.js';
 import { type CpuLess } from '../src/device/merge-sort/reference.js';
 import { testPrim, typesOn } from './support/gpu.js';
+import { createPrim } from '../src/prim.js';
+import { benchmarkAlgorithm } from '../src/bench/run.js';
+import { parseName } from '../src/bench/gbench.js';
+import { benchResources } from '../src/bench/inputs.js';
+import { nthElementBenchmark } from '../src/device/top-k/bench.js';
+import { type ConfigObject } from '../src/device/spec.js';
 import { rng, SEED } from './support/data.js';
 
 let prim: Prim;
@@ -156,5 +162,65 @@ describe('nth element and partial sort', { timeout: 300_000 }, () => {
     expect(await code(prim.arrays.partialSort(data, 1, { less: '' }))).toBe('invalid-operator');
     const enc = prim.device.createCommandEncoder();
     expect(await code(prim.partialSort(enc, { keys: prim.device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE }), count: 3, middle: 1, type: 'u32' }))).toBe('buffer-size');
+  });
+});
+
+describe('the nthElement table and the nth_element benchmark', { timeout: 300_000 }, () => {
+  const evidence = { itemsPerSecond: 1, cv: 0, size: 1, date: '', version: '' };
+  const A: TopKConfig = { workgroupSize: 64, itemsPerThread: 4, radixBits: 8, gridSize: 3, candidateDivisor: 2 };
+  const B: TopKConfig = { workgroupSize: 32, itemsPerThread: 8, radixBits: 11, gridSize: 5, candidateDivisor: 4 };
+  const row = (config: TopKConfig) => ({ target: { vendor: prim.target.vendor, device: prim.target.device }, typeClass: { float: false, bytes: 4 }, config, evidence });
+
+  it('selects its own rows, else what topK selects (its rows, else its heuristic); overrides are checked against it', async () => {
+    for (const type of ['u32', 'f32', 'u64'] as const) expect(prim.selectedConfig('nthElement', type)).toEqual(prim.selectedConfig('topK', type));
+    const onTopK = createPrim(prim.device, { tuned: { topK: [row(A)] } });
+    expect(onTopK.selectedConfig('nthElement', 'u32')).toMatchObject({ config: A, source: 'tuned:device' });
+    expect(onTopK.selectedConfig('nthElement', 'f32')).toEqual(onTopK.selectedConfig('topK', 'f32'));
+    expect(onTopK.selectedConfig('nthElement', 'u32', { gridSize: 7 })).toEqual({ config: { ...A, gridSize: 7 }, source: 'user' });
+    onTopK.useTuned({ topK: [row(B)] });
+    expect(onTopK.selectedConfig('nthElement', 'u32')).toMatchObject({ config: B, source: 'tuned:runtime' });
+    const own = createPrim(prim.device, { tuned: { topK: [row(A)], nthElement: [row(B)] } });
+    expect(own.selectedConfig('nthElement', 'u32')).toMatchObject({ config: B, source: 'tuned:device' });
+    expect(own.selectedConfig('topK', 'u32').config).toEqual(A);
+    const data = keys('u32', 3001, SEED + 19);
+    expect(nthElementProblem('u32', data, await own.arrays.nthElement(data, 1500), 1500)).toBeUndefined();
+    expect(partialSortProblem('u32', data, await own.arrays.partialSort(data, 700), 700)).toBeUndefined();
+    const code = async (p: Promise<unknown>): Promise<string> => p.then(() => 'ok', (e: unknown) => (e instanceof WgprimError ? e.code : String(e)));
+    expect(await code(prim.arrays.nthElement(data, 1, { config: { radixBits: 9 } }))).toBe('invalid-config');
+    expect(await code(prim.arrays.partialSort(data, 1, { config: { gridSize: 0 } }))).toBe('invalid-config');
+    const keysBuffer = prim.device.createBuffer({ size: 4 * data.length, usage: GPUBufferUsage.STORAGE });
+    expect(await code(prim.nthElement(prim.device.createCommandEncoder(), { keys: keysBuffer, count: data.length, nth: 1, type: 'u32', config: { radixBits: 9 } }))).toBe('invalid-config');
+    keysBuffer.destroy();
+  });
+
+  it('nth_element: the median of random keys, in place into a fresh copy each call; bytes and name', async () => {
+    const n = 5001;
+    const [r] = await benchmarkAlgorithm(prim, { algorithm: 'nth_element', type: 'u32', size: n, seed: 1, warmup: 1, batches: 1, batchSize: 2 });
+    expect(r!.algorithm).toBe('nth_element');
+    // The copy reads and writes n keys, the select reads them, the nth + 1 = 2501 smallest are written.
+    expect(r!.bytesPerCall).toBe((3 * n + 2501) * 4);
+    expect(parseName(r!.name)).toMatchObject({ algo: 'nth_element', key_type: 'u32' });
+    expect(r!.config).toEqual(prim.selectedConfig('nthElement', 'u32').config);
+    // Twice on one input: the second call rearranges a fresh copy, and the input stays as it was.
+    const data = keys('u32', n, SEED + 23) as Uint32Array<ArrayBuffer>;
+    const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const input = prim.device.createBuffer({ size: 4 * n, usage });
+    prim.device.queue.writeBuffer(input, 0, data);
+    const made: GPUBuffer[] = [input];
+    const resources = { ...benchResources(prim.device, 1), buffer: (_role: string, bytes: number) => made[made.push(prim.device.createBuffer({ size: bytes, usage })) - 1]! };
+    const config = prim.selectedConfig('nthElement', 'u32').config as unknown as ConfigObject;
+    const record = await nthElementBenchmark.prepare(prim.algorithmEnv, { input, output: input, count: n, type: 'u32', config }, resources);
+    const staging = prim.device.createBuffer({ size: 8 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const enc = prim.device.createCommandEncoder();
+    await record(enc);
+    await record(enc);
+    enc.copyBufferToBuffer(made[1]!, 0, staging, 0, 4 * n);
+    enc.copyBufferToBuffer(input, 0, staging, 4 * n, 4 * n);
+    prim.device.queue.submit([enc.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const words = new Uint32Array(staging.getMappedRange().slice(0));
+    expect(nthElementProblem('u32', data, words.subarray(0, n), n >> 1)).toBeUndefined();
+    expect(Array.from(words.subarray(n))).toEqual(Array.from(data));
+    for (const b of [...made, staging]) b.destroy();
   });
 });

@@ -330,6 +330,10 @@ describe('plan', () => {
     expect(pos('radix_sort_onesweep')).toBeGreaterThan(pos('scan'));
     expect(stages.find((s) => s.id === 'radix_sort_onesweep')).toMatchObject({ kind: 'tune', tables: ['radixSort'] });
     expect(stages.find((s) => s.id === 'radix_sort')).toBeUndefined();
+    // nth element's own table (rocPRIM's nth_element_config), tuned right after top-k's on the same spaces.
+    expect(pos('nth_element')).toBe(pos('top_k') + 1);
+    expect(stages.find((s) => s.id === 'nth_element')).toMatchObject({ kind: 'tune', tables: ['nthElement'], after: [], status: 'available' });
+    expect(tunable('nth_element')).toMatchObject({ table: 'nthElement', benchmarks: ['nth_element'], defaultSpace: tunable('top_k').defaultSpace, smallSpace: tunable('top_k').smallSpace });
     expect(planOrder(['scan', 'transform', 'reduce'])).toEqual(['transform', 'reduce', 'scan']);
     expect(formatPlan(stages)[0]).toMatch(/^ 1\. transform\s+available/);
   });

@@ -68,7 +68,11 @@ export function selectWithOverride<C>(
   heuristic: () => C,
   override: Partial<C> | undefined,
 ): SelectedConfig<C> {
-  const selected = selectConfig(tables, target, typeClass, invalidReason, heuristic);
+  return withOverride(algorithm, selectConfig(tables, target, typeClass, invalidReason, heuristic), invalidReason, override);
+}
+
+/** A caller's partial config merged over `selected`, checked as `selectWithOverride` checks it. */
+export function withOverride<C>(algorithm: string, selected: SelectedConfig<C>, invalidReason: (c: C) => string | undefined, override: Partial<C> | undefined): SelectedConfig<C> {
   if (!override) return selected;
   const config = { ...selected.config, ...override };
   const problem = invalidReason(config);

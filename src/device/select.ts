@@ -1,13 +1,15 @@
 import { type DeviceContext } from '../runtime/context.js';
 import { type ElementType, typeClassOf } from '../wgsl/types.js';
-import { selectWithOverride } from '../config/select.js';
+import { selectConfig, withOverride } from '../config/select.js';
 import { type SelectedConfig, type TunedEntry } from '../config/types.js';
 import { type ConfigTable, type ValueBytes } from './spec.js';
 
 /**
  * The config a call of `table` takes on this device: the most specific row of `rows` that can
  * run here, else the table's heuristic; a caller's partial config merged over it and checked.
- * Rows of a table with value classes are matched on the call's value size too.
+ * Rows of a table with value classes are matched on the call's value size too. A table with a
+ * `fallback` takes, where none of its rows match, the fallback's selection from `fallbackRows`
+ * (default: its built-in rows), source and row included.
  */
 export function selectFromTable<C>(
   ctx: DeviceContext,
@@ -16,8 +18,13 @@ export function selectFromTable<C>(
   type: ElementType,
   valueBytes: ValueBytes = 0,
   override?: Partial<C>,
+  fallbackRows?: readonly (readonly TunedEntry<C>[])[],
 ): SelectedConfig<C> {
   const key = table.keyInfo(type);
   const typeClass = table.valueClasses ? { ...typeClassOf(type), valueBytes } : typeClassOf(type);
-  return selectWithOverride(table.name, rows, ctx.target, typeClass, (c) => table.problem(ctx, key, valueBytes, c), () => table.heuristic(ctx, key, valueBytes), override);
+  const problem = (c: C): string | undefined => table.problem(ctx, key, valueBytes, c);
+  let selected = selectConfig(rows, ctx.target, typeClass, problem, () => table.heuristic(ctx, key, valueBytes));
+  const fallback = table.fallback;
+  if (fallback && selected.source === 'heuristic') selected = selectFromTable(ctx, fallback, fallbackRows ?? [fallback.builtin], type, valueBytes);
+  return withOverride(table.name, selected, problem, override);
 }

@@ -53,8 +53,14 @@ export interface ConfigTable<C = unknown, N extends string = string> {
   keyInfo(type: ElementType): TypeInfo;
   /** Why `config` cannot run here for this type and value size, or undefined. */
   problem(ctx: DeviceContext, key: TypeInfo, valueBytes: ValueBytes, config: C): string | undefined;
-  /** The config a call takes where no tuned row matches. */
+  /** The config a call takes where no tuned row matches (with a `fallback`: the tuner's heuristic baseline). */
   heuristic(ctx: DeviceContext, key: TypeInfo, valueBytes: ValueBytes): C;
+  /**
+   * A table of the same config whose selection (its rows, else its heuristic) a call takes where
+   * none of this table's rows match: a table split from another (nthElement from topK) keeps
+   * what calls ran before it has rows of its own.
+   */
+  readonly fallback?: ConfigTable<C>;
 }
 
 /** What an algorithm's calls get from the `Prim` they are bound to. */

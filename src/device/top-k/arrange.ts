@@ -13,7 +13,7 @@ import { rawKeyBytes } from '../../wgsl/device/raw-keys.js';
 import { selectFromTable } from '../select.js';
 import { type TopKConfig } from './config.js';
 import { recordSelect, recordSortSelected, type SelectTables } from './top-k.js';
-import { topKTable } from './table.js';
+import { nthElementTable } from './table.js';
 import { checkArgs } from '../common.js';
 import { checkLess } from '../merge/order.js';
 import { prepareMergeSort } from '../merge-sort/merge-sort.js';
@@ -95,7 +95,7 @@ async function recordPartial(ctx: DeviceContext, tables: SelectTables, encoder: 
   ctx.checkBuffer(`${name} keys`, keys, count, t);
   if (count >= 2 ** 31) fail('limit-exceeded', `${name} takes at most 2^31 - 1 keys, got ${count}`);
   checkLess(name, less);
-  const { config } = selectFromTable(ctx, topKTable, tables.rows, type, 0, override);
+  const { config } = selectFromTable(ctx, nthElementTable, tables.nth, type, 0, override, tables.rows);
   if (less !== undefined) {
     const sort = await prepareMergeSort(ctx, tables.mergeSort, { keys, count, type, less }, false);
     sort(encoder);

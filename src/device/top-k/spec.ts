@@ -1,4 +1,5 @@
-// The radix select (AIR top-k, §7 of the designs): top-k, and nth element and partial sort on it.
+// The radix select (AIR top-k, §7 of the designs): top-k, and nth element and partial sort on it
+// (a table of their own, nthElement, falling back to topK's selection).
 import { fail } from '../../runtime/errors.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { arrayOfType, type PrimTypedArray, typeOfArray } from '../typed-arrays.js';
@@ -6,8 +7,8 @@ import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm } from '../spec.js';
 import { orderedKeys } from '../binary-search/reference.js';
 import { type TopKConfig } from './config.js';
 import { recordTopK, selectTables, type TopKArgs } from './top-k.js';
-import { topKTable } from './table.js';
-import { topKBenchmarks, topKTuning } from './bench.js';
+import { nthElementTable, topKTable } from './table.js';
+import { nthElementBenchmark, topKBenchmarks, topKTuning } from './bench.js';
 import { nthElementProblem, partialSortProblem, topKReference } from './reference.js';
 import { type NthElementArgs, type PartialSortArgs, recordNthElement, recordPartialSort } from './arrange.js';
 
@@ -62,7 +63,7 @@ async function arrayPartial<A extends PrimTypedArray>(env: ArrayEnv, what: 'nthE
   if (!options || typeof options !== 'object') fail('invalid-argument', `${what} options must be an object`);
   const type = typeOfArray(data, options.type);
   env.context.assertAlive();
-  if (options.config !== undefined) env.select(topKTable, type, 0, options.config);
+  if (options.config !== undefined) env.select(nthElementTable, type, 0, options.config);
   const keys = env.upload(data);
   try {
     const common = { keys, count: data.length, type, less: options.less, config: options.config };
@@ -78,8 +79,8 @@ async function arrayPartial<A extends PrimTypedArray>(env: ArrayEnv, what: 'nthE
 export const topKAlgorithm = defineAlgorithm({
   name: 'top-k',
   summary: 'top-k (AIR radix select): the k largest or smallest keys and their indices',
-  tables: [topKTable],
-  benchmarks: topKBenchmarks,
+  tables: [topKTable, nthElementTable],
+  benchmarks: [...topKBenchmarks, nthElementBenchmark],
   tuning: topKTuning,
   calls: topKCalls,
   arrays: (env: ArrayEnv) => ({

@@ -11,7 +11,7 @@ import { type RadixSortBlockSortConfig } from '../radix-sort/block-sort-config.j
 import { type ScanConfig } from '../scan/config.js';
 import { type TopKConfig } from './config.js';
 import { chooseKernel, countKernel, emitKernel, stateWords } from './kernel.js';
-import { topKTable } from './table.js';
+import { nthElementTable, topKTable } from './table.js';
 import { type MergeSortTables } from '../merge-sort/merge-sort.js';
 import { mergeSortBlockMergeTable, mergeSortBlockSortTable } from '../merge-sort/table.js';
 import { radixSortBlockSortTable, radixSortTable } from '../radix-sort/table.js';
@@ -21,6 +21,8 @@ import { type AlgorithmEnv } from '../spec.js';
 /** The rows of the tables a select consults: its own, and the radix sort's (with scan's) for sorting the k. */
 export interface SelectTables {
   readonly rows: readonly (readonly TunedEntry<TopKConfig>[])[];
+  /** nth element's and partial sort's (`rows` are their fallback). */
+  readonly nth: readonly (readonly TunedEntry<TopKConfig>[])[];
   readonly sort: readonly (readonly TunedEntry<RadixSortConfig>[])[];
   readonly blockSort: readonly (readonly TunedEntry<RadixSortBlockSortConfig>[])[];
   readonly scan: readonly (readonly TunedEntry<ScanConfig>[])[];
@@ -30,7 +32,7 @@ export interface SelectTables {
 
 /** The tables of a prim's top-k calls. */
 export const selectTables = (env: AlgorithmEnv): SelectTables => ({
-  rows: env.rows(topKTable), sort: env.rows(radixSortTable), blockSort: env.rows(radixSortBlockSortTable), scan: env.rows(scanTable),
+  rows: env.rows(topKTable), nth: env.rows(nthElementTable), sort: env.rows(radixSortTable), blockSort: env.rows(radixSortBlockSortTable), scan: env.rows(scanTable),
   mergeSort: { blockSort: env.rows(mergeSortBlockSortTable), blockMerge: env.rows(mergeSortBlockMergeTable) },
 });
 
