@@ -10,8 +10,8 @@ import { type OutputLayout } from './kernel.js';
  * lanes copy the region out, lane i the i-th element, so a store instruction writes consecutive
  * words. The staging holds one round, 4 elements an invocation, where the tile-wide staging
  * (`staged`) holds the whole tile: on an H100 (Dawn, Vulkan) a 256 x 16 select holding 8, 16
- * or 32 KB of workgroup memory it barely used took 1.1, 1.7 and 3.3 times as long (most
- * likely fewer workgroups resident at once).
+ * or 32 KB of workgroup memory it barely used took 1.1, 1.7 and 3.3 times as long (fewer
+ * workgroups resident at once: about 64 KB of workgroup memory a multiprocessor there).
  */
 export interface RoundsScatter {
   readonly layout: OutputLayout;
