@@ -83,8 +83,8 @@ const gridOf = (algo: string): string[] => GRID.filter((b) => b.algo === algo).m
 
 /**
  * The grid's samples: word i the AND of `draws` words of the input (independent uniform draws,
- * a third of the input apart), or (`draws` 0) all of them the input's first word. Made once per
- * buffer, on the GPU: 2^28 samples are made in a few milliseconds.
+ * `words / draws` apart, so no two of them are one word), or (`draws` 0) all of them the input's
+ * first word. Made once per buffer, on the GPU: 2^28 samples are made in a few milliseconds.
  */
 const filled = new WeakSet<GPUBuffer>();
 async function lowEntropySamples(r: BenchResources, c: BenchCall, draws: number): Promise<GPUBuffer> {
@@ -93,7 +93,7 @@ async function lowEntropySamples(r: BenchResources, c: BenchCall, draws: number)
   if (filled.has(buffer) || words === 0) return buffer;
   const { device } = r;
   const [x, y] = gridFor(Math.ceil(words / 256), device.limits.maxComputeWorkgroupsPerDimension);
-  const stride = Math.max(1, Math.floor(words / 3));
+  const stride = Math.max(1, Math.floor(words / Math.max(draws, 1)));
   const module = device.createShaderModule({
     label: 'wgprim.bench.histogram-samples',
     code: `@group(0) @binding(0) var<storage, read> src: array<u32>;
