@@ -60,8 +60,8 @@ export { type MergeSortKeysArgs, type MergeSortPairsArgs } from './device/merge-
 export { type ArrayMergeSortOptions, type MergeSortValueArray } from './device/merge-sort/spec.js';
 export { type ByKeyConfig, byKeySpace } from './device/scan-by-key/config.js';
 export { type ByKeyReduceConfig, byKeyReduceSpace } from './device/reduce-by-key/config.js';
-export { type ScanByKeyArgs, type SegmentedScanArgs } from './device/scan-by-key/calls.js';
-export { type ArrayScanByKeyOptions, type ArraySegmentedScanOptions, type ArraySegments } from './device/scan-by-key/spec.js';
+export { type InclusiveScanByKeyArgs, type ScanByKeyArgs, type SegmentedScanArgs } from './device/scan-by-key/calls.js';
+export { type ArrayInclusiveScanByKeyOptions, type ArrayScanByKeyOptions, type ArraySegmentedScanOptions, type ArraySegments } from './device/scan-by-key/spec.js';
 export { type ReduceByKeyArgs, type RunLengthEncodeArgs, type NonTrivialRunsArgs } from './device/reduce-by-key/calls.js';
 export { type ArrayReduceByKeyOptions, type ArrayRunLengthOptions } from './device/reduce-by-key/spec.js';
 export { type SegmentedReduceArgs, type ArraySegmentedReduceOptions } from './device/segmented-reduce/spec.js';

@@ -14,7 +14,8 @@ import { type ByKeyCall, checkDistinct, prepareByKey } from './engine.js';
 import { scanByKeyTable } from './table.js';
 import { checkArgs } from '../common.js';
 
-export interface ScanByKeyArgs {
+/** `inclusiveScanByKey`'s arguments (no initial value: JavaScript callers that pass one get `invalid-argument`). */
+export interface InclusiveScanByKeyArgs {
   readonly keys: GPUBuffer;
   readonly values: GPUBuffer;
   /** Receives the scanned values; a buffer of its own (not the keys or values). */
@@ -26,9 +27,13 @@ export interface ScanByKeyArgs {
   readonly op?: Operator;
   /** WGSL expression over `a` and `b` (keys): whether neighbours belong to one run (default: bitwise for integers, `==` for floats). */
   readonly equality?: string;
-  /** Exclusive scan: each run's first output (and combined before every other); defaults to the identity. */
-  readonly initialValue?: number | bigint;
   readonly config?: Partial<ByKeyConfig>;
+}
+
+/** `exclusiveScanByKey`'s arguments. */
+export interface ScanByKeyArgs extends InclusiveScanByKeyArgs {
+  /** Each run's first output (and combined before every other); defaults to the identity. */
+  readonly initialValue?: number | bigint;
 }
 
 export interface SegmentedScanArgs {

@@ -9,19 +9,23 @@ import { compareArrays, cpuIdentity, cpuOp } from '../reference.js';
 import { type ScanConfig } from '../scan/config.js';
 import { scanTable } from '../scan/table.js';
 import { type ByKeyConfig } from './config.js';
-import { prepareScanByKey, prepareSegmentedScan, type ScanByKeyArgs, type SegmentedScanArgs } from './calls.js';
+import { type InclusiveScanByKeyArgs, prepareScanByKey, prepareSegmentedScan, type ScanByKeyArgs, type SegmentedScanArgs } from './calls.js';
 import { offsetHeads, runHeads, segmentedScanReference } from './reference.js';
 import { scanByKeyTable } from './table.js';
 
-export interface ArrayScanByKeyOptions {
+/** `arrays.inclusiveScanByKey`'s options (no initial value: JavaScript callers that pass one get `invalid-argument`). */
+export interface ArrayInclusiveScanByKeyOptions {
   readonly op?: Operator;
   readonly equality?: string;
-  /** Exclusive only. */
-  readonly initialValue?: number | bigint;
   /** Needed only for f16 (Uint16Array) keys or values. */
   readonly keyType?: ElementType;
   readonly valueType?: ElementType;
   readonly config?: Partial<ByKeyConfig>;
+}
+
+/** `arrays.exclusiveScanByKey`'s options. */
+export interface ArrayScanByKeyOptions extends ArrayInclusiveScanByKeyOptions {
+  readonly initialValue?: number | bigint;
 }
 
 export interface ArraySegmentedScanOptions {
@@ -40,7 +44,7 @@ function calls(env: AlgorithmEnv) {
   const segmented = async (encoder: GPUCommandEncoder, args: SegmentedScanArgs, exclusive: boolean): Promise<void> => (await prepareSegmentedScan(env.context, env.rows(scanTable), args, exclusive))(encoder);
   return {
     /** Records an inclusive scan of `values` that restarts where the key changes. */
-    inclusiveScanByKey: (encoder: GPUCommandEncoder, args: ScanByKeyArgs): Promise<void> => byKey(encoder, args, false),
+    inclusiveScanByKey: (encoder: GPUCommandEncoder, args: InclusiveScanByKeyArgs): Promise<void> => byKey(encoder, args, false),
     /** Records an exclusive scan by key: each run's first output is the initial value (or the identity). */
     exclusiveScanByKey: (encoder: GPUCommandEncoder, args: ScanByKeyArgs): Promise<void> => byKey(encoder, args, true),
     /** Records an inclusive scan restarting at each segment (head flags or offsets). */
@@ -110,7 +114,7 @@ function arrays(env: ArrayEnv) {
   };
   return {
     /** Inclusive scan of `values` restarting where `keys` change: a new array. */
-    inclusiveScanByKey: <A extends PrimTypedArray>(keys: PrimTypedArray, values: A, options: ArrayScanByKeyOptions = {}): Promise<A> => byKey(keys, values, options, false),
+    inclusiveScanByKey: <A extends PrimTypedArray>(keys: PrimTypedArray, values: A, options: ArrayInclusiveScanByKeyOptions = {}): Promise<A> => byKey(keys, values, options, false),
     /** Exclusive scan by key: a new array. */
     exclusiveScanByKey: <A extends PrimTypedArray>(keys: PrimTypedArray, values: A, options: ArrayScanByKeyOptions = {}): Promise<A> => byKey(keys, values, options, true),
     /** Inclusive scan within segments (offsets, or `{ headFlags }`): a new array. */
