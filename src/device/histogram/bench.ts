@@ -3,8 +3,8 @@
 // (u32 over all 32 bits, i32 likewise, floats over [-1, 1)), counters cleared each call as CUB's
 // init kernel does; RGBA8 pixels with 3 of 4 channels counted. A tuning stage per table. Beside
 // them, rocPRIM's grid of bin counts and input entropies for even and range bins (opt-in).
-import { gridFor } from '../../runtime/dispatch.js';
 import { fail } from '../../runtime/errors.js';
+import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
 import { type AlgorithmEnv, type BenchCall, type BenchmarkSpec, type BenchResources, type ConfigTable, type TuningSpec } from '../spec.js';
 import { type HistogramConfig } from './config.js';
@@ -86,36 +86,34 @@ const gridOf = (algo: string): string[] => GRID.filter((b) => b.algo === algo).m
  * `words / draws` apart, so no two of them are one word), or (`draws` 0) all of them the input's
  * first word. Made once per buffer, on the GPU: 2^28 samples are made in a few milliseconds.
  */
+const SAMPLES_KERNEL: Kernel = {
+  key: 'bench:histogram-samples', label: 'wgprim.bench.histogram-samples', bindings: ['uniform', 'read-only-storage', 'storage'], workgroupSize: 256,
+  code: `${paramsStruct(['words', 'draws', 'stride'])}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> src: array<u32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<u32>;
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = (${LINEAR_WORKGROUP_ID}) * 256u + lid;
+  if (i >= P.words) { return; }
+  var v = src[select(i, 0u, P.draws == 0u)];
+  for (var d = 1u; d < P.draws; d++) { v &= src[(i + d * P.stride) % P.words]; }
+  dst[i] = v;
+}`,
+};
 const filled = new WeakSet<GPUBuffer>();
-async function lowEntropySamples(r: BenchResources, c: BenchCall, draws: number): Promise<GPUBuffer> {
+async function lowEntropySamples(env: AlgorithmEnv, r: BenchResources, c: BenchCall, draws: number): Promise<GPUBuffer> {
   const words = Math.ceil((c.count * typeInfo(c.type).bytes) / 4);
   const buffer = r.buffer(`histogram-samples-${c.type}-${c.count}-${draws}`, words * 4);
   if (filled.has(buffer) || words === 0) return buffer;
-  const { device } = r;
-  const [x, y] = gridFor(Math.ceil(words / 256), device.limits.maxComputeWorkgroupsPerDimension);
-  const stride = Math.max(1, Math.floor(words / Math.max(draws, 1)));
-  const module = device.createShaderModule({
-    label: 'wgprim.bench.histogram-samples',
-    code: `@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-  let i = g.x + g.y * ${x * 256}u;
-  if (i >= ${words}u) { return; }
-  var v = src[${draws === 0 ? '0u' : 'i'}];
-  for (var d = 1u; d < ${Math.max(draws, 1)}u; d++) { v &= src[(i + d * ${stride}u) % ${words}u]; }
-  dst[i] = v;
-}`,
-  });
-  const pipeline = await device.createComputePipelineAsync({ label: 'wgprim.bench.histogram-samples', layout: 'auto', compute: { module, entryPoint: 'main' } });
-  const enc = device.createCommandEncoder();
-  const pass = enc.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: c.input, size: words * 4 } }, { binding: 1, resource: { buffer } }] }));
-  pass.dispatchWorkgroups(x, y);
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  await device.queue.onSubmittedWorkDone();
+  const ctx = env.context;
+  const pipeline = await ctx.pipeline(SAMPLES_KERNEL);
+  const params = ctx.uniform(new Uint32Array([words, draws, Math.max(1, Math.floor(words / Math.max(draws, 1)))]));
+  const group = ctx.bindGroup(pipeline, SAMPLES_KERNEL.key, [{ buffer: params }, { buffer: c.input, offset: 0, size: words * 4 }, { buffer, offset: 0, size: words * 4 }]);
+  const enc = r.device.createCommandEncoder();
+  ctx.dispatch(enc, SAMPLES_KERNEL.label, pipeline, group, Math.ceil(words / 256));
+  r.device.queue.submit([enc.finish()]);
+  await r.device.queue.onSubmittedWorkDone();
   filled.add(buffer);
   return buffer;
 }
@@ -144,7 +142,7 @@ export const histogramBenchmarks: readonly BenchmarkSpec[] = BENCHES.map((b) => 
 
 async function prepareCall(env: AlgorithmEnv, b: HistogramBench, c: BenchCall, r: BenchResources): Promise<(encoder: GPUCommandEncoder) => void> {
   const config = c.config as unknown as HistogramConfig;
-  const samples = b.draws === undefined ? c.input : await lowEntropySamples(r, c, b.draws);
+  const samples = b.draws === undefined ? c.input : await lowEntropySamples(env, r, c, b.draws);
   const common = { samples, clear: true, config };
   if (b.name === 'multi_histogram_even') {
     const { sampleType, pixels } = multiShape(c.type, c.count);
