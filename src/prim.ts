@@ -2,7 +2,7 @@ import { DeviceContext } from './runtime/context.js';
 import { WgprimError } from './runtime/errors.js';
 import { type AdapterInfoLike, type Target, targetFromAdapterInfo } from './runtime/target.js';
 import { type SelectedConfig, type TunedEntry } from './config/types.js';
-import { type ElementType } from './wgsl/types.js';
+import { type ElementType, type TypeClass } from './wgsl/types.js';
 import { type AlgorithmEnv, type ConfigTable, type ValueBytes } from './device/spec.js';
 import { selectFromTable } from './device/select.js';
 import { ALGORITHMS, type AlgorithmCalls, TABLES, tableNamed, type TunedAlgorithm } from './algorithms.js';
@@ -73,8 +73,8 @@ export class Prim {
     this.env = {
       context: this.context,
       rows: <C>(table: ConfigTable<C>) => [this.runtime[table.name] ?? [], this.user[table.name] ?? [], table.builtin] as readonly (readonly TunedEntry<C>[])[],
-      select: <C>(table: ConfigTable<C>, type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<C>): SelectedConfig<C> => {
-        const s = selectFromTable(this.context, table, this.env.rows(table), type, valueBytes, override, table.fallback && this.env.rows(table.fallback));
+      select: <C>(table: ConfigTable<C>, type: ElementType, valueBytes: ValueBytes = 0, override?: Partial<C>, typeClass?: TypeClass): SelectedConfig<C> => {
+        const s = selectFromTable(this.context, table, this.env.rows(table), type, valueBytes, override, table.fallback && this.env.rows(table.fallback), typeClass);
         return s.entry && s.source !== 'user' && this.runtimeRows.has(s.entry) ? { ...s, source: 'tuned:runtime' } : s;
       },
     };

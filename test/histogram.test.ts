@@ -6,7 +6,14 @@ import { rng, SEED } from './support/data.js';
 import { sweepOr } from './support/sweep.js';
 import { anchorRatio, anchorType, loadAnchors, packageAnchorsFile } from '../src/cli/table.js';
 import { type BenchRecord } from '../src/bench/gbench.js';
-import { benchmarkSpec, benchResources, prepareAlgorithmCall } from '../src/bench/run.js';
+import { benchmarkName, benchmarkSpec, benchResources, prepareAlgorithmCall } from '../src/bench/run.js';
+import { type Kernel } from '../src/runtime/kernel.js';
+import { type TunedEntry } from '../src/config/types.js';
+import { type TypeClass } from '../src/wgsl/types.js';
+import { histogramClass, histogramTable } from '../src/device/histogram/table.js';
+import { createOptimization } from '../src/tune/create-optimization.js';
+import { PLAN_STAGES } from '../src/tune/plan.js';
+import { testPrim as makePrim } from './support/gpu.js';
 
 let prim: Prim;
 beforeAll(async () => {
@@ -295,5 +302,67 @@ describe('benchmarks', () => {
     const one = await run('histogram_range_b10000_e0.000', 10000, { privatization: 'shared', copies: 1, workgroupSize: 64, itemsPerThread: 4, gridSize: 4 });
     expect(sum(one)).toBe(6000);
     expect(one.filter((c) => c !== 0)).toEqual(Uint32Array.of(6000));
+  });
+});
+
+describe('one table, histogram, rows keyed by sample size and channels', () => {
+  const config = (workgroupSize: number, gridSize: number): HistogramConfig => ({ workgroupSize, itemsPerThread: 4, privatization: 'shared', copies: 1, gridSize });
+  const row = (typeClass: TypeClass, c: HistogramConfig): TunedEntry<HistogramConfig> =>
+    ({ target: { vendor: prim.target.vendor, architecture: prim.target.architecture, device: prim.target.device }, typeClass, config: c, evidence: { itemsPerSecond: 1, cv: 0, size: 1, date: '2026-12-08', version: '0.1.0' } });
+
+  it('a call takes the row of its samples and channels; a row without channels serves any count', async () => {
+    const rows = [
+      row({ float: false, bytes: 1, channels: 4 }, config(64, 5)),
+      row({ float: false, bytes: 4, channels: 1 }, config(128, 6)),
+      row({ float: false, bytes: 4 }, config(256, 7)),
+    ];
+    const p = await makePrim({ tuned: { histogram: rows } });
+    const keys: string[] = [];
+    const pipeline = p.context.pipeline.bind(p.context);
+    p.context.pipeline = (k: Kernel): Promise<GPUComputePipeline> => { keys.push(k.key); return pipeline(k); };
+    // The workgroup size a call's sweep kernel ran with.
+    const ran = async (run: () => Promise<Uint32Array>): Promise<number> => {
+      keys.length = 0;
+      await run();
+      return Number(keys.find((k) => k.startsWith('histogram:'))!.split(':')[11]);
+    };
+    const bytes = Uint8Array.from({ length: 4000 }, (_, i) => i % 251);
+    const words = Uint32Array.from({ length: 4000 }, (_, i) => i * 7919);
+    expect(await ran(() => p.arrays.histogramEven(bytes, { bins: 256, lower: 0, upper: 256, channels: 4, activeChannels: 3 }))).toBe(64);
+    expect(await ran(() => p.arrays.histogramEven(words, { bins: 100, lower: 0, upper: 2 ** 32 }))).toBe(128);
+    expect(await ran(() => p.arrays.histogramRange(words, [0, 10, 2 ** 31, 2 ** 32 - 1]))).toBe(128);
+    // u32 pixels of 4 channels: no row of 4 channels for 4-byte samples, so the one without channels.
+    expect(await ran(() => p.arrays.histogramEven(words, { bins: 10, lower: 0, upper: 2 ** 32, channels: 4 }))).toBe(256);
+    // u8 samples on one channel: no 1-byte row of one channel (the pixels' row has 4): the heuristic.
+    const u8Single = p.algorithmEnv.select(histogramTable, 'u32', 0, undefined, histogramClass({ isFloat: false, bytes: 1 }, 1));
+    expect(u8Single.source).toBe('heuristic');
+    expect(p.algorithmEnv.select(histogramTable, 'u32', 0, undefined, histogramClass({ isFloat: false, bytes: 1 }, 4)).config).toEqual(config(64, 5));
+    // A malformed channel count in a row is refused by name.
+    await expect(makePrim({ tuned: { histogram: [row({ float: false, bytes: 4, channels: 0 }, config(64, 5))] } })).rejects.toThrow(/typeClass.channels/);
+  });
+
+  it('create-optimization makes one row a class: even and range bins together for one channel, RGBA8 pixels apart', () => {
+    const context = { date: '2026-12-08T00:00:00Z', adapter_vendor: 'nvidia', adapter_architecture: 'hopper', adapter_device: 'h200', wgprim_version: '0.1.0' };
+    const A = config(256, 1024);
+    const B = config(512, 2048);
+    const entry = (bench: string, type: string, c: HistogramConfig, ips: number): Record<string, unknown> =>
+      ({ name: `${benchmarkName(bench, type, c as never)}/manual_time`, run_type: 'iteration', size: 2 ** 24, items_per_second: ips, cv: 0.01 });
+    // One channel: A wins even bins by a little and loses range bins by a lot, so B wins the pair.
+    // RGBA8 pixels: A wins.
+    const benchmarks = [
+      entry('histogram_even', 'u32', A, 1.1e11), entry('histogram_even', 'u32', B, 1.0e11),
+      entry('histogram_range', 'u32', A, 0.5e11), entry('histogram_range', 'u32', B, 0.8e11),
+      entry('multi_histogram_even', 'u32', A, 2e11), entry('multi_histogram_even', 'u32', B, 1e11),
+      entry('multi_histogram_even', 'f32', B, 1e11),
+    ];
+    const r = createOptimization([{ data: { context, benchmarks }, label: 'h.json' }]);
+    const rows = (r.fresh.histogram ?? []) as TunedEntry<HistogramConfig>[];
+    const of = (c: TypeClass): HistogramConfig | undefined => rows.find((e) => JSON.stringify(e.typeClass) === JSON.stringify(c))?.config;
+    expect(rows).toHaveLength(3);
+    expect(of({ float: false, bytes: 4, channels: 1 })).toEqual(B);
+    expect(of({ float: false, bytes: 1, channels: 4 })).toEqual(A);
+    expect(of({ float: true, bytes: 4, channels: 4 })).toEqual(B);
+    // Both tuning stages write the one table.
+    expect(PLAN_STAGES.filter((s) => s.tables.includes('histogram')).map((s) => s.id)).toEqual(['histogram', 'multi_histogram_even']);
   });
 });

@@ -9,6 +9,7 @@ import { targetFromAdapterInfo } from '../runtime/target.js';
 import { ELEMENT_TYPES, typeInfo, type ElementType } from '../wgsl/types.js';
 import { analyzeReport, renderReport, type FlatConfig, type ReportDefault, type ReportInput } from '../tune/report.js';
 import { parseBenchmarkName } from '../tune/registry.js';
+import { type ConfigObject, type ConfigTable } from '../device/spec.js';
 
 export interface ReportCommandOptions {
   readonly benchmark: string[];
@@ -85,7 +86,8 @@ async function deviceDefaults(inputs: readonly ReportInput[], log: (line: string
       const type = parsed.type as ElementType;
       const feature = typeInfo(type).feature;
       if (feature && !dev.prim.context.features.has(feature)) continue;
-      const selected = dev.prim.selectedConfig(stage.table.name as never, type, undefined, benchmarkSpec(parsed.benchmark).valueBytes);
+      const bench = benchmarkSpec(parsed.benchmark);
+      const selected = dev.prim.algorithmEnv.select(stage.table as ConfigTable<ConfigObject>, type, bench.valueBytes, undefined, bench.typeClass?.(type));
       const name = benchmarkName(parsed.benchmark, type, selected.config);
       out.push({ target: { vendor: t.target.vendor, architecture: t.target.architecture, device: t.target.device }, algo: g.algo, type: g.type, cfg: flatCfg(name), source: selected.source });
     }

@@ -16,19 +16,25 @@ export function matchLevel(m: TargetMatch, t: Target): number {
 const SOURCES: Record<number, ConfigSource> = { 3: 'tuned:device', 2: 'tuned:architecture', 1: 'tuned:vendor' };
 
 /**
- * Whether a row's value class serves a call's: 2 the same value size, 1 a row without one (any
- * value size), 0 no match (a different value size). A call without a value class (scan, reduce,
- * transform) takes every row as 1.
+ * Whether a row's class beyond (float, bytes) serves a call's, field by field (`valueBytes`,
+ * `channels`): 0 where the row names a field with another value than the call's (no match);
+ * else 1, plus 1 for each field the row names with the call's value (a row without a field
+ * serves any; a call without one takes every row's as a match of 1).
  */
 export function valueMatch(row: TypeClass, call: TypeClass): number {
-  if (row.valueBytes === undefined || call.valueBytes === undefined) return 1;
-  return row.valueBytes === call.valueBytes ? 2 : 0;
+  let value = 1;
+  for (const field of ['valueBytes', 'channels'] as const) {
+    if (row[field] === undefined || call[field] === undefined) continue;
+    if (row[field] !== call[field]) return 0;
+    value++;
+  }
+  return value;
 }
 
 /**
  * The most specific tuned entry for this target and type class that the device can run;
  * otherwise the heuristic. Target specificity comes first (device, architecture, vendor); at the
- * same level, a row whose `valueBytes` equals the call's beats a row without `valueBytes`.
+ * same level, a row whose `valueBytes` (or `channels`) equals the call's beats a row without it.
  * `invalidReason` returns why a config cannot run here, or undefined (such rows are skipped).
  */
 export function selectConfig<C>(

@@ -52,9 +52,9 @@ export const normId = (s: string | undefined): string => (s ?? '').trim().toLowe
 export function targetKey(t: TunedEntry<unknown>['target']): string {
   return `${normId(t.vendor)}/${normId(t.architecture)}/${normId(t.device)}`;
 }
-/** `int4`, `float8`; with a value class `int4/v0` (keys only), `int4/v4`: a row without one is its own key. */
+/** `int4`, `float8`; with a value class `int4/v0` (keys only), `int4/v4`, with channels `int1/c4`: a row without them is its own key. */
 export function typeClassKey(c: TunedEntry<unknown>['typeClass']): string {
-  return `${c.float ? 'float' : 'int'}${c.bytes}${c.valueBytes !== undefined ? `/v${c.valueBytes}` : ''}`;
+  return `${c.float ? 'float' : 'int'}${c.bytes}${c.valueBytes !== undefined ? `/v${c.valueBytes}` : ''}${c.channels !== undefined ? `/c${c.channels}` : ''}`;
 }
 /** One row per (target, type class, value class where given) in a table. */
 export function rowKey(e: TunedEntry<unknown>): string {
@@ -92,12 +92,15 @@ export function validateRow<C>(spec: TableSpec, row: unknown, where: string): Tu
   }
 
   const tc = row.typeClass;
-  if (!isObject(tc)) throw bad(`${where}.typeClass`, `must be an object { float, bytes, valueBytes? }, got ${show(tc)}`);
-  for (const k of Object.keys(tc)) if (!['float', 'bytes', 'valueBytes'].includes(k)) throw bad(`${where}.typeClass`, `unknown field "${k}" (use float, bytes, valueBytes)`);
+  if (!isObject(tc)) throw bad(`${where}.typeClass`, `must be an object { float, bytes, valueBytes?, channels? }, got ${show(tc)}`);
+  for (const k of Object.keys(tc)) if (!['float', 'bytes', 'valueBytes', 'channels'].includes(k)) throw bad(`${where}.typeClass`, `unknown field "${k}" (use float, bytes, valueBytes, channels)`);
   if (typeof tc.float !== 'boolean') throw bad(`${where}.typeClass.float`, `must be true or false, got ${show(tc.float)}`);
   if (!Number.isInteger(tc.bytes) || (tc.bytes as number) < 1) throw bad(`${where}.typeClass.bytes`, `must be a positive integer, got ${show(tc.bytes)}`);
   if (tc.valueBytes !== undefined && (!Number.isInteger(tc.valueBytes) || (tc.valueBytes as number) < 0)) {
     throw bad(`${where}.typeClass.valueBytes`, `must be 0 (keys only) or a value size in bytes, got ${show(tc.valueBytes)}`);
+  }
+  if (tc.channels !== undefined && (!Number.isInteger(tc.channels) || (tc.channels as number) < 1)) {
+    throw bad(`${where}.typeClass.channels`, `must be a positive integer (channels of a pixel), got ${show(tc.channels)}`);
   }
 
   const cfg = row.config;

@@ -2,7 +2,7 @@
 // table loading and selection, the benchmark runner, the tuner and the CLI read these specs and
 // name no algorithm. Browser-safe: nothing here imports the tuner, Node or Dawn.
 import { type DeviceContext } from '../runtime/context.js';
-import { type ElementType, type TypeInfo } from '../wgsl/types.js';
+import { type ElementType, type TypeClass, type TypeInfo } from '../wgsl/types.js';
 import { type SelectedConfig, type TunedEntry } from '../config/types.js';
 
 /** One value of a config field. */
@@ -68,8 +68,12 @@ export interface AlgorithmEnv {
   readonly context: DeviceContext;
   /** The rows a call consults for `table`, most preferred first: installed at run time, the user's, built in. */
   rows<C>(table: ConfigTable<C>): readonly (readonly TunedEntry<C>[])[];
-  /** The config a call of `table` takes here, with a caller's override merged over it (checked). */
-  select<C>(table: ConfigTable<C>, type: ElementType, valueBytes?: ValueBytes, override?: Partial<C>): SelectedConfig<C>;
+  /**
+   * The config a call of `table` takes here, with a caller's override merged over it (checked).
+   * Rows are matched on `typeClass` where given (histograms: the sample's size and channels),
+   * else on the type's class (and `valueBytes` for tables with value classes).
+   */
+  select<C>(table: ConfigTable<C>, type: ElementType, valueBytes?: ValueBytes, override?: Partial<C>, typeClass?: TypeClass): SelectedConfig<C>;
 }
 
 /**
@@ -113,6 +117,11 @@ export interface BenchmarkSpec {
   readonly input: InputKind;
   /** The value class it is selected and tuned with (0: none). */
   readonly valueBytes: ValueBytes;
+  /**
+   * The class its calls of `type` select rows with and its measurements make rows for, where not
+   * the type's own (histograms: the samples' size and the pixels' channels).
+   */
+  typeClass?(type: ElementType): TypeClass;
   /** Name fields besides `cfg` (rocPRIM's grammar: `lvl`, `algo`, `key_type` / `value_type`, ...). */
   nameFields(type: ElementType): Readonly<Record<string, string | number | boolean>>;
   /** Bytes a call moves (each input read once, each output written once, as CUB's anchors count). */

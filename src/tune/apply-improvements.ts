@@ -113,7 +113,8 @@ function runsOf(ms: readonly Measurement[], algorithm: TunedAlgorithm, e: TunedE
   const key = launchConfigKey(algorithm, e.config);
   const mine = ms.filter((m) => m.algorithm === algorithm && launchConfigKey(algorithm, m.config) === key &&
     m.typeClass.float === e.typeClass.float && m.typeClass.bytes === e.typeClass.bytes &&
-    (e.typeClass.valueBytes === undefined || m.typeClass.valueBytes === e.typeClass.valueBytes) && matchLevel(e.target, asTarget(m)) > 0);
+    (e.typeClass.valueBytes === undefined || m.typeClass.valueBytes === e.typeClass.valueBytes) &&
+    (e.typeClass.channels === undefined || m.typeClass.channels === e.typeClass.channels) && matchLevel(e.target, asTarget(m)) > 0);
   const out = new Map<string, Map<string, { itemsPerSecond: number; cv: number; factor: number }>>();
   for (const [t, list] of groupBy(mine, (m) => m.targetKey)) {
     const factor = tileFactor(list[0]!.benchAlgorithm, list[0]!.tile);

@@ -30,7 +30,7 @@ import { type CandidateScore, type GroupResult } from './create-optimization.js'
 export const round = (x: number, digits: number): number => Number(x.toPrecision(digits));
 export const sizeEvidence = (sizes: readonly number[]): number | readonly number[] => (sizes.length === 1 ? sizes[0]! : [...sizes]);
 
-const sameClass = (a: TypeClass, b: TypeClass): boolean => a.float === b.float && a.bytes === b.bytes && a.valueBytes === b.valueBytes;
+const sameClass = (a: TypeClass, b: TypeClass): boolean => a.float === b.float && a.bytes === b.bytes && a.valueBytes === b.valueBytes && a.channels === b.channels;
 
 /**
  * The row of a table with no group in the data, made from a threshold's measurements: `config`

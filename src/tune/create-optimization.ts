@@ -212,12 +212,12 @@ function evidenceOf(winner: CandidateScore, sizes: readonly number[], dates: rea
   };
 }
 
-/** Sorts rows: by vendor, vendor rows first, then architecture, device, integer before float, size, value size (none first). */
+/** Sorts rows: by vendor, vendor rows first, then architecture, device, integer before float, size, value size, channels (none first). */
 export function sortRows<C>(rows: readonly TunedEntry<C>[]): TunedEntry<C>[] {
   const level = (t: TargetMatch): number => (t.device ? 2 : t.architecture ? 1 : 0);
   const key = (e: TunedEntry<C>): (string | number)[] => [
     (e.target.vendor ?? '').toLowerCase(), level(e.target), (e.target.architecture ?? '').toLowerCase(),
-    (e.target.device ?? '').toLowerCase(), e.typeClass.float ? 1 : 0, e.typeClass.bytes, e.typeClass.valueBytes ?? -1,
+    (e.target.device ?? '').toLowerCase(), e.typeClass.float ? 1 : 0, e.typeClass.bytes, e.typeClass.valueBytes ?? -1, e.typeClass.channels ?? -1,
   ];
   return [...rows].sort((a, b) => {
     const ka = key(a);

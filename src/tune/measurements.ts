@@ -7,7 +7,7 @@ import { configKey, normId, TABLE_SPECS, type TunedAlgorithm, typeClassKey, vali
 import { parseName, type NameFields } from '../bench/gbench.js';
 import { benchmarkSpec, configFromName } from '../bench/run.js';
 import { TUNING_STAGES } from '../algorithms.js';
-import { ELEMENT_TYPES, type TypeClass, typeInfo } from '../wgsl/types.js';
+import { type ElementType, ELEMENT_TYPES, type TypeClass, typeInfo } from '../wgsl/types.js';
 
 /** How a benchmark `algo` (rocPRIM: `algo[_subalgo]`) maps to a table and its type classes. */
 export interface BenchAlgorithmSpec {
@@ -21,6 +21,11 @@ export interface BenchAlgorithmSpec {
    * separate groups and give separate rows.
    */
   readonly valueTypeField?: string;
+  /**
+   * The class of the rows a measurement of this main type makes, where not the type's own
+   * (`BenchmarkSpec.typeClass`: histograms, by sample size and channels).
+   */
+  readonly typeClass?: (type: ElementType) => TypeClass;
   /**
    * rocPRIM's block-sort bias for stages that feed a merge: score = items/s * (bs*ipt)^(1/4),
    * which prefers larger sorted tiles (`TuningSpec.tileBias`).
@@ -38,11 +43,14 @@ export interface BenchAlgorithmSpec {
 export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = Object.fromEntries(TUNING_STAGES.flatMap((stage) =>
   // Every benchmark a stage times feeds its table (adjacent difference: left and right; search: search and find_end).
   stage.benchmarks.map((name) => {
-    const fields = benchmarkSpec(name).nameFields('u32');
+    const bench = benchmarkSpec(name);
+    const fields = bench.nameFields('u32');
+    const classOf = bench.typeClass;
     const spec: BenchAlgorithmSpec = {
       table: stage.table.name as TunedAlgorithm,
       typeField: 'key_type' in fields ? 'key_type' : 'value_type',
       ...(stage.table.valueClasses ? { valueTypeField: 'value_type' } : {}),
+      ...(classOf ? { typeClass: (type: ElementType) => classOf(type) } : {}),
       tileBias: stage.tileBias === true,
     };
     return [String(fields.algo), spec] as const;
@@ -128,9 +136,9 @@ export function valueClassOfName(name: string | undefined): number | 'empty' | u
 /** A value class in words: `empty` (keys only), `u32`, `u64` (values are classed by size only). */
 export const valueClassLabel = (valueBytes: number): string => (valueBytes === 0 ? 'empty' : `u${valueBytes * 8}`);
 
-/** `int32`, `float64`; with a value class `int32/empty`, `int32/u32`. */
+/** `int32`, `float64`; with a value class `int32/empty`, `int32/u32`; with channels `int8/4ch`. */
 export const typeClassLabel = (c: TypeClass): string =>
-  `${c.float ? 'float' : 'int'}${c.bytes * 8}${c.valueBytes !== undefined ? `/${valueClassLabel(c.valueBytes)}` : ''}`;
+  `${c.float ? 'float' : 'int'}${c.bytes * 8}${c.valueBytes !== undefined ? `/${valueClassLabel(c.valueBytes)}` : ''}${c.channels !== undefined ? `/${c.channels}ch` : ''}`;
 
 /** The adapter a file was measured on, from its context (`adapter_*`, as `wgprim bench` writes). */
 export function targetOfContext(context: Readonly<Record<string, unknown>>): TargetMatch {
@@ -207,6 +215,13 @@ export function readMeasurements(inputs: readonly BenchInput[]): ReadResult {
         return;
       }
       let typeClass: TypeClass = keyClass;
+      if (spec.typeClass) {
+        if (!(ELEMENT_TYPES as readonly string[]).includes(typeName)) {
+          warnings.push(`${where}: ${spec.typeField} "${typeName}" is not a type wgprim benchmarks: skipped`);
+          return;
+        }
+        typeClass = spec.typeClass(typeName as ElementType);
+      }
       if (spec.valueTypeField) {
         const valueName = fields[spec.valueTypeField];
         const value = valueClassOfName(valueName === undefined ? undefined : String(valueName));

@@ -41,7 +41,7 @@ const FIND_NOTE = 'one early-exit scanner (adjacent find, find first of, search,
 const SEARCH_NOTE = 'one search kernel (rocPRIM builds it on transform, but tunes each search apart); its own table, timed on 2^20 needles';
 const PARTITION_NOTE = 'one compaction engine (select, partitions, unique); its own table, as rocPRIM tunes each variant separately';
 
-const HISTOGRAM_NOTE = 'rocPRIM\'s histogram config, a table per call shape: 256 bins of uniform samples as CUB\'s anchors';
+const HISTOGRAM_NOTE = 'rocPRIM\'s histogram config: one table, rows keyed by sample size and channels; 256 bins of uniform samples as CUB\'s anchors';
 
 /** Every stage of the plan, in no particular order (`planStages` orders them). */
 export const PLAN_STAGES: readonly PlanStage[] = [
@@ -54,9 +54,8 @@ export const PLAN_STAGES: readonly PlanStage[] = [
   { id: 'reduce_by_key', kind: 'tune', tables: ['reduceByKey'], after: [], note: 'key type by size, value type full' },
   { id: 'run_length_encode', kind: 'tune', tables: ['runLengthEncode'], after: ['reduce_by_key'], note: 'reduce by key of implicit ones, on its own table, not reduce_by_key\'s' },
   { id: 'run_length_encode_non_trivial_runs', kind: 'tune', tables: ['runLengthEncodeNonTrivialRuns'], after: ['reduce_by_key', 'select_flag'], note: 'depends on reduce_by_key and select (rocPRIM) but uses neither\'s configs: its own table' },
-  { id: 'histogram_even', kind: 'tune', tables: ['histogramEven'], after: [], family: 'histogram', note: HISTOGRAM_NOTE },
-  { id: 'histogram_range', kind: 'tune', tables: ['histogramRange'], after: [], family: 'histogram', note: HISTOGRAM_NOTE },
-  { id: 'multi_histogram_even', kind: 'tune', tables: ['multiHistogram'], after: [], family: 'histogram', note: `${HISTOGRAM_NOTE}; several channels (RGBA8, 3 of 4 counted), even and range` },
+  { id: 'histogram', kind: 'tune', tables: ['histogram'], after: [], family: 'histogram', note: `${HISTOGRAM_NOTE}; its one-channel rows, timed on even and range bins together` },
+  { id: 'multi_histogram_even', kind: 'tune', tables: ['histogram'], after: [], family: 'histogram', note: `${HISTOGRAM_NOTE}; its rows of several channels (RGBA8 pixels, 3 of 4 counted)` },
   { id: 'adjacent_difference', kind: 'tune', tables: ['adjacentDifference'], after: [], note: 'out of place, left and right' },
   { id: 'adjacent_difference_inplace', kind: 'tune', tables: ['adjacentDifferenceInplace'], after: [], note: 'in place, left and right: its own table (rocPRIM\'s adjacent_difference_inplace), as it adds the boundary pre-pass' },
   { id: 'batch_memcpy', kind: 'tune', tables: ['batchMemcpy'], after: [], note: 'many byte ranges in one launch; ranges by size class (rocPRIM batch_memcpy)' },

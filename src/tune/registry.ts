@@ -269,7 +269,11 @@ export function tunableOf(stage: TuningSpec): TunableAlgorithm {
       return p === undefined || !values.length ? p : `${p} (with the ${vb}-byte values of ${values[0]!.name})`;
     },
     heuristic: (ctx, type, benchmarks) => table.heuristic(ctx, table.keyInfo(type), groupValueClass(stage, benchmarks)) as unknown as ConfigObject,
-    selected: (prim, type, benchmarks) => asSelected(prim.selectedConfig(table.name as never, type, undefined, groupValueClass(stage, benchmarks))),
+    selected: (prim, type, benchmarks) => {
+      // A stage's benchmarks share a class (histograms: its channels); a benchmark that names one selects with it.
+      const typeClass = benchmarkSpec((benchmarks?.length ? benchmarks : stage.defaultBenchmarks)[0]!).typeClass?.(type);
+      return asSelected(prim.algorithmEnv.select(table, type, groupValueClass(stage, benchmarks), undefined, typeClass));
+    },
     record: async (prim, enc, b, type, c, benchmark) => {
       const bench = benchmarkSpec(benchmark);
       const recordCall = await bench.prepare(prim.algorithmEnv, { input: b.input, output: b.output, count: b.count, type, config: c }, benchResources(prim.device, 82589933, BUILD_SCOPE));

@@ -51,6 +51,12 @@ export interface TypeClass {
    * target level). Absent in a call's class (scan, reduce, transform): every row matches.
    */
   readonly valueBytes?: number;
+  /**
+   * Histograms: the channels of a call's pixels (1: plain samples); `bytes` is then a sample's
+   * size (1 for u8). A row without it matches any channel count; one with it only calls with
+   * that many (and wins over one without at the same target level).
+   */
+  readonly channels?: number;
 }
 export function typeClassOf(type: ElementType): TypeClass {
   const t = typeInfo(type);

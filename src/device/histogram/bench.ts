@@ -1,16 +1,17 @@
 // The histogram benchmarks, named as rocPRIM's (`histogram_even`, `histogram_range`,
 // `multi_histogram_even`) and set up as CUB's anchors: 256 bins of uniform random samples
 // (u32 over all 32 bits, i32 likewise, floats over [-1, 1)), counters cleared each call as CUB's
-// init kernel does; RGBA8 pixels with 3 of 4 channels counted. A tuning stage per table. Beside
-// them, rocPRIM's grid of bin counts and input entropies for even and range bins (opt-in).
+// init kernel does; RGBA8 pixels with 3 of 4 channels counted. Two tuning stages of the one
+// table: one channel (even and range bins together) and several. Beside them, rocPRIM's grid of
+// bin counts and input entropies for even and range bins (opt-in).
 import { fail } from '../../runtime/errors.js';
 import { type Kernel, LINEAR_WORKGROUP_ID, paramsStruct } from '../../runtime/kernel.js';
 import { type ElementType, typeInfo } from '../../wgsl/types.js';
-import { type AlgorithmEnv, type BenchCall, type BenchmarkSpec, type BenchResources, type ConfigTable, type TuningSpec } from '../spec.js';
+import { type AlgorithmEnv, type BenchCall, type BenchmarkSpec, type BenchResources, type TuningSpec } from '../spec.js';
 import { type HistogramConfig } from './config.js';
 import { prepareHistogram } from './calls.js';
-import { type HistogramSampleType } from './samples.js';
-import { histogramEvenTable, histogramRangeTable, multiHistogramTable } from './table.js';
+import { type HistogramSampleType, sampleInfo } from './samples.js';
+import { histogramClass, histogramTable } from './table.js';
 
 const BINS = 256;
 
@@ -55,7 +56,6 @@ interface HistogramBench {
   readonly name: string;
   /** rocPRIM's `algo` (the grid's benchmarks share their stage's). */
   readonly algo: string;
-  readonly table: ConfigTable<HistogramConfig>;
   readonly anchorType?: (type: ElementType) => string;
   readonly nameFields: Readonly<Record<string, string | number>>;
   readonly bins: number;
@@ -65,14 +65,14 @@ interface HistogramBench {
 
 const ANCHORED: readonly HistogramBench[] = [
   // CUB's float binning path (f32 levels over u32 samples) is our f32 samples' binning.
-  { name: 'histogram_even', algo: 'histogram_even', table: histogramEvenTable, anchorType: (t) => (t === 'f32' ? 'u32/levels_f32' : t), nameFields: { bins: BINS }, bins: BINS },
-  { name: 'histogram_range', algo: 'histogram_range', table: histogramRangeTable, nameFields: { levels: BINS + 1 }, bins: BINS },
-  { name: 'multi_histogram_even', algo: 'multi_histogram_even', table: multiHistogramTable, anchorType: (t) => (t === 'u32' ? 'u8x4/3ch' : t), nameFields: { channels: 4, active_channels: 3, bins: BINS }, bins: BINS },
+  { name: 'histogram_even', algo: 'histogram_even', anchorType: (t) => (t === 'f32' ? 'u32/levels_f32' : t), nameFields: { bins: BINS }, bins: BINS },
+  { name: 'histogram_range', algo: 'histogram_range', nameFields: { levels: BINS + 1 }, bins: BINS },
+  { name: 'multi_histogram_even', algo: 'multi_histogram_even', anchorType: (t) => (t === 'u32' ? 'u8x4/3ch' : t), nameFields: { channels: 4, active_channels: 3, bins: BINS }, bins: BINS },
 ];
 
 /** `histogram_even_b1000_e0.544`: the grid's benchmarks of even and range bins. */
 const GRID: readonly HistogramBench[] = ANCHORED.slice(0, 2).flatMap((b) => GRID_BINS.flatMap((bins) => GRID_ENTROPIES.map(([draws, entropy]) => ({
-  name: `${b.algo}_b${bins}_e${entropy}`, algo: b.algo, table: b.table, bins, draws,
+  name: `${b.algo}_b${bins}_e${entropy}`, algo: b.algo, bins, draws,
   nameFields: { ...(b.algo === 'histogram_range' ? { levels: bins + 1 } : { bins }), entropy },
 }))));
 
@@ -122,9 +122,14 @@ async function lowEntropySamples(env: AlgorithmEnv, r: BenchResources, c: BenchC
 const multiShape = (type: ElementType, count: number): { sampleType: HistogramSampleType; pixels: number } =>
   type === 'u32' ? { sampleType: 'u8', pixels: count } : { sampleType: type as HistogramSampleType, pixels: Math.floor(count / 4) };
 
+/** A benchmark's samples and pixels: the class its calls select rows with. */
+const classOf = (b: HistogramBench, type: ElementType) =>
+  b.name === 'multi_histogram_even' ? histogramClass(sampleInfo(multiShape(type, 0).sampleType), 4) : histogramClass(sampleInfo(type), 1);
+
 export const histogramBenchmarks: readonly BenchmarkSpec[] = BENCHES.map((b) => ({
   name: b.name,
-  table: b.table,
+  table: histogramTable,
+  typeClass: (type: ElementType) => classOf(b, type),
   ...(b.draws !== undefined ? { anchor: null, optIn: true } : {}),
   anchorType: b.anchorType,
   input: 'sort-keys',
@@ -160,9 +165,15 @@ async function prepareCall(env: AlgorithmEnv, b: HistogramBench, c: BenchCall, r
   return prepareHistogram(env, { kind: 'even', asRow, args: { ...common, count: c.count, sampleType, bins: b.bins, lower, upper, histogram } });
 }
 
-// The grid's benchmarks are a stage's to choose in settings (`benchmarks`); the default times CUB's case.
-export const histogramTuning: readonly TuningSpec[] = ANCHORED.map((b) => ({
-  stage: b.name, table: b.table, benchmarks: [b.name, ...gridOf(b.algo)], defaultBenchmarks: [b.name],
+// Two stages of the one table, each timing calls of one class a type: one channel (even and range
+// bins, CUB's two cases: a row serves both) and RGBA8 pixels. The grid's benchmarks are the first
+// stage's to choose in settings (`benchmarks`); the default times CUB's cases.
+const STAGES = [
+  { stage: 'histogram', benchmarks: ['histogram_even', 'histogram_range'] },
+  { stage: 'multi_histogram_even', benchmarks: ['multi_histogram_even'] },
+] as const;
+export const histogramTuning: readonly TuningSpec[] = STAGES.map((s) => ({
+  stage: s.stage, table: histogramTable, benchmarks: [...s.benchmarks, ...s.benchmarks.flatMap(gridOf)], defaultBenchmarks: s.benchmarks,
   defaultSpace: { workgroupSize: [256, 512], itemsPerThread: [8, 16], copies: [1, 2], gridSize: [1024, 2048] },
   smallSpace: { workgroupSize: [64, 128], itemsPerThread: [4, 8], copies: [1], gridSize: [64] },
   smallTypes: ['u32'],

@@ -8,7 +8,7 @@ import { type AlgorithmEnv } from '../spec.js';
 import { type HistogramConfig } from './config.js';
 import { binCapacity, type Binning, clearKernel, histogramKernel, type HistogramKernelOptions, histogramWorkgroupBytes } from './kernel.js';
 import { type EvenPlan, type HistogramSampleType, planEven, type SampleInfo, sampleInfo } from './samples.js';
-import { histogramEvenTable, histogramRangeTable, multiHistogramTable } from './table.js';
+import { histogramClass, histogramTable } from './table.js';
 
 /** Most bins an even histogram takes (and most levels, less one, a range histogram takes). */
 export const MAX_BINS = 1 << 24;
@@ -87,9 +87,6 @@ function channelsOf(args: HistogramCommonArgs): { channels: number; active: numb
   return { channels, active };
 }
 
-/** The table a call selects from: several channels, else its binning. */
-export const tableOf = (kind: 'even' | 'range', channels: number) => (channels > 1 ? multiHistogramTable : kind === 'even' ? histogramEvenTable : histogramRangeTable);
-
 /** What a checked call runs: its sample type, shape and binning. */
 interface Plan {
   readonly s: SampleInfo;
@@ -159,8 +156,7 @@ export async function prepareHistogram(env: AlgorithmEnv, call: HistogramCall): 
   const ctx = env.context;
   const plan = checkHistogramCall(ctx, call);
   const args = call.args;
-  const table = tableOf(call.kind, plan.channels);
-  const { config } = env.select(table, plan.s.selectType, 0, args.config);
+  const { config } = env.select(histogramTable, plan.s.selectType, 0, args.config, histogramClass(plan.s, plan.channels));
   const path = histogramPath(ctx, plan, config, !call.asRow && args.config?.privatization === 'shared');
   const counters = plan.bins * plan.active;
   const clear = args.clear ? { pipeline: await ctx.pipeline(clearKernel()), params: ctx.uniform(new Uint32Array([counters])) } : undefined;

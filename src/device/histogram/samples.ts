@@ -15,7 +15,7 @@ export interface SampleInfo {
   /** Integer types: the smallest and largest sample. */
   readonly min: number;
   readonly max: number;
-  /** The element type whose tuned rows it selects with (u8 and u16 are read as u32 words). */
+  /** The element type its config is checked and its heuristic made with (u8 and u16 are read as u32 words); rows are matched on `histogramClass`. */
   readonly selectType: ElementType;
 }
 

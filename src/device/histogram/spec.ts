@@ -4,8 +4,8 @@ import { fail } from '../../runtime/errors.js';
 import { type AlgorithmEnv, type ArrayEnv, defineAlgorithm } from '../spec.js';
 import { compareArrays } from '../reference.js';
 import { type HistogramConfig } from './config.js';
-import { checkHistogramCall, type HistogramCall, type HistogramEvenArgs, type HistogramRangeArgs, recordHistogram, tableOf } from './calls.js';
-import { HISTOGRAM_TABLES } from './table.js';
+import { checkHistogramCall, type HistogramCall, type HistogramEvenArgs, type HistogramRangeArgs, recordHistogram } from './calls.js';
+import { histogramClass, histogramTable } from './table.js';
 import { histogramBenchmarks, histogramTuning } from './bench.js';
 import { histogramEvenReference, histogramRangeReference } from './reference.js';
 import { type HistogramSampleType, levelsProblem, sampleInfo } from './samples.js';
@@ -90,7 +90,7 @@ function countersOf(env: ArrayEnv, call: HistogramCall): number {
   const counters = Number.isInteger(bins) && Number.isInteger(active) ? Math.max(bins * active, 0) : 0;
   const probe = { ...a, samples: fake(Math.ceil((a.count * channels * s.bytes) / 4) * 4 || 4), histogram: fake(4 * counters || 4) };
   checkHistogramCall(env.context, call.kind === 'even' ? { kind: 'even', args: probe as HistogramEvenArgs } : { kind: 'range', args: { ...probe, levels: fake(4 * call.args.levelCount) } as HistogramRangeArgs });
-  if (a.config !== undefined) env.select(tableOf(call.kind, channels), s.selectType, 0, a.config);
+  if (a.config !== undefined) env.select(histogramTable, s.selectType, 0, a.config, histogramClass(s, channels));
   return counters;
 }
 
@@ -129,7 +129,7 @@ function histogramArrays(env: ArrayEnv) {
 export const histogramAlgorithm = defineAlgorithm({
   name: 'histogram',
   summary: 'histograms: even bins or bins between levels, one channel or interleaved pixels (RGBA8), privatized in workgroup memory',
-  tables: HISTOGRAM_TABLES,
+  tables: [histogramTable],
   benchmarks: histogramBenchmarks,
   tuning: histogramTuning,
   calls: histogramCalls,

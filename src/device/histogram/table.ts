@@ -1,32 +1,24 @@
-import { typeInfo } from '../../wgsl/types.js';
+import { typeInfo, type TypeClass } from '../../wgsl/types.js';
 import { type ConfigTable, defineTable } from '../spec.js';
-import { type TunedEntry } from '../../config/types.js';
 import { type HistogramConfig, histogramConfigProblem, histogramHeuristic, histogramSpace } from './config.js';
-import { histogramEvenTuned } from './tuned/histogram-even.js';
-import { histogramRangeTuned } from './tuned/histogram-range.js';
-import { multiHistogramTuned } from './tuned/multi-histogram.js';
+import { type SampleInfo } from './samples.js';
+import { histogramTuned } from './tuned/histogram.js';
 
 /**
- * rocPRIM's `histogram` config, one table per call shape: even bins and range bins on one
- * channel (their binning costs differ: a multiply against a binary search), and several
- * channels (RGBA pixels, even or range). Rows are keyed by the sample's word type: u8 and u16
- * samples select the u32 rows.
+ * rocPRIM's `histogram` config: one table for every histogram call (even and range bins, one
+ * channel or interleaved pixels), its rows keyed as rocPRIM's by the sample (integer or float,
+ * its size: 1 for u8, 2 for u16 and f16) and the pixel's channels (`histogramClass`).
  */
-function histogramTable<N extends string>(name: N, fileName: string, builtin: readonly TunedEntry<HistogramConfig>[]): ConfigTable<HistogramConfig, N> {
-  return defineTable<HistogramConfig, N>({
-    name, fileName, tunedModule: `device/histogram/tuned/${fileName}`, exportName: `${name}Tuned`, configType: 'HistogramConfig', configModule: 'device/histogram/config.js',
-    space: histogramSpace,
-    valueClasses: false,
-    nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', privatization: 'priv', copies: 'copies', gridSize: 'grid' },
-    builtin,
-    keyInfo: typeInfo,
-    problem: (ctx, t, _vb, c) => (t.is64 ? `histograms take no ${t.name} samples` : histogramConfigProblem(ctx, c)),
-    heuristic: (ctx, t) => histogramHeuristic(ctx, t),
-  });
-}
+export const histogramTable: ConfigTable<HistogramConfig, 'histogram'> = defineTable<HistogramConfig, 'histogram'>({
+  name: 'histogram', fileName: 'histogram', tunedModule: 'device/histogram/tuned/histogram', exportName: 'histogramTuned', configType: 'HistogramConfig', configModule: 'device/histogram/config.js',
+  space: histogramSpace,
+  valueClasses: false,
+  nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', privatization: 'priv', copies: 'copies', gridSize: 'grid' },
+  builtin: histogramTuned,
+  keyInfo: typeInfo,
+  problem: (ctx, t, _vb, c) => (t.is64 ? `histograms take no ${t.name} samples` : histogramConfigProblem(ctx, c)),
+  heuristic: (ctx, t) => histogramHeuristic(ctx, t),
+});
 
-export const histogramEvenTable = histogramTable('histogramEven', 'histogram-even', histogramEvenTuned);
-export const histogramRangeTable = histogramTable('histogramRange', 'histogram-range', histogramRangeTuned);
-export const multiHistogramTable = histogramTable('multiHistogram', 'multi-histogram', multiHistogramTuned);
-
-export const HISTOGRAM_TABLES = [histogramEvenTable, histogramRangeTable, multiHistogramTable] as const;
+/** The class a histogram call's rows are matched on: its sample's kind and size, and its channels. */
+export const histogramClass = (s: Pick<SampleInfo, 'isFloat' | 'bytes'>, channels: number): TypeClass => ({ float: s.isFloat, bytes: s.bytes, channels });
