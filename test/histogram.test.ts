@@ -12,6 +12,7 @@ import { type TunedEntry } from '../src/config/types.js';
 import { type TypeClass } from '../src/wgsl/types.js';
 import { histogramClass, histogramTable } from '../src/device/histogram/table.js';
 import { createOptimization } from '../src/tune/create-optimization.js';
+import { renderTableModule } from '../src/tune/render-tables.js';
 import { PLAN_STAGES } from '../src/tune/plan.js';
 import { testPrim as makePrim } from './support/gpu.js';
 
@@ -362,6 +363,8 @@ describe('one table, histogram, rows keyed by sample size and channels', () => {
     expect(of({ float: false, bytes: 4, channels: 1 })).toEqual(B);
     expect(of({ float: false, bytes: 1, channels: 4 })).toEqual(A);
     expect(of({ float: true, bytes: 4, channels: 4 })).toEqual(B);
+    // The generated module keeps the class whole.
+    expect(renderTableModule('histogram', rows)).toMatch(/typeClass: \{ float: false, bytes: 1, channels: 4 \}/);
     // Both tuning stages write the one table.
     expect(PLAN_STAGES.filter((s) => s.tables.includes('histogram')).map((s) => s.id)).toEqual(['histogram', 'multi_histogram_even']);
   });

@@ -41,7 +41,11 @@ function orderedRow(algorithm: TunedAlgorithm, e: TunedEntry<unknown>): TunedEnt
   const ev = e.evidence;
   return {
     target: orderedTarget(e.target),
-    typeClass: { float: e.typeClass.float, bytes: e.typeClass.bytes, ...(e.typeClass.valueBytes !== undefined ? { valueBytes: e.typeClass.valueBytes } : {}) },
+    typeClass: {
+      float: e.typeClass.float, bytes: e.typeClass.bytes,
+      ...(e.typeClass.valueBytes !== undefined ? { valueBytes: e.typeClass.valueBytes } : {}),
+      ...(e.typeClass.channels !== undefined ? { channels: e.typeClass.channels } : {}),
+    },
     config: orderedConfig(algorithm, e.config),
     evidence: {
       itemsPerSecond: ev.itemsPerSecond, cv: ev.cv, size: ev.size, date: ev.date, version: ev.version,
