@@ -159,10 +159,10 @@ fn aux_get(k: u32) -> ${T} {
     if (i < P.aux_count) { sh_aux[ranks[r]] = ranked[r]; }
   }
   workgroupBarrier();` : '';
-  // The filter: every target's bit set (atomically: targets share words), then copied to a plain
-  // array, which the elements read.
+  // The lanes' filter: each word once (all its targets are cached), then into every lane's copy.
+  // The large filter: every target's bit set (atomically: targets share words), then copied to a
+  // plain array, which the elements read.
   const filterStage = lanes ? `
-  // Each word once (all targets are cached here), then into every lane's copy.
   for (var w = lid; w < 32u; w += WG) {
     var bits = 0u;
     for (var k = 0u; k < P.aux_count; k++) {
