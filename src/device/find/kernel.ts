@@ -34,13 +34,9 @@ export const AUX_CACHED = 256;
  *   read an element; a non-target passes with probability targets / FILTER_BITS), and only an
  *   element that passes is compared with the targets;
  * - `filter-sorted`: the same, the passing element binary-searched in the targets, sorted once a
- *   workgroup in workgroup memory (log2(targets) reads instead of one a target);
- * - `filter-lanes`: for a few targets, a filter of 32 words, three bits a target in one word, held
- *   once for each of 32 lanes with lane l's copy in bank l (4 KB), so a subgroup's reads never
- *   meet in a bank (the 2^14-bit filter's random words do, several to a bank); a non-target
- *   passes with probability about 0.4% at 32 targets, then is compared.
+ *   workgroup in workgroup memory (log2(targets) reads instead of one a target).
  */
-export type FirstOfLookup = 'compare' | 'filter' | 'filter-sorted' | 'filter-lanes';
+export type FirstOfLookup = 'compare' | 'filter' | 'filter-sorted';
 
 /**
  * Target counts from which the filter pays: the compares cost one instruction a target an
@@ -51,13 +47,10 @@ export const FILTERED_TARGETS_FROM = 8;
 export const SORTED_TARGETS_FROM = 33;
 /** Bits of the filter: 2 KB of workgroup memory; 16 targets let one non-target in 1,024 through. */
 export const FILTER_LOG2 = 14;
-/** The most targets the lanes' filter takes (about one a word: more set most of its bits). */
-export const LANE_FILTER_TARGETS = 32;
 
-/** The lookup findFirstOf takes for `targets` targets (the filters and the sort need the default equality). */
+/** The lookup findFirstOf takes for `targets` targets (the filter and the sort need the default equality). */
 export function firstOfLookup(targets: number, customEquality: boolean): FirstOfLookup {
   if (customEquality || targets < FILTERED_TARGETS_FROM) return 'compare';
-  if (targets <= LANE_FILTER_TARGETS) return 'filter-lanes';
   return targets >= SORTED_TARGETS_FROM && targets <= AUX_CACHED ? 'filter-sorted' : 'filter';
 }
 
@@ -82,14 +75,14 @@ export function defaultFindEquality(t: TypeInfo): string {
 /**
  * `lookup_key(x)`: bits equal exactly where the default equality can hold (floats' -0 as +0; a
  * NaN's bits are a key like any other, its `==` then fails), `key_less`, a total order on them,
- * and `key_hash`, a key's filter bits (Fibonacci hashing: the filters take the product's top bits).
+ * and `filter_hash`, the key's bit in the filter (Fibonacci hashing: the product's top bits).
  */
 function lookupKey(t: TypeInfo): string {
   if (t.is64) {
     return `fn lookup_key(x: vec2<u32>) -> vec2<u32> { return x; }
 fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool { return a.y < b.y || (a.y == b.y && a.x < b.x); }
 fn key_same(a: vec2<u32>, b: vec2<u32>) -> bool { return all(a == b); }
-fn key_hash(k: vec2<u32>) -> u32 { return (k.x ^ (k.y * 0x85ebca77u)) * 0x9e3779b1u; }`;
+fn filter_hash(k: vec2<u32>) -> u32 { return ((k.x ^ (k.y * 0x85ebca77u)) * 0x9e3779b1u) >> (32u - FILTER_LOG2); }`;
   }
   const bits = t.name === 'f16' ? 'bitcast<u32>(vec2<f16>(x, 0.0h))' : `bitcast<u32>(x)`;
   const sign = t.name === 'f16' ? '0x8000u' : '0x80000000u';
@@ -100,7 +93,7 @@ fn key_hash(k: vec2<u32>) -> u32 { return (k.x ^ (k.y * 0x85ebca77u)) * 0x9e3779
 }
 fn key_less(a: u32, b: u32) -> bool { return a < b; }
 fn key_same(a: u32, b: u32) -> bool { return a == b; }
-fn key_hash(k: u32) -> u32 { return k * 0x9e3779b1u; }`;
+fn filter_hash(k: u32) -> u32 { return (k * 0x9e3779b1u) >> (32u - FILTER_LOG2); }`;
 }
 
 export function findKernel(o: FindKernelOptions): Kernel {
@@ -112,8 +105,6 @@ export function findKernel(o: FindKernelOptions): Kernel {
   const lookup = kind === 'first-of' ? o.lookup ?? 'compare' : 'compare';
   const sorted = lookup === 'filter-sorted';
   const filtered = lookup !== 'compare';
-  const lanes = lookup === 'filter-lanes';
-  const cached = lanes ? LANE_FILTER_TARGETS : AUX_CACHED;
   const bindings: BindingKind[] = ['uniform'];
   const decls: string[] = [viewWgsl({ name: 'in', type: t, access: 'read', tailStart: 'P.in_tail', words: true }, bindings.length)];
   bindings.push(...viewBindings({ access: 'read' }));
@@ -159,22 +150,9 @@ fn aux_get(k: u32) -> ${T} {
     if (i < P.aux_count) { sh_aux[ranks[r]] = ranked[r]; }
   }
   workgroupBarrier();` : '';
-  // The lanes' filter: each word once (all its targets are cached), then into every lane's copy.
-  // The large filter: every target's bit set (atomically: targets share words), then copied to a
-  // plain array, which the elements read.
-  const filterStage = lanes ? `
-  for (var w = lid; w < 32u; w += WG) {
-    var bits = 0u;
-    for (var k = 0u; k < P.aux_count; k++) {
-      let h = key_hash(lookup_key(sh_aux[k]));
-      if ((h >> 27u) == w) { bits |= lane_mask(h); }
-    }
-    sh_lane_words[w] = bits;
-  }
-  workgroupBarrier();
-  for (var i = lid; i < 1024u; i += WG) { sh_lanes[i] = sh_lane_words[i >> 5u]; }
-  workgroupBarrier();
-  filter_lane = lid & 31u;` : filtered ? `
+  // The filter: every target's bit set (atomically: targets share words), then copied to a plain
+  // array, which the elements read.
+  const filterStage = filtered ? `
   for (var i = lid; i < P.aux_count; i += WG) {
     let h = filter_hash(lookup_key(aux_get(i)));
     atomicOr(&sh_filter_bits[h >> 5u], 1u << (h & 31u));
@@ -206,17 +184,7 @@ fn is_target(x: ${T}) -> bool {
 }`;
   const matchFn: Record<FindKind, string> = {
     adjacent: `fn is_match(p: u32, x: ${T}) -> bool { return eq(x, in_at(p + 1u)); }`,
-    'first-of': `${firstOf}${lanes ? `
-var<workgroup> sh_lane_words: array<u32, 32>;
-// Word w of lane l's copy at w * 32 + l: in bank l.
-var<workgroup> sh_lanes: array<u32, 1024>;
-var<private> filter_lane: u32;
-fn lane_mask(h: u32) -> u32 { return (1u << ((h >> 22u) & 31u)) | (1u << ((h >> 17u) & 31u)) | (1u << ((h >> 12u) & 31u)); }
-fn maybe_target(x: ${T}) -> bool {
-  let h = key_hash(lookup_key(x));
-  let m = lane_mask(h);
-  return (sh_lanes[(h >> 27u) * 32u + filter_lane] & m) == m;
-}` : filtered ? `
+    'first-of': `${firstOf}${filtered ? `
 var<workgroup> sh_filter_bits: array<atomic<u32>, FILTER_WORDS>;
 var<workgroup> sh_filter: array<u32, FILTER_WORDS>;
 fn maybe_target(x: ${T}) -> bool {
@@ -297,10 +265,9 @@ const E = ${E}u;
 const V = ${V}u;
 const TILE = ${WG * c.itemsPerThread}u;
 ${EARLY_EXIT_DECLS}
-const AUX_CACHED = ${cached}u;${filtered && !lanes ? `
+const AUX_CACHED = ${AUX_CACHED}u;${filtered ? `
 const FILTER_LOG2 = ${FILTER_LOG2}u;
-const FILTER_WORDS = ${2 ** FILTER_LOG2 / 32}u;
-fn filter_hash(k: ${t.is64 ? 'vec2<u32>' : 'u32'}) -> u32 { return key_hash(k) >> (32u - FILTER_LOG2); }` : ''}
+const FILTER_WORDS = ${2 ** FILTER_LOG2 / 32}u;` : ''}
 ${stage}
 fn eq(a: ${T}, b: ${T}) -> bool { return ${o.equality}; }
 ${filtered ? lookupKey(t) : ''}

@@ -5,8 +5,9 @@
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
 // Measured in:
-//   lvp-tune.json (mesa/software/llvmpipe-llvm-15-0-6-256-bits-, 2026-12-08)
-// 3 row(s) kept from the table this one replaced (targets the new data did not cover).
+//   tune-ticket.json (nvidia//nvidia-h200, 2026-12-03)
+//   tune-stride.json (nvidia//nvidia-h200, 2026-12-03)
+// 1 row(s) kept from the table this one replaced (targets the new data did not cover).
 import type { TunedEntry } from '../../../config/types.js';
 import type { FindConfig } from '../config.js';
 
@@ -16,8 +17,8 @@ export const findFirstOfTuned: readonly TunedEntry<FindConfig>[] = [
     typeClass: { float: false, bytes: 4 },
     config: { workgroupSize: 128, itemsPerThread: 8, grid: 16, assignment: 'ticket' },
     evidence: {
-      itemsPerSecond: 6.14e8, cv: 0.224, size: [65536, 1048576], date: '2026-12-08', version: '0.1.0',
-      note: 'geomean of items/s over 4 points (sizes 2^16, 2^20 x read=0.01|1); cv: max; 8/8 configs eligible; runner-up 128x16 16 ticket at 0.945x',
+      itemsPerSecond: 2.963e8, cv: 1.82, size: [65536, 1048576], date: '2026-12-03', version: '0.1.0',
+      note: 'geomean of items/s over 4 points (sizes 2^16, 2^20 x read=0.01|1); cv: max; 8/8 configs eligible; runner-up 256x16 16 at 0.914x',
     },
   },
   {
