@@ -148,8 +148,9 @@ describe('every call, every type, both paths, awkward sizes, matches at 0, at th
 });
 
 describe('findFirstOf with many targets', () => {
-  // 12 targets: the filter, then compares; 36 and more: the filter, then a binary search.
-  for (const [lookup, count] of [['filtered and compared', 12], ['filtered and binary-searched', 36]] as const) {
+  // 12 targets: the filter, then compares; 36: the filter, then a binary search; 300: the filter,
+  // then compares (the first 256 targets cached, the rest read from the buffer).
+  for (const [lookup, count] of [['filtered and compared', 12], ['filtered and binary-searched', 36], ['filtered and compared, past the cache', 300]] as const) {
     it(`${count} targets ${lookup}: every type, duplicates, -0 and NaN, matches at word and tile ends; 64 items an invocation (two words of filter bits)`, async () => {
       const wide: FindConfig = { workgroupSize: 32, itemsPerThread: 64, grid: 3, assignment: 'ticket' };
       for (const [type, config] of [...typesOn(prim).map((type) => [type, small(type)] as const), ['u32', wide] as const]) {

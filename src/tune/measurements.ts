@@ -45,12 +45,11 @@ export const BENCH_ALGORITHMS: Readonly<Record<string, BenchAlgorithmSpec>> = Ob
   stage.benchmarks.map((name) => {
     const bench = benchmarkSpec(name);
     const fields = bench.nameFields('u32');
-    const classOf = bench.typeClass;
     const spec: BenchAlgorithmSpec = {
       table: stage.table.name as TunedAlgorithm,
       typeField: 'key_type' in fields ? 'key_type' : 'value_type',
       ...(stage.table.valueClasses ? { valueTypeField: 'value_type' } : {}),
-      ...(classOf ? { typeClass: (type: ElementType) => classOf(type) } : {}),
+      ...(bench.typeClass ? { typeClass: bench.typeClass } : {}),
       tileBias: stage.tileBias === true,
     };
     return [String(fields.algo), spec] as const;
