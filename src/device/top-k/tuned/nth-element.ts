@@ -4,8 +4,19 @@
 // Regenerate: wgprim create-optimization -b <benchmark JSON ...> (writes the tables of this build's src/)
 // Score: geometric mean of items/s over the measured points (sizes, and for scan inclusive and
 // exclusive); a config must have been measured at every point of its group. cv: the largest.
+// Measured in:
+//   lvp-nth.json (mesa/software/llvmpipe-llvm-15-0-6-256-bits-, 2026-12-08)
 import type { TunedEntry } from '../../../config/types.js';
 import type { TopKConfig } from '../config.js';
 
 export const nthElementTuned: readonly TunedEntry<TopKConfig>[] = [
+  {
+    target: { vendor: 'mesa', architecture: 'software', device: 'llvmpipe-llvm-15-0-6-256-bits-' },
+    typeClass: { float: false, bytes: 4 },
+    config: { workgroupSize: 256, itemsPerThread: 16, radixBits: 11, gridSize: 8, candidateDivisor: 8 },
+    evidence: {
+      itemsPerSecond: 6.773e6, cv: 0.0893, size: [65536, 1048576], date: '2026-12-08', version: '0.1.0',
+      note: 'geomean of items/s over 2 points (sizes 2^16, 2^20); cv: max; 9/9 configs eligible; runner-up 128x8 11 8 8 at 0.973x',
+    },
+  },
 ];
