@@ -124,12 +124,14 @@ export class Prim {
   /**
    * The config a call of table `algorithm` on `type` would use here, and where it came from.
    * Tables keyed by value class too (the sorts') take the values' size: 0 keys only.
+   * `typeClass`, where given, is the class rows are matched on (histograms: RGBA8 pixels are
+   * `{ float: false, bytes: 1, channels: 4 }`; by default one channel of `type`'s samples).
    */
-  selectedConfig<N extends TunedAlgorithm>(algorithm: N, type: ElementType, override?: Partial<ConfigOfTable<N>>, valueBytes: ValueBytes = 0): SelectedConfig<ConfigOfTable<N>> {
+  selectedConfig<N extends TunedAlgorithm>(algorithm: N, type: ElementType, override?: Partial<ConfigOfTable<N>>, valueBytes: ValueBytes = 0, typeClass?: TypeClass): SelectedConfig<ConfigOfTable<N>> {
     if (typeof algorithm !== 'string' || !TABLES.some((t) => t.name === algorithm)) {
       throw new WgprimError('invalid-argument', `unknown algorithm "${String(algorithm)}" (tables: ${TUNED_ALGORITHMS.join(', ')})`);
     }
-    return this.env.select(tableNamed(algorithm) as ConfigTable<ConfigOfTable<N>>, type, valueBytes, override);
+    return this.env.select(tableNamed(algorithm) as ConfigTable<ConfigOfTable<N>>, type, valueBytes, override, typeClass);
   }
 }
 

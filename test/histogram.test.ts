@@ -338,6 +338,10 @@ describe('one table, histogram, rows keyed by sample size and channels', () => {
     const u8Single = p.algorithmEnv.select(histogramTable, 'u32', 0, undefined, histogramClass({ isFloat: false, bytes: 1 }, 1));
     expect(u8Single.source).toBe('heuristic');
     expect(p.algorithmEnv.select(histogramTable, 'u32', 0, undefined, histogramClass({ isFloat: false, bytes: 1 }, 4)).config).toEqual(config(64, 5));
+    // By type alone: one channel of that type's samples, whatever order the rows come in; pixels by their class.
+    const floats = await makePrim({ tuned: { histogram: [row({ float: true, bytes: 4, channels: 4 }, config(64, 9)), row({ float: true, bytes: 4, channels: 1 }, config(128, 9))] } });
+    expect(floats.selectedConfig('histogram', 'f32').config).toEqual(config(128, 9));
+    expect(floats.selectedConfig('histogram', 'f32', undefined, 0, { float: true, bytes: 4, channels: 4 }).config).toEqual(config(64, 9));
     // A malformed channel count in a row is refused by name.
     await expect(makePrim({ tuned: { histogram: [row({ float: false, bytes: 4, channels: 0 }, config(64, 5))] } })).rejects.toThrow(/typeClass.channels/);
   });

@@ -23,7 +23,7 @@ export function selectFromTable<C>(
   callClass?: TypeClass,
 ): SelectedConfig<C> {
   const key = table.keyInfo(type);
-  const typeClass = callClass ?? (table.valueClasses ? { ...typeClassOf(type), valueBytes } : typeClassOf(type));
+  const typeClass = callClass ?? table.callClass?.(type, valueBytes) ?? (table.valueClasses ? { ...typeClassOf(type), valueBytes } : typeClassOf(type));
   const problem = (c: C): string | undefined => table.problem(ctx, key, valueBytes, c);
   let selected = selectConfig(rows, ctx.target, typeClass, problem, () => table.heuristic(ctx, key, valueBytes));
   const fallback = table.fallback;

@@ -51,6 +51,11 @@ export interface ConfigTable<C = unknown, N extends string = string> {
   readonly builtin: readonly TunedEntry<C>[];
   /** The type info of a call's element (or key) type; throws `unsupported-type` for a type it does not take. */
   keyInfo(type: ElementType): TypeInfo;
+  /**
+   * The class a call of `type` matches rows on where the caller names none (histograms: one
+   * channel); default the type's class, with `valueBytes` for tables with value classes.
+   */
+  callClass?(type: ElementType, valueBytes: ValueBytes): TypeClass;
   /** Why `config` cannot run here for this type and value size, or undefined. */
   problem(ctx: DeviceContext, key: TypeInfo, valueBytes: ValueBytes, config: C): string | undefined;
   /** The config a call takes where no tuned row matches (with a `fallback`: the tuner's heuristic baseline). */

@@ -1,4 +1,4 @@
-import { typeInfo, type TypeClass } from '../../wgsl/types.js';
+import { typeClassOf, typeInfo, type TypeClass } from '../../wgsl/types.js';
 import { type ConfigTable, defineTable } from '../spec.js';
 import { type HistogramConfig, histogramConfigProblem, histogramHeuristic, histogramSpace } from './config.js';
 import { type SampleInfo } from './samples.js';
@@ -16,6 +16,8 @@ export const histogramTable: ConfigTable<HistogramConfig, 'histogram'> = defineT
   nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', privatization: 'priv', copies: 'copies', gridSize: 'grid' },
   builtin: histogramTuned,
   keyInfo: typeInfo,
+  // A call named by its type alone (`selectedConfig('histogram', 'f32')`): samples of that type, one channel.
+  callClass: (type) => ({ ...typeClassOf(type), channels: 1 }),
   problem: (ctx, t, _vb, c) => (t.is64 ? `histograms take no ${t.name} samples` : histogramConfigProblem(ctx, c)),
   heuristic: (ctx, t) => histogramHeuristic(ctx, t),
 });
