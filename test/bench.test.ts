@@ -318,6 +318,10 @@ describe('wgprim CLI', () => {
       const row = text.stdout.split('\n').find((l) => new RegExp(`^\\s+${algorithm}\\s+${type}[/ ]`).test(l) && l.includes(cfg));
       expect(row, `${algorithm} ${type}: ${cfg}`).toBeDefined();
     }
+    // Histograms: one channel by type, and the RGBA8 pixels its benchmark calls with (u8 samples, 4 channels) as their own row.
+    const pixels = (JSON.parse(json.stdout) as { configs: { algorithm: string; type: string; callClass?: string }[] }).configs.filter((x) => x.algorithm === 'histogram' && x.type === 'u32');
+    expect(pixels.map((x) => x.callClass)).toEqual([undefined, 'int8/4ch']);
+    expect(text.stdout).toMatch(/^\s+histogram\s+u32 as int8\/4ch\s/m);
   });
   it('bench --benchmark_out=FILE writes a valid file', () => {
     const main = path.join(root, 'dist/cli/main.js');

@@ -1,8 +1,8 @@
 // `wgprim info`: who the adapter is, what it can do, and which config each algorithm picks.
 import { describeTarget } from '../runtime/target.js';
-import { ELEMENT_TYPES, typeInfo, type ElementType } from '../wgsl/types.js';
+import { ELEMENT_TYPES, typeInfo, type ElementType, type TypeClass } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
-import { TABLES } from '../algorithms.js';
+import { BENCHMARKS, TABLES } from '../algorithms.js';
 import { openDevice } from './device.js';
 import { renderTable } from './table.js';
 import { typeClassLabel, valueClassLabel } from '../tune/measurements.js';
@@ -28,6 +28,11 @@ export interface SelectedConfigRow {
   readonly type: ElementType;
   /** Sorts: the values' byte size (0 keys only). */
   readonly valueBytes?: 0 | 4;
+  /**
+   * Histograms: a class a benchmark calls with besides the one a type alone names (RGBA8 pixels
+   * of u32 words: `int8/4ch`), selected for that class.
+   */
+  readonly callClass?: string;
   readonly source: string;
   /** The tuned row's type class (`int32`, `int32/empty`, `int32/u32`), where a tuned row was selected. */
   readonly rowClass?: string;
@@ -50,13 +55,30 @@ export function selectedConfigs(prim: Prim): SelectedConfigRow[] {
   }).flatMap((type) => {
     const algorithm = table.name;
     const values: readonly (0 | 4 | undefined)[] = table.valueClasses ? [0, 4] : [undefined];
-    return values.map((valueBytes) => {
+    const rows: SelectedConfigRow[] = values.map((valueBytes) => {
       const s = prim.selectedConfig(algorithm, type, undefined, valueBytes ?? 0);
       return {
         algorithm, type, ...(valueBytes !== undefined ? { valueBytes } : {}), source: s.source,
         ...(s.entry ? { rowClass: typeClassLabel(s.entry.typeClass) } : {}), config: s.config,
       };
     });
+    // Classes the table's benchmarks call with that the type alone does not name (histograms' pixels).
+    const own = table.callClass ? typeClassLabel(table.callClass(type, 0)) : undefined;
+    const classOf = (f: (t: ElementType) => TypeClass): TypeClass | undefined => {
+      try {
+        return f(type);
+      } catch {
+        return undefined; // a type the benchmark does not take (histograms: 64-bit samples)
+      }
+    };
+    const called = BENCHMARKS.filter((b) => b.table === table && b.typeClass).map((b) => classOf(b.typeClass!)).filter((c): c is TypeClass => c !== undefined);
+    const classes = new Map(called.map((c) => [typeClassLabel(c), c]));
+    for (const [label, c] of classes) {
+      if (label === own) continue;
+      const s = prim.selectedConfig(algorithm, type, undefined, 0, c);
+      rows.push({ algorithm, type, callClass: label, source: s.source, ...(s.entry ? { rowClass: typeClassLabel(s.entry.typeClass) } : {}), config: s.config });
+    }
+    return rows;
   }));
 }
 
@@ -82,7 +104,7 @@ export async function infoCommand(opts: { json?: boolean }): Promise<number> {
   for (const [k, v] of Object.entries(limits)) console.log(`  ${k.padEnd(34)} ${String(v)}`);
   console.log('selected configs (as benchmark names abbreviate them; --json: whole)');
   console.log(renderTable(['algorithm', 'type', 'source', 'row class', 'config'], configs.map((c) => [
-    c.algorithm, c.valueBytes === undefined ? c.type : `${c.type}/${valueClassLabel(c.valueBytes)}`, c.source, c.rowClass ?? '-', formatName(configNameFields(TABLES.find((t) => t.name === c.algorithm)!, c.config as ConfigObject)),
+    c.algorithm, c.valueBytes !== undefined ? `${c.type}/${valueClassLabel(c.valueBytes)}` : c.callClass ? `${c.type} as ${c.callClass}` : c.type, c.source, c.rowClass ?? '-', formatName(configNameFields(TABLES.find((t) => t.name === c.algorithm)!, c.config as ConfigObject)),
   ])).replace(/^/gm, '  '));
   return 0;
 }
