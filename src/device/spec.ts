@@ -76,7 +76,8 @@ export interface AlgorithmEnv {
   /**
    * The config a call of `table` takes here, with a caller's override merged over it (checked).
    * Rows are matched on `typeClass` where given (histograms: the sample's size and channels),
-   * else on the type's class (and `valueBytes` for tables with value classes).
+   * else on the table's `callClass` of the type, else on the type's class (and `valueBytes` for
+   * tables with value classes).
    */
   select<C>(table: ConfigTable<C>, type: ElementType, valueBytes?: ValueBytes, override?: Partial<C>, typeClass?: TypeClass): SelectedConfig<C>;
 }
