@@ -286,6 +286,9 @@ describe('tuned tables at run time are validated', () => {
     rejects({ scan: [{ ...good, target: { vendor: 3 } }] }, /target\.vendor: must be a string/);
     rejects({ scan: [{ ...good, evidence: undefined }] }, /evidence: must be an object/);
     rejects({ scna: [good] }, /unknown algorithm "scna"/);
+    // A former table's rows: where they went, and what they need there.
+    rejects({ multiHistogram: [] }, /table "multiHistogram" is now part of table "histogram": name its rows there \(pixels: typeClass \{ float, bytes/);
+    rejects({ format: 'wgprim-tuned-table', formatVersion: 1, algorithm: 'histogramEven', entries: [] }, /tuned\.algorithm: table "histogramEven" is now part of table "histogram"/);
     rejects({ scan: good }, /tuned\.scan: must be a list of rows/);
     rejects({ format: 'wgprim-tuned-table', formatVersion: 1, algorithm: 'sort', entries: [] }, /tuned\.algorithm: must be one of scan, reduce, transform/);
     rejects({ format: 'wgprim-tuned-table', formatVersion: 9, algorithm: 'scan', entries: [] }, /formatVersion/);

@@ -17,6 +17,8 @@ export interface TableSpec {
   readonly fields: Readonly<Record<string, readonly (number | string | boolean)[]>>;
   /** Fields added after tables were first written, and the value a row without one reads as. */
   readonly defaults?: Readonly<Record<string, number | string>>;
+  /** Former tables whose rows this one took over, and what their rows need to be rows here. */
+  readonly replaces?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,6 +156,11 @@ export function normalizeTables(input: unknown, name: string, specs: readonly Ta
   if (input === undefined || input === null) return {};
   const byName = new Map(specs.map((t) => [t.algorithm, t] as const));
   const names = specs.map((t) => t.algorithm).join(', ');
+  // A former table's name: where its rows went.
+  const moved = (where: string, table: unknown): WgprimError | undefined => {
+    const heir = specs.find((t) => typeof table === 'string' && t.replaces?.[table] !== undefined);
+    return heir && bad(where, `table "${String(table)}" is now part of table "${heir.algorithm}": name its rows there (${heir.replaces![table as string]})`);
+  };
   const parts = Array.isArray(input) ? input : [input];
   const out = new Map<string, TunedEntry<unknown>[]>();
   const add = (table: string, rows: readonly TunedEntry<unknown>[]): void => {
@@ -166,13 +173,13 @@ export function normalizeTables(input: unknown, name: string, specs: readonly Ta
       if (part.format !== TUNED_TABLE_FORMAT) throw bad(`${where}.format`, `must be "${TUNED_TABLE_FORMAT}", got ${show(part.format)}`);
       if (part.formatVersion !== TUNED_TABLE_FORMAT_VERSION) throw bad(`${where}.formatVersion`, `this wgprim reads version ${TUNED_TABLE_FORMAT_VERSION}, got ${show(part.formatVersion)}`);
       const spec = typeof part.algorithm === 'string' ? byName.get(part.algorithm) : undefined;
-      if (!spec) throw bad(`${where}.algorithm`, `must be one of ${names}, got ${show(part.algorithm)}`);
+      if (!spec) throw moved(`${where}.algorithm`, part.algorithm) ?? bad(`${where}.algorithm`, `must be one of ${names}, got ${show(part.algorithm)}`);
       add(spec.algorithm, validateRows(spec, part.entries, `${where}.entries`));
       return;
     }
     for (const [k, rows] of Object.entries(part)) {
       const spec = byName.get(k);
-      if (!spec) throw bad(where, `unknown algorithm "${k}" (tables: ${names})`);
+      if (!spec) throw moved(where, k) ?? bad(where, `unknown algorithm "${k}" (tables: ${names})`);
       if (rows === undefined) continue;
       add(k, validateRows(spec, rows, `${where}.${k}`));
     }

@@ -39,6 +39,8 @@ export interface ConfigTable<C = unknown, N extends string = string> {
   readonly untimedSpace?: ParamSpace;
   /** Fields added after tables were first written, and the value a row without one reads as. */
   readonly defaults?: Readonly<Record<string, number | string>>;
+  /** Former tables whose rows this one took over, and what their rows need to be rows here (named in the error a former table's rows get). */
+  readonly replaces?: Readonly<Record<string, string>>;
   /** Rows keyed by value class as well as key class (sorts). */
   readonly valueClasses: boolean;
   /**

@@ -15,6 +15,11 @@ export const histogramTable: ConfigTable<HistogramConfig, 'histogram'> = defineT
   valueClasses: false,
   nameFields: { workgroupSize: 'bs', itemsPerThread: 'ipt', privatization: 'priv', copies: 'copies', gridSize: 'grid' },
   builtin: histogramTuned,
+  replaces: {
+    histogramEven: 'one channel: typeClass { float, bytes: the sample\'s size, channels: 1 }',
+    histogramRange: 'one channel: typeClass { float, bytes: the sample\'s size, channels: 1 }',
+    multiHistogram: 'pixels: typeClass { float, bytes: the sample\'s size (1 for RGBA8), channels }',
+  },
   keyInfo: typeInfo,
   // A call named by its type alone (`selectedConfig('histogram', 'f32')`): samples of that type, one channel.
   callClass: (type) => ({ ...typeClassOf(type), channels: 1 }),
