@@ -1,6 +1,6 @@
 // `wgprim info`: who the adapter is, what it can do, and which config each algorithm picks.
 import { describeTarget } from '../runtime/target.js';
-import { ELEMENT_TYPES, typeInfo, type ElementType, type TypeClass } from '../wgsl/types.js';
+import { ELEMENT_TYPES, typeInfo, type ElementType } from '../wgsl/types.js';
 import { type Prim } from '../prim.js';
 import { BENCHMARKS, TABLES } from '../algorithms.js';
 import { openDevice } from './device.js';
@@ -64,15 +64,7 @@ export function selectedConfigs(prim: Prim): SelectedConfigRow[] {
     });
     // Classes the table's benchmarks call with that the type alone does not name (histograms' pixels).
     const own = table.callClass ? typeClassLabel(table.callClass(type, 0)) : undefined;
-    const classOf = (f: (t: ElementType) => TypeClass): TypeClass | undefined => {
-      try {
-        return f(type);
-      } catch {
-        return undefined; // a type the benchmark does not take (histograms: 64-bit samples)
-      }
-    };
-    const called = BENCHMARKS.filter((b) => b.table === table && b.typeClass).map((b) => classOf(b.typeClass!)).filter((c): c is TypeClass => c !== undefined);
-    const classes = new Map(called.map((c) => [typeClassLabel(c), c]));
+    const classes = new Map(BENCHMARKS.filter((b) => b.table === table && b.typeClass).map((b) => b.typeClass!(type)).map((c) => [typeClassLabel(c), c]));
     for (const [label, c] of classes) {
       if (label === own) continue;
       const s = prim.selectedConfig(algorithm, type, undefined, 0, c);

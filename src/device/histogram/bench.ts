@@ -11,7 +11,7 @@ import { type AlgorithmEnv, type BenchCall, type BenchmarkSpec, type BenchResour
 import { type HistogramConfig } from './config.js';
 import { prepareHistogram } from './calls.js';
 import { type HistogramSampleType, sampleInfo } from './samples.js';
-import { histogramClass, histogramTable } from './table.js';
+import { histogramClass, histogramTable, pixelsOf } from './table.js';
 
 const BINS = 256;
 
@@ -122,9 +122,9 @@ async function lowEntropySamples(env: AlgorithmEnv, r: BenchResources, c: BenchC
 const multiShape = (type: ElementType, count: number): { sampleType: HistogramSampleType; pixels: number } =>
   type === 'u32' ? { sampleType: 'u8', pixels: count } : { sampleType: type as HistogramSampleType, pixels: Math.floor(count / 4) };
 
-/** A benchmark's samples and pixels: the class its calls select rows with. */
+/** A benchmark's samples and pixels: the class its calls select rows with (u32 words of RGBA8 pixels: u8 samples). */
 const classOf = (b: HistogramBench, type: ElementType) =>
-  b.name === 'multi_histogram_even' ? histogramClass(sampleInfo(multiShape(type, 0).sampleType), 4) : histogramClass(sampleInfo(type), 1);
+  b.name !== 'multi_histogram_even' ? pixelsOf(type, 1) : type === 'u32' ? histogramClass(sampleInfo('u8'), 4) : pixelsOf(type, 4);
 
 export const histogramBenchmarks: readonly BenchmarkSpec[] = BENCHES.map((b) => ({
   name: b.name,

@@ -1,4 +1,4 @@
-import { typeClassOf, typeInfo, type TypeClass } from '../../wgsl/types.js';
+import { type ElementType, typeClassOf, typeInfo, type TypeClass } from '../../wgsl/types.js';
 import { type ConfigTable, defineTable } from '../spec.js';
 import { type HistogramConfig, histogramConfigProblem, histogramHeuristic, histogramSpace } from './config.js';
 import { type SampleInfo } from './samples.js';
@@ -22,10 +22,13 @@ export const histogramTable: ConfigTable<HistogramConfig, 'histogram'> = defineT
   },
   keyInfo: typeInfo,
   // A call named by its type alone (`selectedConfig('histogram', 'f32')`): samples of that type, one channel.
-  callClass: (type) => ({ ...typeClassOf(type), channels: 1 }),
+  callClass: (type) => pixelsOf(type, 1),
   problem: (ctx, t, _vb, c) => (t.is64 ? `histograms take no ${t.name} samples` : histogramConfigProblem(ctx, c)),
   heuristic: (ctx, t) => histogramHeuristic(ctx, t),
 });
 
 /** The class a histogram call's rows are matched on: its sample's kind and size, and its channels. */
 export const histogramClass = (s: Pick<SampleInfo, 'isFloat' | 'bytes'>, channels: number): TypeClass => ({ float: s.isFloat, bytes: s.bytes, channels });
+
+/** The class of pixels of `channels` samples of an element type (any type: 64-bit ones have no rows). */
+export const pixelsOf = (type: ElementType, channels: number): TypeClass => ({ ...typeClassOf(type), channels });
